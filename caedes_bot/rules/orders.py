@@ -1,0 +1,29 @@
+"""Orders: what a faction (or the umpire) asks the game to do (design.md section 3).
+
+Orders are imperative, frozen dataclasses. Every order names the faction it is given for;
+:func:`caedes_bot.rules.engine.apply` checks turn and step once and dispatches.
+Concrete orders live beside the rules that apply them and are re-exported here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """Base of every order.
+
+    Attributes:
+        faction: the faction the order is given for.
+    """
+
+    faction: str
+
+    #: registry of order classes by name, for storage and replay
+    registry: ClassVar[dict[str, type[Order]]] = {}
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        Order.registry[cls.__name__] = cls

@@ -1,0 +1,208 @@
+"""The game state: everything that changes during a campaign, as plain dataclasses.
+
+The state is a tree of plain dataclasses holding only JSON-friendly values (str, int, bool,
+None, lists, dicts with str keys, enums that are ``StrEnum``/``IntEnum``, nested dataclasses), so
+that :mod:`caedes_bot.persistence` can store it as one JSON document per campaign.
+
+The rules never mutate a state they were given: :func:`caedes_bot.rules.engine.apply` works on
+a :meth:`GameState.clone` and returns it.
+
+Space ids are province ids, sea zone ids, or river edge ids (see
+:func:`caedes_bot.gamedata.model.river_edge_id`).
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+from dataclasses import dataclass, field
+
+from caedes_bot.gamedata.model import Terrain
+
+
+class Step(enum.IntEnum):
+    """The eight steps of a turn, in order (R-TURN-02)."""
+
+    TRADE = 1
+    REDEEM = 2
+    COLLECT = 3
+    UPKEEP = 4
+    BUY = 5
+    MOVE = 6
+    COMBAT = 7
+    MUSTER = 8
+
+    @property
+    def label(self) -> str:
+        return f"{self.value} {self.name.title()}"
+
+
+@dataclass
+class Unit:
+    """One unit on the board.
+
+    Attributes:
+        id: unique within the campaign, never reused.
+        kind: unit kind id (``U-DAW-01``, ``H-DAW-01``).
+        owner: faction code.
+        location: space id (province, sea zone or river edge).
+        wounded: a Fortitude unit that has taken one hit (R-ATTR-FORTI-01).
+        movement_used: movement points spent this turn (R-MOVE-01).
+        move_ended: may not move again this turn (entire-movement cost paid, attack made,
+            withdrawal, R-MOVE-04, R-MOVE-02, R-COMBAT-08).
+        entered_from: the space this unit entered its current space from during this turn's
+            movement, or ``None`` if it has not moved (R-COMBAT-08).
+        path: every space entered this turn, in order (for display and blitz withdrawal).
+        terrain: the terrain it uses in its multi-terrain province, for movement and combat
+            (R-MOVE-03); ``None`` means the rules choose the best.
+        muster_seq: order of muster in the campaign: scenario units first, in the scenario's
+            order (R-UPK-03 tie-break).
+        aboard: id of the ship carrying it, if any (R-MOVE-14).
+        attacking: it entered a space with units of a non-pact faction this turn and waits
+            to fight there in step 7 (R-MOVE-02, R-COMBAT-01).
+    """
+
+    id: int
+    kind: str
+    owner: str
+    location: str
+    wounded: bool = False
+    movement_used: int = 0
+    move_ended: bool = False
+    entered_from: str | None = None
+    path: list[str] = field(default_factory=list)
+    terrain: Terrain | None = None
+    muster_seq: int = 0
+    aboard: int | None = None
+    attacking: bool = False
+
+
+@dataclass
+class FactionState:
+    """One faction's private holdings and turn bookkeeping (R-GEN-07: secret from others).
+
+    Attributes:
+        code: faction code.
+        rp: resource points, never negative (R-BUY-02).
+        commodities: stock by commodity value (``"grain"``), no limit (R-COMM-01).
+        purchases: unit kind ids bought this turn, waiting for step 8 (R-BUY-01).
+        earmarks: commodities earmarked in step 2 for discounts this turn (R-COMM-02).
+        salt_credit: Salt redeemed against this turn's upkeep (R-COMM-07).
+        income_basis: provinces owned and garrisoned without a break since the end of this
+            faction's previous turn (R-COLL-04); kept up to date as units move and owners change.
+        turns_taken: how many turns this faction has begun (0 before its first, R-TURN-06).
+        eliminated: out of the game (R-VIC-05).
+        hero_alive: its designated Hero is on the board (or it never had one) (R-FEAL-03).
+    """
+
+    code: str
+    rp: int = 0
+    commodities: dict[str, int] = field(default_factory=dict)
+    purchases: list[str] = field(default_factory=list)
+    earmarks: dict[str, int] = field(default_factory=dict)
+    salt_credit: int = 0
+    income_basis: list[str] = field(default_factory=list)
+    turns_taken: int = 0
+    eliminated: bool = False
+    hero_alive: bool = True
+
+
+@dataclass
+class PendingDecision:
+    """A decision the game waits for (design.md section 3).
+
+    Attributes:
+        id: unique within the campaign.
+        faction: who must decide.
+        kind: what is asked, e.g. ``"casualties"``, ``"press_or_withdraw"``, ``"upkeep_disband"``.
+        reaction: ``True`` if asked of a non-active faction (reaction deadline, R-PBP-DEAD-01).
+        detail: what the Discord edge needs to show the choice (JSON-friendly).
+    """
+
+    id: int
+    faction: str
+    kind: str
+    reaction: bool = False
+    detail: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class GameState:
+    """The whole changing state of one campaign.
+
+    Attributes:
+        scenario: scenario id the campaign started from.
+        round: game round, from 1 (R-TURN-01).
+        active: the faction whose turn it is, or ``None`` before start / after the end.
+        step: the current step of the active faction's turn (R-TURN-02).
+        in_play: factions in the scenario, in turn order (R-TURN-01).
+        factions: per-faction holdings, keyed by code.
+        units: units on the board, keyed by id (as ``str`` for JSON).
+        owners: province id -> owning faction code (absent = unowned, R-COLL-01).
+        next_id: the next unit / decision id to hand out.
+        dice_seed: the campaign's dice seed (R-GEN-01; design.md section 3).
+        dice_rolls: dice rolled so far, so :class:`~caedes_bot.rules.dice.SeededDice` resumes.
+        pending: decisions the game waits for, oldest first.
+        battles_due: spaces where the active faction must still fight this step 7 (R-COMBAT-01).
+        battle: the battle being fought, or ``None`` (shape owned by :mod:`caedes_bot.rules.combat`).
+        alliances: each alliance as a sorted list of faction codes (R-ALLY-01).
+        fealty: vassal -> liege (R-FEAL-01).
+        turn_limit: game rounds to play, or ``None`` (R-VIC-03).
+        finished: the game is over.
+        winner: winning faction codes, when decided.
+        mustered_seq: counter for :attr:`Unit.muster_seq`.
+    """
+
+    scenario: str
+    dice_seed: str
+    round: int = 0
+    active: str | None = None
+    step: Step = Step.TRADE
+    in_play: list[str] = field(default_factory=list)
+    factions: dict[str, FactionState] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)
+    next_id: int = 1
+    dice_rolls: int = 0
+    pending: list[PendingDecision] = field(default_factory=list)
+    battles_due: list[str] = field(default_factory=list)
+    battle: dict[str, object] | None = None
+    alliances: list[list[str]] = field(default_factory=list)
+    fealty: dict[str, str] = field(default_factory=dict)
+    turn_limit: int | None = None
+    finished: bool = False
+    winner: list[str] = field(default_factory=list)
+    mustered_seq: int = 0
+
+    def clone(self) -> GameState:
+        """A deep copy that the rules may change freely."""
+        return copy.deepcopy(self)
+
+    def new_id(self) -> int:
+        """Hand out the next id (units, decisions)."""
+        value = self.next_id
+        self.next_id += 1
+        return value
+
+    def unit(self, unit_id: int) -> Unit:
+        """The unit with ``unit_id``. Raises ``KeyError`` if it is not on the board."""
+        return self.units[str(unit_id)]
+
+    def units_at(self, space: str) -> list[Unit]:
+        """Units in ``space``, in id order."""
+        return sorted((u for u in self.units.values() if u.location == space), key=lambda u: u.id)
+
+    def units_of(self, faction: str) -> list[Unit]:
+        """A faction's units on the board, in id order."""
+        return sorted((u for u in self.units.values() if u.owner == faction), key=lambda u: u.id)
+
+    def owner(self, province: str) -> str | None:
+        return self.owners.get(province)
+
+    def are_partners(self, a: str, b: str) -> bool:
+        """Whether ``a`` and ``b`` are the same faction or joined by an alliance or fealty (section 14)."""
+        if a == b:
+            return True
+        if self.fealty.get(a) == b or self.fealty.get(b) == a:
+            return True
+        return any(a in group and b in group for group in self.alliances)
