@@ -1,0 +1,98 @@
+"""The one entry point of the rules: ``apply(state, order, ruleset, dice) -> Outcome``.
+
+``apply`` never changes the state it is given. It clones it, checks once that the order may be
+given now (whose turn, which step: R-TURN-02, R-TURN-03), dispatches to the handler of the
+order's class, and returns the new state with the events that happened. A refused order raises
+a :class:`~caedes_bot.rules.errors.RuleViolation` and changes nothing.
+
+Handlers live beside their rules (``turn.py``, ``economy.py``, ``movement.py``, ``combat.py``,
+``muster.py`` ...) and are listed explicitly in :data:`HANDLERS`. A handler has the shape
+``(state, order, ruleset, dice) -> list[Event]`` and mutates the clone it receives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongStep
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState, Step
+
+Handler = Callable[[GameState, Order, Ruleset, Dice], list[Event]]
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """How an order class is checked and handled.
+
+    Attributes:
+        handler: the function applying it.
+        steps: the steps in which it may be given; empty = any step.
+        active_only: only the active faction may give it (R-TURN-03); ``False`` for reactions
+            (casualty choices, trade answers), whose handler checks who may answer.
+    """
+
+    handler: Handler
+    steps: tuple[Step, ...] = ()
+    active_only: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What :func:`apply` returns: the new state and the events, in the order they happened."""
+
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def _routes() -> dict[type[Order], Route]:
+    """The dispatch table. Imported lazily so rule modules may import this module's types."""
+    table: dict[type[Order], Route] = {}
+    return table
+
+
+def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outcome:
+    """Apply ``order`` to a copy of ``state``.
+
+    Args:
+        state: the current state; never changed.
+        order: what is asked.
+        ruleset: the static game data.
+        dice: where random numbers come from (R-GEN-01); the state's roll counter advances by
+            the number of dice rolled.
+
+    Returns:
+        The new state and the events.
+
+    Raises:
+        GameOver: the campaign has ended (R-VIC).
+        NotYourTurn: an active-only order from another faction (R-TURN-03).
+        WrongStep: the order belongs to another step (R-TURN-02).
+        RuleViolation: any other rule refuses the order.
+    """
+    if state.finished:
+        raise GameOver("The campaign is over; no more orders are taken.")
+    route = _routes().get(type(order))
+    if route is None:
+        raise RuleViolation(f"The order {type(order).__name__} is not known to the rules.")
+    if route.active_only and order.faction != state.active:
+        active = state.active or "nobody"
+        raise NotYourTurn(
+            f"It is not {order.faction}'s turn; {active} is playing.",
+            allowed="wait for your turn, or answer the decisions asked of you",
+        )
+    if route.steps and state.step not in route.steps:
+        steps = ", ".join(s.label for s in route.steps)
+        raise WrongStep(
+            f"{type(order).__name__} cannot be given in step {state.step.label}.",
+            allowed=f"step {steps}",
+        )
+    new = state.clone()
+    before = dice.count
+    events = route.handler(new, order, ruleset, dice)
+    new.dice_rolls += dice.count - before
+    return Outcome(new, tuple(events))
