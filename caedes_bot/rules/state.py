@@ -17,7 +17,7 @@ import copy
 import enum
 from dataclasses import dataclass, field
 
-from caedes_bot.gamedata.model import Terrain
+from caedes_bot.gamedata.model import Options, Terrain
 
 
 class Step(enum.IntEnum):
@@ -132,6 +132,7 @@ class GameState:
 
     Attributes:
         scenario: scenario id the campaign started from.
+        options: the campaign's rule options (section 17); the umpire may change them (R-SETUP-04).
         round: game round, from 1 (R-TURN-01).
         active: the faction whose turn it is, or ``None`` before start / after the end.
         step: the current step of the active faction's turn (R-TURN-02).
@@ -155,6 +156,7 @@ class GameState:
 
     scenario: str
     dice_seed: str
+    options: Options = field(default_factory=Options)
     round: int = 0
     active: str | None = None
     step: Step = Step.TRADE
