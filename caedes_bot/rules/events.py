@@ -23,7 +23,8 @@ class Event:
     registry: ClassVar[dict[str, type[Event]]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
+        # explicit super(): slots=True rebuilds the class, so the zero-arg form fails on 3.11
+        super(Event, cls).__init_subclass__(**kwargs)
         Event.registry[cls.__name__] = cls
 
     def audience(self) -> tuple[str, ...] | None:

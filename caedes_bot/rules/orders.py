@@ -25,5 +25,6 @@ class Order:
     registry: ClassVar[dict[str, type[Order]]] = {}
 
     def __init_subclass__(cls, **kwargs: object) -> None:
-        super().__init_subclass__(**kwargs)
+        # explicit super(): slots=True rebuilds the class, so the zero-arg form fails on 3.11
+        super(Order, cls).__init_subclass__(**kwargs)
         Order.registry[cls.__name__] = cls
