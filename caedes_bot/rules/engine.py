@@ -52,7 +52,25 @@ class Outcome:
 def _routes() -> dict[type[Order], Route]:
     """The dispatch table. Imported lazily so rule modules may import this module's types."""
     table: dict[type[Order], Route] = {}
+    # The turn (R-TURN), collect/upkeep/buy (R-COLL, R-UPK, R-BUY) and muster (R-MUSTER).
+    from caedes_bot.rules import economy, muster, turn
+
+    table[turn.StartCampaign] = Route(turn.handle_start_campaign, active_only=False)
+    table[turn.EndStep] = Route(turn.handle_end_step)
+    table[turn.UmpireAdvance] = Route(turn.handle_umpire_advance, active_only=False)
+    table[economy.BuyUnits] = Route(economy.handle_buy_units, (Step.BUY,))
+    table[economy.CancelPurchase] = Route(economy.handle_cancel_purchase, (Step.BUY,))
+    table[muster.MusterUnits] = Route(muster.handle_muster_units, (Step.MUSTER,))
     return table
+
+
+def _after_every_order(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """Checks that hold across every order: the income record stays true (R-COLL-04) and the
+    campaign ends as soon as one faction alone has units on the board (R-VIC-01)."""
+    from caedes_bot.rules import economy, victory
+
+    economy.refresh_income_basis(state)
+    return victory.check_military_victory(state, ruleset)
 
 
 def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outcome:
@@ -94,5 +112,6 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
     new = state.clone()
     before = dice.count
     events = route.handler(new, order, ruleset, dice)
+    events += _after_every_order(new, ruleset)
     new.dice_rolls += dice.count - before
     return Outcome(new, tuple(events))

@@ -86,10 +86,15 @@ class FactionState:
         rp: resource points, never negative (R-BUY-02).
         commodities: stock by commodity value (``"grain"``), no limit (R-COMM-01).
         purchases: unit kind ids bought this turn, waiting for step 8 (R-BUY-01).
+        purchase_prices: RP paid for each entry of ``purchases``, same order and length
+            (``CancelPurchase`` refunds what was paid).
         earmarks: commodities earmarked in step 2 for discounts this turn (R-COMM-02).
         salt_credit: Salt redeemed against this turn's upkeep (R-COMM-07).
         income_basis: provinces owned and garrisoned without a break since the end of this
             faction's previous turn (R-COLL-04); kept up to date as units move and owners change.
+        held_since_turn_start: provinces owned (and garrisoned) without a break since the start
+            of this faction's current or last turn; becomes ``income_basis`` at the end of its
+            turn under the ``full_round`` option of R-COLL-04.
         turns_taken: how many turns this faction has begun (0 before its first, R-TURN-06).
         eliminated: out of the game (R-VIC-05).
         hero_alive: its designated Hero is on the board (or it never had one) (R-FEAL-03).
@@ -99,9 +104,11 @@ class FactionState:
     rp: int = 0
     commodities: dict[str, int] = field(default_factory=dict)
     purchases: list[str] = field(default_factory=list)
+    purchase_prices: list[int] = field(default_factory=list)
     earmarks: dict[str, int] = field(default_factory=dict)
     salt_credit: int = 0
     income_basis: list[str] = field(default_factory=list)
+    held_since_turn_start: list[str] = field(default_factory=list)
     turns_taken: int = 0
     eliminated: bool = False
     hero_alive: bool = True
@@ -152,6 +159,10 @@ class GameState:
         finished: the game is over.
         winner: winning faction codes, when decided.
         mustered_seq: counter for :attr:`Unit.muster_seq`.
+        muster_start_seq: ``mustered_seq`` when the current step 8 began: units with a higher
+            ``muster_seq`` were placed during it and qualify no muster (R-MUSTER-01, R-ATTR-FORT-05).
+        muster_counts: limited-race units mustered in the current step 8, by province (or
+            ``"province|race"`` when ``muster_limit_scope`` is ``race``) (R-MUSTER-04).
     """
 
     scenario: str
@@ -175,6 +186,8 @@ class GameState:
     finished: bool = False
     winner: list[str] = field(default_factory=list)
     mustered_seq: int = 0
+    muster_start_seq: int = 0
+    muster_counts: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A deep copy that the rules may change freely."""

@@ -33,6 +33,7 @@ from caedes_bot.gamedata.model import (
     Ruleset,
     Scenario,
     ScenarioFaction,
+    ScenarioUnit,
     SeaZone,
     Terrain,
     UnitKind,
@@ -244,3 +245,33 @@ def with_options(rs: Ruleset, **changes: object) -> Ruleset:
     scenario = rs.scenarios["test"]
     new = replace(scenario, options=replace(scenario.options, **changes))  # type: ignore[arg-type]
     return replace(rs, scenarios={"test": new})
+
+
+def with_scenario(
+    rs: Ruleset,
+    *,
+    factions: Mapping[str, tuple[int, Mapping[str, int]]],
+    owners: Mapping[str, str] | None = None,
+    units: Iterable[tuple[str, str, int]] = (),
+    turn_limit: int | None = None,
+    alliances: Iterable[Iterable[str]] = (),
+    fealty: Mapping[str, str] | None = None,
+) -> Ruleset:
+    """The same ruleset with its ``"test"`` scenario given starting positions.
+
+    ``factions`` maps code -> (RP, {commodity: count}) for the factions in play; ``units`` are
+    (kind id, space, count) in scenario order; the unit's owner is its kind's faction.
+    """
+    scenario = replace(
+        rs.scenarios["test"],
+        factions=tuple(
+            ScenarioFaction(code, rp_, {Commodity(c): n for c, n in stock.items()}, None)
+            for code, (rp_, stock) in factions.items()
+        ),
+        owners=dict(owners or {}),
+        units=tuple(ScenarioUnit(k, space, n) for k, space, n in units),
+        turn_limit=turn_limit,
+        alliances=tuple(frozenset(g) for g in alliances),
+        fealty=dict(fealty or {}),
+    )
+    return replace(rs, scenarios={"test": scenario})

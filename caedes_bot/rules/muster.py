@@ -1,0 +1,369 @@
+"""Muster, step 8: placing the units bought this turn (R-MUSTER, R-RACE, R-ATTR-FORT-02..05).
+
+Conditions are judged on the board as it stood when step 8 began (R-MUSTER-01): a unit placed
+earlier in the step qualifies no later one, and a Tower placed in the step is no Fortification
+for it (R-ATTR-FORT-05). The snapshot needs no copy of the board: units placed during the step
+have a ``muster_seq`` above ``GameState.muster_start_seq``, and nothing else moves, dies or
+changes owner in step 8.
+
+Where a unit may go (for one unit of a kind, province by province):
+
+1. a province, never water (R-MUSTER-07; ships are not built yet);
+2. owned by the faction (option ``muster_requires_ownership``) and free of units of factions
+   that are not its pact partners (R-MUSTER-02);
+3. Towers: an infantry-type unit of the faction there, and no Fortification there yet
+   (R-ATTR-FORT-02, R-ATTR-FORT-03, R-RACE-NONE-01);
+4. otherwise the race rule (R-RACE-*): terrain (any of the province's terrains, R-MUSTER-06)
+   and an infantry-type unit of that race of the faction (R-MUSTER-03), or a named place
+   (Archursia, Estlon); with ``fort_is_muster_point`` the faction's Fortification makes any
+   of its units musterable there;
+5. the one-unit limit of R-MUSTER-04 for limited races, lifted by the faction's Fortification
+   (R-ATTR-FORT-04) and, for Bugbears, by its Summoner (R-RACE-BUG-01).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import ClassVar
+
+from caedes_bot.gamedata.model import (
+    LIMITED_RACES,
+    Attribute,
+    BaseType,
+    Province,
+    Race,
+    Ruleset,
+    Terrain,
+    UnitKind,
+)
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import IllegalMuster, NotBuiltYet, UnknownName
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState, Step, Unit
+
+#: Terrains and rule of each race mustered beside one of its infantry (R-RACE-*).
+RACE_TERRAINS: Mapping[Race, tuple[frozenset[Terrain], str]] = {
+    Race.DAWNIAN: (frozenset({Terrain.PLAINS}), "R-RACE-DAW-01"),
+    Race.DWARVEN: (frozenset({Terrain.MOUNTAINS}), "R-RACE-DWA-01"),
+    Race.LIZARDMAN: (frozenset({Terrain.SWAMP}), "R-RACE-LIZ-01"),
+    Race.OGRE: (frozenset({Terrain.HILLS}), "R-RACE-OGR-01"),
+    Race.ORC: (frozenset({Terrain.HILLS, Terrain.PLAINS}), "R-RACE-ORC-01"),
+    Race.WOOD_ELVEN: (frozenset({Terrain.FOREST}), "R-RACE-WEL-01"),
+    Race.BUGBEAR: (frozenset({Terrain.HILLS, Terrain.MOUNTAINS}), "R-RACE-BUG-01"),
+}
+
+#: Name of the Acherousian capital, the only Acherousian muster site (R-RACE-ACH-01).
+ARCHURSIA = "Archursia"
+#: Island group of the High Elven muster sites (R-RACE-HEL-01).
+ESTLON = "estlon"
+
+
+# --------------------------------------------------------------------------- orders, events
+
+
+@dataclass(frozen=True, slots=True)
+class MusterUnits(Order):
+    """Place bought units in step 8 (R-MUSTER-01): ``placements`` are ``(kind id, province id)``,
+    one unit each, placed in the order given."""
+
+    placements: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitsMustered(Event):
+    """Units of ``faction`` came onto the board; ``units`` are ``(unit id, kind id, province)``.
+    ``by_bot`` when the bot placed them at the end of step 8 (R-PBP-DEAD-03)."""
+
+    faction: str
+    round: int
+    units: tuple[tuple[int, str, str], ...]
+    by_bot: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseLost(Event):
+    """Units bought this turn with no legal place at the end of step 8 were lost without refund
+    (R-MUSTER-01, R-BUY-04). Private: purchases are secret (R-GEN-07)."""
+
+    private: ClassVar[bool] = True
+    faction: str
+    round: int
+    kind_ids: tuple[str, ...]
+
+
+# --------------------------------------------------------------------------- the snapshot
+
+
+def begin_muster_step(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """Start of step 8: fix the board that musters are judged on and clear the per-province
+    counts (R-MUSTER-01, R-MUSTER-04). Summoned units will be removed here first
+    (R-MAGIC-SUMM-02, magic issue)."""
+    state.muster_start_seq = state.mustered_seq
+    state.muster_counts = {}
+    return []
+
+
+def _judging_now(state: GameState, faction: str) -> bool:
+    return state.step is Step.MUSTER and state.active == faction
+
+
+def _snapshot(state: GameState, faction: str, province: str) -> list[Unit]:
+    """Units in ``province`` that count for muster conditions (R-MUSTER-01, R-ATTR-FORT-05)."""
+    limit = state.muster_start_seq if _judging_now(state, faction) else state.mustered_seq
+    return [u for u in state.units_at(province) if u.muster_seq <= limit]
+
+
+def _counts(state: GameState, faction: str) -> Mapping[str, int]:
+    return state.muster_counts if _judging_now(state, faction) else {}
+
+
+# --------------------------------------------------------------------------- judging
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdict:
+    """Whether one unit may be mustered in one province: the refusal (rule, message), or the
+    R-MUSTER-04 counter key it uses up (``None`` if it is not limited)."""
+
+    refusal: tuple[str, str] | None = None
+    limit_key: str | None = None
+
+
+def _qualifying_owners(state: GameState, faction: str) -> set[str]:
+    """Factions whose units count as the faction's own for muster (R-GEN-05)."""
+    if not state.options.allied_includes_pacts:
+        return {faction}
+    return {code for code in state.factions if state.are_partners(faction, code)}
+
+
+def _judge(
+    state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind, province: Province
+) -> _Verdict:
+    opts = state.options
+    name = province.name
+    if opts.muster_requires_ownership and state.owners.get(province.id) != faction:
+        return _Verdict(("R-MUSTER-02", f"{name} is not yours."))
+    if any(not state.are_partners(u.owner, faction) for u in state.units_at(province.id)):
+        return _Verdict(("R-MUSTER-02", f"{name} holds units of another faction."))
+    snapshot = _snapshot(state, faction, province.id)
+    own = _qualifying_owners(state, faction)
+    has_fort = any(
+        u.owner == faction and ruleset.kind(u.kind).has(Attribute.FORTIFICATION) for u in snapshot
+    )
+
+    if kind.base_type is BaseType.TOWER:
+        if any(
+            ruleset.kind(u.kind).has(Attribute.FORTIFICATION) for u in state.units_at(province.id)
+        ):
+            return _Verdict(("R-ATTR-FORT-02", f"{name} already has a Fortification."))
+        if not any(
+            u.owner in own and ruleset.kind(u.kind).base_type is BaseType.INFANTRY for u in snapshot
+        ):
+            return _Verdict(
+                ("R-ATTR-FORT-03", f"A Tower needs one of your infantry units in {name}.")
+            )
+        return _Verdict()
+    if kind.base_type is BaseType.SHIP:
+        return _Verdict(("R-ATTR-WATER-03", "Ships are not built yet."))
+
+    if opts.fort_is_muster_point and has_fort:
+        return _Verdict()  # R-ATTR-FORT-04 option: a Fortification is a muster point, no limit
+
+    race = kind.race
+    if race is Race.ACHEROUSIAN:
+        if name != ARCHURSIA:
+            return _Verdict(("R-RACE-ACH-01", f"Acherousians muster only in {ARCHURSIA}."))
+        return _Verdict()
+    if race is Race.HIGH_ELVEN:
+        if province.island != ESTLON:
+            return _Verdict(("R-RACE-HEL-01", "High Elves muster only on the island of Estlon."))
+        return _Verdict()
+    if race is None or race not in RACE_TERRAINS:
+        return _Verdict(("R-MUSTER-01", f"{kind.display_name} cannot be mustered yet."))
+
+    terrains, rule = RACE_TERRAINS[race]
+    summoner_route = race is Race.BUGBEAR and opts.bugbear_rule in ("union", "procedure")
+    has_summoner = summoner_route and any(
+        u.owner == faction and ruleset.kind(u.kind).has(Attribute.SUMMONER) for u in snapshot
+    )
+    if has_summoner:
+        return _Verdict()  # R-RACE-BUG-01: no limit where the faction's Summoner stands
+    race_infantry = any(
+        u.owner in own
+        and ruleset.kind(u.kind).base_type is BaseType.INFANTRY
+        and ruleset.kind(u.kind).race is race
+        for u in snapshot
+    )
+    wanted = " or ".join(sorted(str(t) for t in terrains))
+    if not any(province.has_terrain(t) for t in terrains):
+        return _Verdict((rule, f"{kind.display_name} musters only in {wanted}; {name} is not."))
+    if not race_infantry:
+        label = race.value.replace("_", " ").title()
+        return _Verdict(
+            (rule, f"{kind.display_name} needs a {label} infantry unit of yours in {name}.")
+        )
+
+    if race not in LIMITED_RACES:
+        return _Verdict()
+    fort_lifts = race is not Race.BUGBEAR or opts.bugbear_rule in ("union", "appendix")
+    if has_fort and fort_lifts:
+        return _Verdict()  # R-ATTR-FORT-04
+    key = province.id if opts.muster_limit_scope == "province" else f"{province.id}|{race.value}"
+    if _counts(state, faction).get(key, 0) >= 1:
+        return _Verdict(
+            ("R-MUSTER-04", f"{name} has already taken its one unit of a limited race this step.")
+        )
+    return _Verdict(limit_key=key)
+
+
+def _mustered_kind(ruleset: Ruleset, kind_id: str) -> UnitKind:
+    kind = ruleset.kind(kind_id)
+    if kind.base_type is BaseType.SHIP or kind.race in (Race.SUMMONED, Race.UNDEAD):
+        raise NotBuiltYet(
+            f"{kind.display_name} cannot be mustered by this version of the bot.",
+            rule="R-MUSTER-01",
+        )
+    return kind
+
+
+def legal_muster_provinces(
+    state: GameState, ruleset: Ruleset, faction: str, kind_id: str
+) -> list[str]:
+    """Province ids where one unit of ``kind_id`` could be mustered by ``faction`` now, sorted
+    by province name (R-MUSTER-01..08, R-RACE-*, R-ATTR-FORT-02..05).
+
+    During ``faction``'s step 8 the judgement uses the board at the start of the step and the
+    musters already made in it; at any other time it uses the board as it stands (the R-BUY-04
+    warning, autocomplete). Kinds whose muster rules are not built yet (ships, Summoned,
+    Undead) give ``[]``.
+    """
+    kind = ruleset.kind(kind_id)
+    if kind.base_type is BaseType.SHIP or kind.race in (Race.SUMMONED, Race.UNDEAD):
+        return []
+    provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
+    return [p.id for p in provinces if _judge(state, ruleset, faction, kind, p).refusal is None]
+
+
+def unitless_muster_site(ruleset: Ruleset, faction: str, province_id: str) -> bool:
+    """Whether ``faction`` could muster in ``province_id`` with none of its units there:
+    Archursia for a faction with Acherousian units, Estlon for one with High Elven units
+    (R-RACE-ACH-01, R-RACE-HEL-01; the exception of R-VIC-05)."""
+    province = ruleset.map.provinces.get(province_id)
+    if province is None:
+        return False
+    races = {k.race for k in ruleset.order_of_battle(faction) if not k.hero}
+    return (Race.ACHEROUSIAN in races and province.name == ARCHURSIA) or (
+        Race.HIGH_ELVEN in races and province.island == ESTLON
+    )
+
+
+# --------------------------------------------------------------------------- placing
+
+
+def _place(state: GameState, faction: str, kind: UnitKind, province: str, key: str | None) -> Unit:
+    """Put one bought unit on the board; it cannot move until next turn (R-MOVE-22)."""
+    fs = state.factions[faction]
+    index = fs.purchases.index(kind.id)
+    fs.purchases.pop(index)
+    fs.purchase_prices.pop(index)
+    uid = state.new_id()
+    state.mustered_seq += 1
+    unit = Unit(
+        id=uid,
+        kind=kind.id,
+        owner=faction,
+        location=province,
+        muster_seq=state.mustered_seq,
+        move_ended=True,
+    )
+    state.units[str(uid)] = unit
+    if key is not None:
+        state.muster_counts[key] = state.muster_counts.get(key, 0) + 1
+    return unit
+
+
+def handle_muster_units(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Place bought units in step 8, one by one in the order given (R-MUSTER-01..08, R-RACE-*).
+
+    Raises:
+        IllegalMuster: the unit was not bought this turn, or the province is not a legal place
+            for it (with the rule broken and the legal provinces in ``allowed``).
+        UnknownName: no such province.
+        NotBuiltYet: a kind whose muster rules are not built.
+    """
+    assert isinstance(order, MusterUnits)
+    faction = order.faction
+    fs = state.factions[faction]
+    placed: list[Unit] = []
+    for kind_id, province_id in order.placements:
+        if kind_id not in fs.purchases:
+            waiting = ", ".join(sorted(set(fs.purchases))) or "nothing"
+            raise IllegalMuster(
+                f"No {kind_id} bought this turn is waiting to be mustered.",
+                allowed=f"muster what you bought: {waiting}",
+            )
+        kind = _mustered_kind(ruleset, kind_id)
+        province = ruleset.map.provinces.get(province_id)
+        if province is None:
+            if ruleset.map.is_sea(province_id) or province_id in ruleset.map.rivers:
+                raise IllegalMuster(
+                    "Land units are mustered in provinces, never on water or aboard ships.",
+                    rule="R-MUSTER-07",
+                    allowed=_allowed(state, ruleset, faction, kind),
+                )
+            names = {p.name: p.id for p in ruleset.map.provinces.values()}
+            close = difflib.get_close_matches(province_id, [*names, *names.values()], n=3)
+            raise UnknownName("province", province_id, tuple(close), rule="R-MUSTER-01")
+        verdict = _judge(state, ruleset, faction, kind, province)
+        if verdict.refusal is not None:
+            rule, message = verdict.refusal
+            raise IllegalMuster(message, rule=rule, allowed=_allowed(state, ruleset, faction, kind))
+        placed.append(_place(state, faction, kind, province.id, verdict.limit_key))
+    return [UnitsMustered(faction, state.round, tuple((u.id, u.kind, u.location) for u in placed))]
+
+
+def _allowed(state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind) -> str:
+    legal = legal_muster_provinces(state, ruleset, faction, kind.id)
+    if not legal:
+        return (
+            f"no province can take a {kind.display_name} now; it will be lost at the end of step 8"
+        )
+    return ", ".join(ruleset.map.provinces[p].name for p in legal)
+
+
+def place_remaining(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
+    """End of step 8: the bot places every unit still waiting at the first legal province in
+    order of province name (R-PBP-DEAD-03); a unit with none is lost without refund
+    (R-MUSTER-01, R-BUY-04). Mutates ``state``; returns the events."""
+    fs = state.factions[faction]
+    placed: list[Unit] = []
+    lost: list[str] = []
+    for kind_id in list(fs.purchases):
+        legal = legal_muster_provinces(state, ruleset, faction, kind_id)
+        if not legal:
+            index = fs.purchases.index(kind_id)
+            fs.purchases.pop(index)
+            fs.purchase_prices.pop(index)
+            lost.append(kind_id)
+            continue
+        kind = ruleset.kind(kind_id)
+        verdict = _judge(state, ruleset, faction, kind, ruleset.map.provinces[legal[0]])
+        placed.append(_place(state, faction, kind, legal[0], verdict.limit_key))
+    events: list[Event] = []
+    if placed:
+        events.append(
+            UnitsMustered(
+                faction,
+                state.round,
+                tuple((u.id, u.kind, u.location) for u in placed),
+                by_bot=True,
+            )
+        )
+    if lost:
+        events.append(PurchaseLost(faction, state.round, tuple(lost)))
+    return events

@@ -1,0 +1,442 @@
+"""The turn: game rounds, turn order, the eight steps, and the turn-start checks (R-TURN).
+
+How a campaign runs (R-TURN-01..06):
+
+* ``StartCampaign`` (any faction may give it, usually the umpire's tool; ``active_only`` is
+  false) begins game round 1 of a state made by :func:`caedes_bot.rules.setup.new_game`.
+* Factions in play take turns in the fixed order of ``GameState.in_play``; eliminated factions
+  are skipped. After the last one the game round advances; after the final game round of a
+  turn limit the campaign ends with the score of R-VIC-03.
+* At the very start of each turn, before step 1, the Mercenary check runs for every faction in
+  every space (R-ATTR-MERC-01) and then the elimination check (R-VIC-05); then the active
+  faction's units get fresh movement bookkeeping.
+* The eight steps follow strictly in order. On entering a step its automatic work runs
+  (:data:`_ON_ENTER`); if the step is not in :data:`WAITING_STEPS`, or has nothing to wait for,
+  the step ends at once (its leaving work, :data:`_ON_LEAVE`, runs) and the next one begins.
+  So an order always leaves the state resting in a step that waits for the active faction.
+* ``EndStep`` (active faction) ends the current step early; ``UmpireAdvance`` (umpire, for the
+  active faction) either answers the oldest pending decision with its default, or ends the
+  current step as if the faction had passed (R-PBP-DEAD-03, R-PBP-DEAD-04).
+
+Where later rules plug in: trade (step 1) and redeem (step 2) pass at once until their steps
+are added to :data:`WAITING_STEPS` (and, if they need it, to :data:`_ON_ENTER` /
+:data:`_ON_LEAVE`). Movement and combat are reached through :mod:`caedes_bot.rules.combat`:
+``begin_combat_step`` when step 6 ends, ``finish_combat_step`` when step 7 ends, and
+``answer_by_default`` for battle decisions (see ``docs/rules-status.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Attribute, Options, Ruleset, UnitKind
+from caedes_bot.rules import economy, muster, victory
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState, Step, Unit
+
+# --------------------------------------------------------------------------- orders
+
+
+@dataclass(frozen=True, slots=True)
+class StartCampaign(Order):
+    """Begin game round 1 of a new campaign (R-TURN-01, R-TURN-06).
+
+    ``faction`` names who asks (the umpire's tool passes any label); it is not checked.
+    Refused unless the state is fresh from :func:`~caedes_bot.rules.setup.new_game`.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class EndStep(Order):
+    """The active faction ends its current step (R-TURN-02): the next steps follow in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class UmpireAdvance(Order):
+    """Move a stalled turn on (R-PBP-DEAD-03, R-PBP-DEAD-04); given by the umpire or scheduler.
+
+    ``faction`` must be the active faction (so a late, repeated click does nothing harmful).
+    If a decision is pending, the oldest one is answered with its documented default;
+    otherwise the current step ends as if the faction had passed.
+    """
+
+
+# --------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class GameRoundBegan(Event):
+    """Game round ``round`` began (R-TURN-01)."""
+
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBegan(Event):
+    """``faction`` began its turn of game round ``round``; ``turn_number`` counts its turns from 1."""
+
+    faction: str
+    round: int
+    turn_number: int
+
+
+@dataclass(frozen=True, slots=True)
+class StepBegan(Event):
+    """``faction``'s turn entered ``step`` (R-TURN-02)."""
+
+    faction: str
+    round: int
+    step: Step
+
+
+@dataclass(frozen=True, slots=True)
+class StepEnded(Event):
+    """``faction``'s ``step`` ended; ``by_umpire`` when an ``UmpireAdvance`` ended it."""
+
+    faction: str
+    round: int
+    step: Step
+    by_umpire: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    """``faction`` finished its turn of game round ``round``."""
+
+    faction: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class MercenariesDeserted(Event):
+    """Mercenaries outnumbering their faction's other units in ``space`` were destroyed
+    (R-ATTR-MERC-01). ``units`` are ``(unit id, kind id)`` pairs."""
+
+    faction: str
+    space: str
+    units: tuple[tuple[int, str], ...]
+    mercenaries: int
+    others: int
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionDefaulted(Event):
+    """The umpire answered ``faction``'s pending decision ``decision_id`` (of ``kind``) with its
+    default (R-PBP-DEAD-04)."""
+
+    faction: str
+    decision_id: int
+    kind: str
+
+
+# --------------------------------------------------------------------------- step table
+
+#: Steps in which the turn waits for the active faction. Steps not listed pass at once after
+#: their automatic work. Trade (1) and Redeem (2) join this set when their rules are built.
+WAITING_STEPS: frozenset[Step] = frozenset({Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER})
+
+StepHook = Callable[[GameState, Ruleset, Dice], list[Event]]
+
+
+def _collect(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return economy.collect(state, ruleset, _active(state))
+
+
+def _upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return economy.pay_upkeep(state, ruleset, _active(state))
+
+
+def _begin_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return muster.begin_muster_step(state, ruleset)
+
+
+def _end_buy(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return economy.end_buy_step(state, _active(state))
+
+
+def _end_move(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    from caedes_bot.rules import combat  # imported late: combat may import this module
+
+    return combat.begin_combat_step(state, ruleset)
+
+
+def _end_combat(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    from caedes_bot.rules import combat
+
+    return combat.finish_combat_step(state, ruleset)
+
+
+def _end_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return muster.place_remaining(state, ruleset, _active(state))
+
+
+#: Automatic work when a step begins (R-TURN-02: Collect and Upkeep run by themselves).
+_ON_ENTER: dict[Step, StepHook] = {
+    Step.COLLECT: _collect,
+    Step.UPKEEP: _upkeep,
+    Step.MUSTER: _begin_muster,
+}
+
+#: Work when a step ends, whether the faction ended it or it passed at once.
+_ON_LEAVE: dict[Step, StepHook] = {
+    Step.BUY: _end_buy,
+    Step.MOVE: _end_move,
+    Step.COMBAT: _end_combat,
+    Step.MUSTER: _end_muster,
+}
+
+
+def _waits(state: GameState, step: Step) -> bool:
+    """Whether ``step``, just begun, waits for the active faction."""
+    if step not in WAITING_STEPS:
+        return False
+    if step is Step.COMBAT:
+        return bool(state.battles_due) or state.battle is not None or bool(state.pending)
+    if step is Step.MUSTER:
+        return bool(state.factions[_active(state)].purchases)
+    return True
+
+
+# --------------------------------------------------------------------------- handlers
+
+
+def handle_start_campaign(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Begin game round 1 and run to the first step that waits (R-TURN-01, R-TURN-06).
+
+    Raises:
+        RuleViolation: the campaign has already started.
+    """
+    if state.round != 0 or state.active is not None:
+        raise RuleViolation(
+            f"The campaign has already started (game round {state.round}).",
+            rule="R-TURN-01",
+            allowed="carry on with the current turn",
+        )
+    events: list[Event] = []
+    _begin_next_turn(state, ruleset, events)
+    _run(state, ruleset, dice, events)
+    return events
+
+
+def handle_end_step(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """End the active faction's current step early and run on to the next waiting step
+    (R-TURN-02).
+
+    Raises:
+        RuleViolation: whatever the step's leaving work refuses (for example an unfinished
+            battle in step 7).
+    """
+    return _end_current_step(state, ruleset, dice, by_umpire=False)
+
+
+def handle_umpire_advance(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Answer the oldest pending decision by default, or end the current step as a pass
+    (R-PBP-DEAD-03, R-PBP-DEAD-04).
+
+    Raises:
+        RuleViolation: ``order.faction`` is not the active faction (the turn has moved on).
+    """
+    if order.faction != state.active:
+        raise RuleViolation(
+            f"{order.faction} is not the active faction; {state.active or 'nobody'} is playing.",
+            rule="R-PBP-DEAD-03",
+            allowed=f"advance {state.active}" if state.active else "start the campaign",
+        )
+    if state.pending:
+        decision = state.pending[0]
+        from caedes_bot.rules import combat
+
+        events: list[Event] = [DecisionDefaulted(decision.faction, decision.id, decision.kind)]
+        events += combat.answer_by_default(state, ruleset, dice, decision)
+        return events
+    return _end_current_step(state, ruleset, dice, by_umpire=True)
+
+
+# --------------------------------------------------------------------------- machinery
+
+
+def _active(state: GameState) -> str:
+    if state.active is None:
+        raise RuleViolation("No faction is playing.", rule="R-TURN-01")
+    return state.active
+
+
+def _end_current_step(
+    state: GameState, ruleset: Ruleset, dice: Dice, *, by_umpire: bool
+) -> list[Event]:
+    events: list[Event] = []
+    _leave_step(state, ruleset, dice, events, by_umpire=by_umpire)
+    _next_step(state, ruleset, events)
+    _run(state, ruleset, dice, events)
+    return events
+
+
+def _run(state: GameState, ruleset: Ruleset, dice: Dice, events: list[Event]) -> None:
+    """From a step that has just begun, run steps until one waits or the campaign ends."""
+    while not state.finished and state.active is not None:
+        hook = _ON_ENTER.get(state.step)
+        if hook is not None:
+            events += hook(state, ruleset, dice)
+        if _waits(state, state.step):
+            return
+        _leave_step(state, ruleset, dice, events, by_umpire=False)
+        _next_step(state, ruleset, events)
+
+
+def _leave_step(
+    state: GameState, ruleset: Ruleset, dice: Dice, events: list[Event], *, by_umpire: bool
+) -> None:
+    hook = _ON_LEAVE.get(state.step)
+    if hook is not None:
+        events += hook(state, ruleset, dice)
+    events.append(StepEnded(_active(state), state.round, state.step, by_umpire))
+
+
+def _next_step(state: GameState, ruleset: Ruleset, events: list[Event]) -> None:
+    faction = _active(state)
+    if state.step is not Step.MUSTER:
+        state.step = Step(state.step + 1)
+        events.append(StepBegan(faction, state.round, state.step))
+        return
+    events += economy.end_of_turn(state, ruleset, faction)
+    events.append(TurnEnded(faction, state.round))
+    _begin_next_turn(state, ruleset, events)
+
+
+def _next_faction(state: GameState, after: str | None) -> str | None:
+    """The next faction in turn order after ``after`` (from the first if ``None``) that is
+    not eliminated, or ``None`` if the game round has no more turns (R-TURN-01)."""
+    order = state.in_play
+    start = 0 if after is None else order.index(after) + 1
+    for code in order[start:]:
+        if not state.factions[code].eliminated:
+            return code
+    return None
+
+
+def _begin_next_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> None:
+    """Begin the next faction's turn, advancing the game round or ending the campaign."""
+    after = state.active
+    if state.round == 0:
+        state.round = 1
+        events.append(GameRoundBegan(1))
+    while True:
+        faction = _next_faction(state, after)
+        if faction is None:
+            if _next_faction(state, None) is None:
+                events += victory.end_campaign(state, ruleset, reason="no_factions")
+                return
+            if state.turn_limit is not None and state.round >= state.turn_limit:
+                events += victory.end_campaign(state, ruleset, reason="turn_limit")
+                return
+            state.round += 1
+            events.append(GameRoundBegan(state.round))
+            after = None
+            continue
+        state.active = faction
+        state.step = Step.TRADE
+        events += turn_start_checks(state, ruleset)
+        if state.finished:
+            return
+        if state.factions[faction].eliminated:
+            after = faction
+            continue
+        fs = state.factions[faction]
+        fs.turns_taken += 1
+        reset_movement(state, faction)
+        economy.begin_turn_holdings(state, faction)
+        events.append(TurnBegan(faction, state.round, fs.turns_taken))
+        events.append(StepBegan(faction, state.round, Step.TRADE))
+        return
+
+
+def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """The checks at the very start of every turn (R-TURN-04): the Mercenary check for every
+    faction in every space (R-ATTR-MERC-01), then the elimination check (R-VIC-05), then
+    military victory (R-VIC-01). Mutates ``state``; returns the events."""
+    events = mercenary_check(state, ruleset)
+    events += victory.elimination_check(state, ruleset)
+    events += victory.check_military_victory(state, ruleset)
+    return events
+
+
+def reset_movement(state: GameState, faction: str) -> None:
+    """Give every unit of ``faction`` fresh movement bookkeeping for its turn (R-MOVE-01,
+    R-MOVE-22: units mustered last turn may move again)."""
+    for unit in state.units.values():
+        if unit.owner == faction:
+            unit.movement_used = 0
+            unit.move_ended = False
+            unit.entered_from = None
+            unit.path = []
+            unit.attacking = False
+
+
+# --------------------------------------------------------------------------- mercenaries
+
+
+def is_mercenary(kind: UnitKind, options: Options) -> bool:
+    """Whether ``kind`` is a Mercenary (R-ATTR-MERC-01), counting the Giant allies when the
+    option ``giant_allies_mercenary`` is on (R-ATTR-MISS-03)."""
+    if kind.has(Attribute.MERCENARY):
+        return True
+    return options.giant_allies_mercenary and kind.id == GIANT_ALLIES
+
+
+#: The Orc Giant allies, Mercenary only under the option ``giant_allies_mercenary``.
+GIANT_ALLIES = "U-ORC-07"
+
+
+def mercenary_excess(units: Sequence[Unit], ruleset: Ruleset, options: Options) -> list[Unit]:
+    """The Mercenaries of one faction that must go from one space or battle side (R-ATTR-MERC-01).
+
+    Args:
+        units: every unit of ONE faction in one space (or on one battle side); enchanted units
+            should be left out by the caller.
+
+    Returns:
+        The excess Mercenaries, as many as they outnumber the other units, cheapest first
+        (ties: most recently mustered first): the default choice.
+    """
+    mercs = [u for u in units if is_mercenary(ruleset.kind(u.kind), options)]
+    excess = len(mercs) - (len(units) - len(mercs))
+    if excess <= 0:
+        return []
+    mercs.sort(key=lambda u: (ruleset.kind(u.kind).cost or 0, -u.muster_seq))
+    return mercs[:excess]
+
+
+def mercenary_check(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """The turn-start Mercenary check in every space for every faction (R-TURN-04,
+    R-ATTR-MERC-01): in each space where a faction's Mercenaries outnumber its other units
+    (Towers, ships, cargo, Heroes all count), the excess is destroyed, cheapest first.
+    Mutates ``state``; returns one :class:`MercenariesDeserted` per space and faction hit."""
+    groups: dict[tuple[str, str], list[Unit]] = {}
+    for unit in sorted(state.units.values(), key=lambda u: u.id):
+        groups.setdefault((unit.location, unit.owner), []).append(unit)
+    events: list[Event] = []
+    for (space, faction), units in sorted(groups.items()):
+        gone = mercenary_excess(units, ruleset, state.options)
+        if not gone:
+            continue
+        mercs = sum(1 for u in units if is_mercenary(ruleset.kind(u.kind), state.options))
+        for unit in gone:
+            del state.units[str(unit.id)]
+        events.append(
+            MercenariesDeserted(
+                faction,
+                space,
+                tuple((u.id, u.kind) for u in gone),
+                mercenaries=mercs,
+                others=len(units) - mercs,
+            )
+        )
+    return events
