@@ -1,0 +1,930 @@
+"""The fake Discord's world: one guild with roles, members, channels, threads and messages.
+
+Everything here is plain synchronous Python over JSON-shaped dicts in Discord's own wire format
+(API v10), so the REST handlers in :mod:`tests.fakediscord.server` can return them as they are.
+The world checks what Discord checks and tells the test what happened:
+
+* permissions are computed the way Discord computes them (roles, then channel overwrites for
+  @everyone, roles and the member), and the bot is refused (403, code 50013) what it may not do;
+* message and embed limits (2,000 characters, 6,000 per embed, 25 fields, 25 select options ...)
+  are enforced with a 400 (code 50035), so an over-long reply fails the test instead of Discord;
+* ``nonce`` + ``enforce_nonce`` on a new message returns the message already made with that nonce.
+
+Every change calls :attr:`World.on_event` (for the gateway) and :attr:`World.on_change` (for the
+test's waits).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import secrets
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+JSON = dict[str, Any]
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+#: Snowflakes are made from a fixed instant plus a counter, so a test run is repeatable.
+_START_MS = 1_704_067_200_000  # 2024-01-01T00:00:00Z
+
+# Channel types (Discord API).
+GUILD_TEXT = 0
+GUILD_CATEGORY = 4
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (PUBLIC_THREAD, PRIVATE_THREAD)
+
+# Overwrite target types.
+OVERWRITE_ROLE = 0
+OVERWRITE_MEMBER = 1
+
+# Gateway intents (bits) that gate the events the fake echoes.
+INTENT_GUILDS = 1 << 0
+INTENT_GUILD_MEMBERS = 1 << 1
+INTENT_GUILD_MESSAGES = 1 << 9
+
+EPHEMERAL = 64
+
+P = discord.Permissions
+ALL_PERMISSIONS = P.all().value
+
+#: What an ordinary member gets from @everyone in a new guild (Discord's usual defaults).
+EVERYONE_DEFAULT = P(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    create_private_threads=True,
+    embed_links=True,
+    attach_files=True,
+    add_reactions=True,
+    read_message_history=True,
+    use_application_commands=True,
+    mention_everyone=False,
+).value
+
+
+class ApiError(Exception):
+    """A refusal the fake answers with a 4xx and a Discord error body."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+    def body(self) -> JSON:
+        return {"message": self.message, "code": self.code}
+
+
+def flag(name: str) -> int:
+    """The bit of a permission named as in discord.py (``"manage_channels"``)."""
+    value: int = getattr(P, name).flag
+    return value
+
+
+def missing_permissions(what: str) -> ApiError:
+    return ApiError(403, 50013, f"Missing Permissions: {what}")
+
+
+def unknown(what: str, code: int) -> ApiError:
+    return ApiError(404, code, f"Unknown {what}")
+
+
+def invalid_form(why: str) -> ApiError:
+    return ApiError(400, 50035, f"Invalid Form Body: {why}")
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat()
+
+
+class Snowflakes:
+    """Increasing snowflake ids from a fixed instant plus a counter."""
+
+    def __init__(self) -> None:
+        self._count = itertools.count(1)
+
+    def next(self) -> int:
+        n = next(self._count)
+        return ((_START_MS - DISCORD_EPOCH_MS + n) << 22) | (n & 0xFFF)
+
+
+@dataclass
+class FakeUser:
+    """A Discord user who is a member of the fake guild."""
+
+    id: int
+    name: str
+    bot: bool = False
+    roles: list[int] = field(default_factory=list)
+    nick: str | None = None
+    joined_at: str = field(default_factory=now_iso)
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def user_payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "discriminator": "0",
+            "global_name": self.name,
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+            "flags": 0,
+        }
+
+    def member_payload(self, *, with_user: bool = True, permissions: int | None = None) -> JSON:
+        data: JSON = {
+            "roles": [str(r) for r in self.roles],
+            "nick": self.nick,
+            "avatar": None,
+            "joined_at": self.joined_at,
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
+        if with_user:
+            data["user"] = self.user_payload()
+        if permissions is not None:
+            data["permissions"] = str(permissions)
+        return data
+
+
+@dataclass
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+    def payload(self) -> JSON:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "color": 0,
+            "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+            "hoist": False,
+            "icon": None,
+            "unicode_emoji": None,
+            "position": self.position,
+            "permissions": str(self.permissions),
+            "managed": self.managed,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+# --- Discord limits (checked on everything the bot sends) ------------------------------------
+
+MESSAGE_CONTENT_MAX = 2000
+EMBEDS_MAX = 10
+EMBED_TOTAL_MAX = 6000
+EMBED_FIELDS_MAX = 25
+EMBED_TITLE_MAX = 256
+EMBED_DESCRIPTION_MAX = 4096
+EMBED_FIELD_NAME_MAX = 256
+EMBED_FIELD_VALUE_MAX = 1024
+EMBED_FOOTER_MAX = 2048
+EMBED_AUTHOR_MAX = 256
+ACTION_ROWS_MAX = 5
+ROW_BUTTONS_MAX = 5
+SELECT_OPTIONS_MAX = 25
+BUTTON_LABEL_MAX = 80
+SELECT_LABEL_MAX = 100
+CUSTOM_ID_MAX = 100
+CHOICES_MAX = 25
+CHOICE_NAME_MAX = 100
+CHANNEL_NAME_MAX = 100
+
+
+def embed_length(embed: JSON) -> int:
+    """Characters counted towards Discord's 6,000 per embed."""
+    total = len(embed.get("title") or "") + len(embed.get("description") or "")
+    for f in embed.get("fields") or []:
+        total += len(f.get("name") or "") + len(f.get("value") or "")
+    total += len((embed.get("footer") or {}).get("text") or "")
+    total += len((embed.get("author") or {}).get("name") or "")
+    return total
+
+
+def check_message_body(body: JSON) -> None:
+    """Refuse (400, 50035) a message body beyond Discord's limits."""
+    content = body.get("content")
+    if content is not None and len(content) > MESSAGE_CONTENT_MAX:
+        raise invalid_form(f"content: {len(content)} > {MESSAGE_CONTENT_MAX} characters")
+    embeds = body.get("embeds") or []
+    if len(embeds) > EMBEDS_MAX:
+        raise invalid_form(f"embeds: {len(embeds)} > {EMBEDS_MAX}")
+    total = 0
+    for i, e in enumerate(embeds):
+        limits = (
+            ("title", len(e.get("title") or ""), EMBED_TITLE_MAX),
+            ("description", len(e.get("description") or ""), EMBED_DESCRIPTION_MAX),
+            ("fields", len(e.get("fields") or []), EMBED_FIELDS_MAX),
+            ("footer", len((e.get("footer") or {}).get("text") or ""), EMBED_FOOTER_MAX),
+            ("author", len((e.get("author") or {}).get("name") or ""), EMBED_AUTHOR_MAX),
+        )
+        for name, size, limit in limits:
+            if size > limit:
+                raise invalid_form(f"embeds.{i}.{name}: {size} > {limit}")
+        for j, f in enumerate(e.get("fields") or []):
+            if not f.get("name") or not f.get("value"):
+                raise invalid_form(f"embeds.{i}.fields.{j}: name and value are required")
+            if len(f["name"]) > EMBED_FIELD_NAME_MAX or len(f["value"]) > EMBED_FIELD_VALUE_MAX:
+                raise invalid_form(f"embeds.{i}.fields.{j}: too long")
+        total += embed_length(e)
+    if total > EMBED_TOTAL_MAX:
+        raise invalid_form(f"embeds: {total} > {EMBED_TOTAL_MAX} characters in all")
+    check_components(body.get("components") or [])
+
+
+def check_components(rows: list[JSON]) -> None:
+    if len(rows) > ACTION_ROWS_MAX:
+        raise invalid_form(f"components: {len(rows)} rows > {ACTION_ROWS_MAX}")
+    for i, row in enumerate(rows):
+        children = row.get("components") or []
+        if row.get("type") != 1:
+            continue
+        if not children or len(children) > ROW_BUTTONS_MAX:
+            raise invalid_form(f"components.{i}: 1..{ROW_BUTTONS_MAX} components per row")
+        for c in children:
+            cid = c.get("custom_id")
+            if cid is not None and len(cid) > CUSTOM_ID_MAX:
+                raise invalid_form(f"custom_id longer than {CUSTOM_ID_MAX}")
+            if c.get("type") == 2 and len(c.get("label") or "") > BUTTON_LABEL_MAX:
+                raise invalid_form(f"button label longer than {BUTTON_LABEL_MAX}")
+            if c.get("type") == 3:
+                if len(children) != 1:
+                    raise invalid_form("a select menu must be alone in its row")
+                options = c.get("options") or []
+                if not 1 <= len(options) <= SELECT_OPTIONS_MAX:
+                    raise invalid_form(f"select options: {len(options)} not in 1..25")
+                for o in options:
+                    if len(o.get("label") or "") > SELECT_LABEL_MAX:
+                        raise invalid_form(f"select label longer than {SELECT_LABEL_MAX}")
+
+
+def iter_components(message: JSON) -> Iterator[JSON]:
+    """Every interactive component of a message (buttons, selects), row by row."""
+    for row in message.get("components") or []:
+        yield from row.get("components") or []
+
+
+class World:
+    """The state of the fake Discord: one application, its bot user, one guild.
+
+    Attributes:
+        application_id: the application (also the bot user's id, as on Discord).
+        bot: the bot's user and member.
+        guild_id: the guild; ``guild_id`` is also the id of its @everyone role.
+        users: every member by id (the bot included).
+        roles: every role by id.
+        channels: categories, text channels and threads by id (Discord channel objects).
+        overwrites: per channel, target id -> ``{"id","type","allow","deny"}``.
+        thread_members: per thread, the ids of its members.
+        messages: per channel, its messages in order (ephemeral messages are kept elsewhere).
+        ephemeral: ephemeral interaction messages by id.
+        nonces: ``(channel_id, author_id, nonce) -> message id`` for ``enforce_nonce``.
+    """
+
+    def __init__(self, *, token: str, bot_permissions: int) -> None:
+        self.ids = Snowflakes()
+        self.token = token
+        self.application_id = self.ids.next()
+        self.bot = FakeUser(self.application_id, "Caedes Bot", bot=True)
+        self.guild_id = self.ids.next()
+        self.guild_name = "Caedes Test Guild"
+        self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
+        self.roles: dict[int, FakeRole] = {
+            self.guild_id: FakeRole(self.guild_id, "@everyone", EVERYONE_DEFAULT)
+        }
+        self.channels: dict[int, JSON] = {}
+        self.overwrites: dict[int, dict[int, JSON]] = {}
+        self.thread_members: dict[int, set[int]] = {}
+        self.messages: dict[int, list[JSON]] = {}
+        self.message_index: dict[int, JSON] = {}
+        self.ephemeral: dict[int, JSON] = {}
+        self.nonces: dict[tuple[int, int, str], int] = {}
+        self.on_event: Callable[[str, JSON, int], None] = lambda name, data, intent: None
+        self.on_change: Callable[[], None] = lambda: None
+
+        bot_role = self.add_role("Caedes Bot", bot_permissions, managed=True, position=2)
+        self.bot.roles.append(bot_role.id)
+        self.admin_role = self.add_role("Admin", P(manage_guild=True).value, position=1)
+        self.owner = self.add_member("owner")
+        self.general = self.create_channel_raw(name="general", type=GUILD_TEXT)
+
+    # --- building the world (tests call these) ---------------------------------------------
+
+    def add_role(
+        self, name: str, permissions: int, *, managed: bool = False, position: int = 1
+    ) -> FakeRole:
+        role = FakeRole(self.ids.next(), name, permissions, position=position, managed=managed)
+        self.roles[role.id] = role
+        return role
+
+    def add_member(self, name: str, *, roles: list[int] | None = None) -> FakeUser:
+        user = FakeUser(self.ids.next(), name, roles=list(roles or []))
+        self.users[user.id] = user
+        return user
+
+    def create_channel_raw(
+        self,
+        *,
+        name: str,
+        type: int,
+        parent_id: int | None = None,
+        overwrites: list[JSON] | None = None,
+        topic: str | None = None,
+    ) -> JSON:
+        cid = self.ids.next()
+        position = sum(1 for c in self.channels.values() if c["type"] not in THREAD_TYPES)
+        channel: JSON = {
+            "id": str(cid),
+            "type": type,
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "position": position,
+            "parent_id": str(parent_id) if parent_id else None,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "flags": 0,
+        }
+        if type == GUILD_TEXT:
+            channel.update(
+                topic=topic,
+                rate_limit_per_user=0,
+                last_message_id=None,
+                default_auto_archive_duration=1440,
+            )
+        self.channels[cid] = channel
+        self.overwrites[cid] = {}
+        for ow in overwrites or []:
+            self._set_overwrite(cid, ow)
+        self.messages[cid] = []
+        return channel
+
+    # --- looking things up -----------------------------------------------------------------
+
+    def channel(self, channel_id: int) -> JSON:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise unknown("Channel", 10003) from None
+
+    def user(self, user_id: int) -> FakeUser:
+        try:
+            return self.users[user_id]
+        except KeyError:
+            raise unknown("User", 10013) from None
+
+    def message(self, message_id: int) -> JSON:
+        found = self.message_index.get(message_id) or self.ephemeral.get(message_id)
+        if found is None:
+            raise unknown("Message", 10008)
+        return found
+
+    def channels_named(self, name: str, *, parent_id: int | None = None) -> list[JSON]:
+        """Channels and threads called ``name`` (under ``parent_id`` if given), oldest first."""
+        return [
+            c
+            for c in self.channels.values()
+            if c["name"] == name and (parent_id is None or c.get("parent_id") == str(parent_id))
+        ]
+
+    def children(self, parent_id: int) -> list[JSON]:
+        return [c for c in self.channels.values() if c.get("parent_id") == str(parent_id)]
+
+    def channel_payload(self, channel_id: int) -> JSON:
+        channel = dict(self.channel(channel_id))
+        if channel["type"] not in THREAD_TYPES:
+            channel["permission_overwrites"] = [
+                dict(o) for o in self.overwrites[channel_id].values()
+            ]
+        return channel
+
+    # --- permissions (Discord's algorithm) -------------------------------------------------
+
+    def base_permissions(self, user_id: int) -> int:
+        user = self.user(user_id)
+        if user_id == self.owner.id:
+            return ALL_PERMISSIONS
+        value = self.roles[self.guild_id].permissions
+        for rid in user.roles:
+            value |= self.roles[rid].permissions
+        if value & flag("administrator"):
+            return ALL_PERMISSIONS
+        return value
+
+    def permissions_for(self, user_id: int, channel_id: int) -> int:
+        """A member's permissions in a channel or thread, overwrites applied."""
+        base = self.base_permissions(user_id)
+        if base == ALL_PERMISSIONS:
+            return base
+        channel = self.channel(channel_id)
+        if channel["type"] in THREAD_TYPES:
+            parent = int(channel["parent_id"])
+            value = self.permissions_for(user_id, parent)
+            if channel["type"] == PRIVATE_THREAD and not self._in_private_thread(
+                user_id, channel_id, value
+            ):
+                return 0
+            return value
+        value = base
+        ows = self.overwrites.get(channel_id, {})
+        everyone = ows.get(self.guild_id)
+        if everyone:
+            value = (value & ~int(everyone["deny"])) | int(everyone["allow"])
+        user = self.user(user_id)
+        allow = deny = 0
+        for rid in user.roles:
+            ow = ows.get(rid)
+            if ow and ow["type"] == OVERWRITE_ROLE:
+                allow |= int(ow["allow"])
+                deny |= int(ow["deny"])
+        value = (value & ~deny) | allow
+        member_ow = ows.get(user_id)
+        if member_ow and member_ow["type"] == OVERWRITE_MEMBER:
+            value = (value & ~int(member_ow["deny"])) | int(member_ow["allow"])
+        if not value & flag("view_channel"):
+            return 0
+        return value
+
+    def _in_private_thread(self, user_id: int, thread_id: int, parent_perms: int) -> bool:
+        return user_id in self.thread_members.get(thread_id, set()) or bool(
+            parent_perms & flag("manage_threads")
+        )
+
+    def can(self, user_id: int, channel_id: int, permission: str) -> bool:
+        """Whether a member holds ``permission`` (a discord.py flag name) in a channel."""
+        return bool(self.permissions_for(user_id, channel_id) & flag(permission))
+
+    def can_see(self, user_id: int, channel_id: int) -> bool:
+        return self.can(user_id, channel_id, "view_channel")
+
+    def can_send(self, user_id: int, channel_id: int) -> bool:
+        channel = self.channel(channel_id)
+        need = "send_messages_in_threads" if channel["type"] in THREAD_TYPES else "send_messages"
+        return self.can_see(user_id, channel_id) and self.can(user_id, channel_id, need)
+
+    def _require(self, user_id: int, channel_id: int | None, *perms: str) -> None:
+        value = (
+            self.base_permissions(user_id)
+            if channel_id is None
+            else self.permissions_for(user_id, channel_id)
+        )
+        for perm in perms:
+            if not value & flag(perm):
+                raise missing_permissions(perm)
+
+    # --- channels --------------------------------------------------------------------------
+
+    def _set_overwrite(self, channel_id: int, body: JSON) -> JSON:
+        target = int(body["id"])
+        kind = int(body.get("type", OVERWRITE_ROLE))
+        if kind == OVERWRITE_ROLE and target not in self.roles:
+            raise unknown("Role", 10011)
+        if kind == OVERWRITE_MEMBER and target not in self.users:
+            raise unknown("Member", 10007)
+        ow = {
+            "id": str(target),
+            "type": kind,
+            "allow": str(int(body.get("allow") or 0)),
+            "deny": str(int(body.get("deny") or 0)),
+        }
+        self.overwrites[channel_id][target] = ow
+        return ow
+
+    def _check_overwrites_grantable(self, actor: int, overwrites: list[JSON]) -> None:
+        """Discord lets a bot allow or deny in an overwrite only what it holds itself."""
+        held = self.base_permissions(actor)
+        for ow in overwrites:
+            bits = int(ow.get("allow") or 0) | int(ow.get("deny") or 0)
+            if bits & ~held:
+                raise missing_permissions("an overwrite names permissions the bot lacks")
+
+    def create_channel(self, actor: int, body: JSON) -> JSON:
+        """``POST /guilds/{guild}/channels``: a category or text channel."""
+        self._require(actor, None, "manage_channels")
+        name = str(body.get("name") or "")
+        ctype = int(body.get("type", GUILD_TEXT))
+        if not 1 <= len(name) <= CHANNEL_NAME_MAX:
+            raise invalid_form("name: 1..100 characters")
+        if ctype not in (GUILD_TEXT, GUILD_CATEGORY):
+            raise invalid_form(f"type {ctype} is not served by the fake")
+        overwrites = list(body.get("permission_overwrites") or [])
+        if overwrites:
+            self._require(actor, None, "manage_roles")
+            self._check_overwrites_grantable(actor, overwrites)
+        parent = body.get("parent_id")
+        if parent is not None:
+            parent_channel = self.channel(int(parent))
+            if parent_channel["type"] != GUILD_CATEGORY:
+                raise invalid_form("parent_id is not a category")
+        if ctype == GUILD_TEXT:
+            name = name.lower().replace(" ", "-")
+        channel = self.create_channel_raw(
+            name=name,
+            type=ctype,
+            parent_id=int(parent) if parent is not None else None,
+            overwrites=overwrites,
+            topic=body.get("topic"),
+        )
+        cid = int(channel["id"])
+        if parent is not None and not overwrites:
+            # a channel made in a category without overwrites is synced to the category's
+            self.overwrites[cid] = {k: dict(v) for k, v in self.overwrites[int(parent)].items()}
+        payload = self.channel_payload(cid)
+        self.on_event("CHANNEL_CREATE", payload, INTENT_GUILDS)
+        self.on_change()
+        return payload
+
+    def modify_channel(self, actor: int, channel_id: int, body: JSON) -> JSON:
+        channel = self.channel(channel_id)
+        if channel["type"] in THREAD_TYPES:
+            self._require(actor, channel_id, "manage_threads")
+            meta = channel["thread_metadata"]
+            for key in ("archived", "locked", "invitable", "auto_archive_duration"):
+                if key in body:
+                    meta[key] = body[key]
+            if "name" in body:
+                channel["name"] = body["name"]
+            event = "THREAD_UPDATE"
+        else:
+            self._require(actor, channel_id, "manage_channels")
+            for key in ("name", "topic", "position", "parent_id"):
+                if key in body:
+                    channel[key] = body[key]
+            if "permission_overwrites" in body:
+                self._require(actor, None, "manage_roles")
+                self._check_overwrites_grantable(actor, body["permission_overwrites"])
+                self.overwrites[channel_id] = {}
+                for ow in body["permission_overwrites"]:
+                    self._set_overwrite(channel_id, ow)
+            event = "CHANNEL_UPDATE"
+        payload = self.channel_payload(channel_id)
+        self.on_event(event, payload, INTENT_GUILDS)
+        self.on_change()
+        return payload
+
+    def delete_channel(self, actor: int, channel_id: int) -> JSON:
+        channel = self.channel(channel_id)
+        need = "manage_threads" if channel["type"] in THREAD_TYPES else "manage_channels"
+        self._require(actor, channel_id, need)
+        payload = self.channel_payload(channel_id)
+        del self.channels[channel_id]
+        self.overwrites.pop(channel_id, None)
+        self.thread_members.pop(channel_id, None)
+        for m in self.messages.pop(channel_id, []):
+            self.message_index.pop(int(m["id"]), None)
+        event = "THREAD_DELETE" if channel["type"] in THREAD_TYPES else "CHANNEL_DELETE"
+        self.on_event(event, payload, INTENT_GUILDS)
+        self.on_change()
+        return payload
+
+    def put_overwrite(self, actor: int, channel_id: int, target: int, body: JSON) -> None:
+        """``PUT /channels/{channel}/permissions/{target}``."""
+        channel = self.channel(channel_id)
+        if channel["type"] in THREAD_TYPES:
+            raise invalid_form("threads have no permission overwrites")
+        self._require(actor, channel_id, "manage_roles")
+        self._check_overwrites_grantable(actor, [body])
+        self._set_overwrite(channel_id, {**body, "id": target})
+        self.on_event("CHANNEL_UPDATE", self.channel_payload(channel_id), INTENT_GUILDS)
+        self.on_change()
+
+    def delete_overwrite(self, actor: int, channel_id: int, target: int) -> None:
+        self.channel(channel_id)
+        self._require(actor, channel_id, "manage_roles")
+        self.overwrites[channel_id].pop(target, None)
+        self.on_event("CHANNEL_UPDATE", self.channel_payload(channel_id), INTENT_GUILDS)
+        self.on_change()
+
+    # --- threads ---------------------------------------------------------------------------
+
+    def create_thread(self, actor: int, parent_id: int, body: JSON) -> JSON:
+        """``POST /channels/{channel}/threads`` without a message (private or public)."""
+        parent = self.channel(parent_id)
+        if parent["type"] != GUILD_TEXT:
+            raise invalid_form("threads can only be made in text channels here")
+        ttype = int(body.get("type", PRIVATE_THREAD))
+        need = "create_private_threads" if ttype == PRIVATE_THREAD else "create_public_threads"
+        self._require(actor, parent_id, "view_channel", need)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= CHANNEL_NAME_MAX:
+            raise invalid_form("name: 1..100 characters")
+        tid = self.ids.next()
+        now = now_iso()
+        thread: JSON = {
+            "id": str(tid),
+            "type": ttype,
+            "guild_id": str(self.guild_id),
+            "parent_id": str(parent_id),
+            "owner_id": str(actor),
+            "name": name,
+            "last_message_id": None,
+            "message_count": 0,
+            "member_count": 1,
+            "total_message_sent": 0,
+            "rate_limit_per_user": int(body.get("rate_limit_per_user") or 0),
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": int(body.get("auto_archive_duration") or 10080),
+                "archive_timestamp": now,
+                "locked": False,
+                "invitable": bool(body.get("invitable", True)),
+                "create_timestamp": now,
+            },
+        }
+        self.channels[tid] = thread
+        self.thread_members[tid] = {actor}
+        self.messages[tid] = []
+        event = {
+            **thread,
+            "newly_created": True,
+            "member": {
+                "id": str(tid),
+                "user_id": str(actor),
+                "join_timestamp": now,
+                "flags": 0,
+            },
+        }
+        self.on_event("THREAD_CREATE", event, INTENT_GUILDS)
+        self.on_change()
+        return dict(thread)
+
+    def add_thread_member(self, actor: int, thread_id: int, user_id: int) -> None:
+        """``PUT /channels/{thread}/thread-members/{user}``."""
+        thread = self.channel(thread_id)
+        if thread["type"] not in THREAD_TYPES:
+            raise invalid_form("not a thread")
+        self.user(user_id)
+        if thread["thread_metadata"]["archived"]:
+            raise ApiError(400, 50083, "Thread is archived")
+        self._require(actor, thread_id, "send_messages_in_threads")
+        members = self.thread_members[thread_id]
+        if user_id in members:
+            return
+        members.add(user_id)
+        thread["member_count"] = len(members)
+        update = {
+            "id": str(thread_id),
+            "guild_id": str(self.guild_id),
+            "member_count": len(members),
+            "added_members": [
+                {
+                    "id": str(thread_id),
+                    "user_id": str(user_id),
+                    "join_timestamp": now_iso(),
+                    "flags": 0,
+                    "member": self.user(user_id).member_payload(),
+                }
+            ],
+        }
+        # Without the members intent Discord sends this only when the bot itself is added.
+        intent = INTENT_GUILDS if user_id == self.bot.id else INTENT_GUILD_MEMBERS
+        self.on_event("THREAD_MEMBERS_UPDATE", update, intent)
+        self.on_change()
+
+    def remove_thread_member(self, actor: int, thread_id: int, user_id: int) -> None:
+        self.channel(thread_id)
+        if actor != user_id:
+            self._require(actor, thread_id, "manage_threads")
+        self.thread_members[thread_id].discard(user_id)
+        self.on_change()
+
+    def thread_member_payloads(self, thread_id: int) -> list[JSON]:
+        self.channel(thread_id)
+        return [
+            {"id": str(thread_id), "user_id": str(u), "join_timestamp": now_iso(), "flags": 0}
+            for u in sorted(self.thread_members[thread_id])
+        ]
+
+    def active_threads(self, actor: int) -> JSON:
+        """``GET /guilds/{guild}/threads/active``: unarchived threads the bot may see."""
+        threads = [
+            dict(c)
+            for c in self.channels.values()
+            if c["type"] in THREAD_TYPES
+            and not c["thread_metadata"]["archived"]
+            and self.can_see(actor, int(c["id"]))
+        ]
+        members = [
+            {"id": t["id"], "user_id": str(actor), "join_timestamp": now_iso(), "flags": 0}
+            for t in threads
+            if actor in self.thread_members[int(t["id"])]
+        ]
+        return {"threads": threads, "members": members}
+
+    def archived_private_threads(self, actor: int, parent_id: int) -> JSON:
+        self._require(actor, parent_id, "read_message_history", "manage_threads")
+        threads = [
+            dict(c)
+            for c in self.channels.values()
+            if c["type"] == PRIVATE_THREAD
+            and c.get("parent_id") == str(parent_id)
+            and c["thread_metadata"]["archived"]
+        ]
+        return {"threads": threads, "members": [], "has_more": False}
+
+    # --- messages --------------------------------------------------------------------------
+
+    def new_message(self, channel_id: int, author: FakeUser, body: JSON, *, flags: int = 0) -> JSON:
+        mid = self.ids.next()
+        message: JSON = {
+            "id": str(mid),
+            "channel_id": str(channel_id),
+            "author": author.user_payload(),
+            "content": body.get("content") or "",
+            "timestamp": now_iso(),
+            "edited_timestamp": None,
+            "tts": bool(body.get("tts", False)),
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": list(body.get("embeds") or []),
+            "components": list(body.get("components") or []),
+            "pinned": False,
+            "type": 0,
+            "flags": int(body.get("flags") or 0) | flags,
+        }
+        if body.get("nonce") is not None:
+            message["nonce"] = body["nonce"]
+        if channel_id in self.channels:
+            message["guild_id"] = str(self.guild_id)
+        return message
+
+    def post_message(self, author_id: int, channel_id: int, body: JSON) -> tuple[JSON, bool]:
+        """``POST /channels/{channel}/messages``; returns the message and whether it is new.
+
+        With ``enforce_nonce`` a second post with the same nonce by the same author returns the
+        first message and creates nothing (Discord keeps nonces for a few minutes; the fake
+        keeps them for the whole test).
+        """
+        channel = self.channel(channel_id)
+        if not self.can_send(author_id, channel_id):
+            raise missing_permissions("send messages here")
+        if channel["type"] in THREAD_TYPES and channel["thread_metadata"]["archived"]:
+            channel["thread_metadata"]["archived"] = False
+        check_message_body(body)
+        if not (body.get("content") or body.get("embeds") or body.get("components")):
+            raise ApiError(400, 50006, "Cannot send an empty message")
+        nonce = body.get("nonce")
+        key = (channel_id, author_id, str(nonce)) if nonce is not None else None
+        if key is not None and body.get("enforce_nonce") and key in self.nonces:
+            return self.message_index[self.nonces[key]], False
+        message = self.new_message(channel_id, self.user(author_id), body)
+        self._store(channel_id, message)
+        if key is not None:
+            self.nonces[key] = int(message["id"])
+        return message, True
+
+    def _store(self, channel_id: int, message: JSON) -> None:
+        self.messages[channel_id].append(message)
+        self.message_index[int(message["id"])] = message
+        channel = self.channels[channel_id]
+        channel["last_message_id"] = message["id"]
+        if channel["type"] in THREAD_TYPES:
+            channel["message_count"] = channel.get("message_count", 0) + 1
+        self.on_event(
+            "MESSAGE_CREATE", {**message, "member": self._member_of(message)}, INTENT_GUILD_MESSAGES
+        )
+        self.on_change()
+
+    def _member_of(self, message: JSON) -> JSON:
+        author = self.users.get(int(message["author"]["id"]))
+        return author.member_payload(with_user=False) if author else {}
+
+    def store_interaction_message(self, channel_id: int, message: JSON) -> None:
+        """Keep a reply to an interaction: in its channel, or apart if ephemeral."""
+        if int(message.get("flags") or 0) & EPHEMERAL or channel_id not in self.channels:
+            self.ephemeral[int(message["id"])] = message
+            self.on_change()
+        else:
+            self._store(channel_id, message)
+
+    def edit_message(self, actor: int, message: JSON, body: JSON) -> JSON:
+        if int(message["author"]["id"]) != actor:
+            raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        merged = {**{k: message.get(k) for k in ("content", "embeds", "components")}, **body}
+        check_message_body(merged)
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        if "flags" in body and body["flags"] is not None:
+            keep = int(message.get("flags") or 0) & EPHEMERAL
+            message["flags"] = int(body["flags"]) | keep
+        message["edited_timestamp"] = now_iso()
+        if int(message["id"]) in self.message_index:
+            self.on_event(
+                "MESSAGE_UPDATE",
+                {**message, "member": self._member_of(message)},
+                INTENT_GUILD_MESSAGES,
+            )
+        self.on_change()
+        return message
+
+    def delete_message(self, message: JSON) -> None:
+        mid = int(message["id"])
+        if mid in self.message_index:
+            del self.message_index[mid]
+            cid = int(message["channel_id"])
+            self.messages[cid] = [m for m in self.messages[cid] if m["id"] != message["id"]]
+            self.on_event(
+                "MESSAGE_DELETE",
+                {
+                    "id": message["id"],
+                    "channel_id": message["channel_id"],
+                    "guild_id": str(self.guild_id),
+                },
+                INTENT_GUILD_MESSAGES,
+            )
+        else:
+            self.ephemeral.pop(mid, None)
+        self.on_change()
+
+    # --- the guild as the gateway sends it --------------------------------------------------
+
+    def guild_payload(self, *, members_intent: bool) -> JSON:
+        members = list(self.users.values()) if members_intent else [self.bot]
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "banner": None,
+            "description": None,
+            "owner_id": str(self.owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "premium_subscription_count": 0,
+            "premium_progress_bar_enabled": False,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "public_updates_channel_id": None,
+            "safety_alerts_channel_id": None,
+            "vanity_url_code": None,
+            "max_members": 500000,
+            "max_video_channel_users": 25,
+            "features": [],
+            "roles": [r.payload() for r in self.roles.values()],
+            "emojis": [],
+            "stickers": [],
+            "soundboard_sounds": [],
+            "joined_at": now_iso(),
+            "large": False,
+            "unavailable": False,
+            "member_count": len(self.users),
+            "voice_states": [],
+            "members": [m.member_payload() for m in members],
+            "channels": [
+                self.channel_payload(cid)
+                for cid, c in self.channels.items()
+                if c["type"] not in THREAD_TYPES
+            ],
+            "threads": [
+                dict(c)
+                for cid, c in self.channels.items()
+                if c["type"] in THREAD_TYPES
+                and not c["thread_metadata"]["archived"]
+                and self.can_see(self.bot.id, cid)
+            ],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "embedded_activities": [],
+            "application_command_counts": {},
+            "incidents_data": None,
+            "latest_onboarding_question_id": None,
+            "home_header": None,
+            "hub_type": None,
+            "lazy": True,
+        }
+
+    def new_token(self) -> str:
+        return "aW50ZXJhY3Rpb24" + secrets.token_urlsafe(24)
