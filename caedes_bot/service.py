@@ -1,0 +1,1020 @@
+"""RulesService: the only door to a campaign's state (design.md sections 1 and 4).
+
+Every change to a campaign goes through here, as ONE database transaction:
+
+``submit(campaign_id, actor, order)``
+    per-campaign lock -> state from the in-memory cache (keyed by version) or the database ->
+    may this actor give this order? -> ``rules.engine.apply`` with the campaign's seeded dice ->
+    ``UPDATE campaigns SET state=:s, version=version+1 WHERE id=:id AND version=:v`` + the
+    order row + the event rows + the outbox rows (from the :class:`Announcer`) + deadline rows
+    + the processed interaction -> COMMIT -> cache -> return the events.
+
+A refused order (:class:`~caedes_bot.rules.errors.RuleViolation`, including this module's
+:class:`NotAuthorised` and :class:`CampaignNotActive`) changes nothing and writes nothing; it
+reaches the caller unchanged. A stale version (another writer got there first) reloads and
+re-applies, never merges. The same interaction id twice has one effect and returns the first
+result.
+
+All writes of the process share the single writer connection of
+:class:`~caedes_bot.persistence.db.Database`; reads for the Discord edge use the reader pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.mappers import (
+    dump_event,
+    dump_order,
+    dump_state,
+    load_event,
+    load_order,
+    load_state,
+)
+from caedes_bot.persistence.repository import (
+    AuditRecord,
+    CampaignInfo,
+    ChannelRecord,
+    DeadlineRecord,
+    OutboxMessage,
+    StoredEvent,
+)
+from caedes_bot.persistence.tables import (
+    ActingAs,
+    CampaignStatus,
+    OutboxKind,
+    utcnow,
+)
+from caedes_bot.rules import engine
+from caedes_bot.rules.dice import Dice, SeededDice
+from caedes_bot.rules.errors import RuleViolation, UnknownName
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState
+
+log = logging.getLogger(__name__)
+
+ApplyFn = Callable[[GameState, Order, Ruleset, Dice], engine.Outcome]
+NewGameFn = Callable[[Ruleset, str, str], GameState]
+
+#: Order classes (by name) that only the umpire, an admin or the system may give. An order
+#: class may also declare ``umpire_only = True``.
+UMPIRE_ORDERS: frozenset[str] = frozenset({"StartCampaign", "UmpireAdvance"})
+
+#: Channels of a campaign (ux.md "Channels of a campaign"): key -> (name, read-only, private).
+CAMPAIGN_CHANNELS: tuple[tuple[str, str, bool, bool], ...] = (
+    ("announcements", "announcements", True, False),
+    ("battles", "battles", True, False),
+    ("table-talk", "table-talk", False, False),
+    ("umpire", "umpire", False, True),
+)
+
+#: The channel that holds the private orders and negotiation threads (players must see it).
+THREAD_PARENT = "announcements"
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class NotAuthorised(RuleViolation):
+    """The actor may not give this order: a faction's orders come from its player, or from the
+    umpire, who may act for any faction (R-SETUP-02, R-PBP-UMP-01, R-PBP-UMP-02)."""
+
+    default_rule = "R-SETUP-02"
+
+
+class CampaignNotActive(RuleViolation):
+    """The campaign is being set up, paused or finished; no orders are taken (R-PBP-UMP-05)."""
+
+    default_rule = "R-PBP-UMP-05"
+
+
+class UnknownCampaign(LookupError):
+    """No campaign with this id."""
+
+
+class ReplayMismatch(AssertionError):
+    """Replaying the order log did not reproduce the stored dice counts or state."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Who gives an order.
+
+    Attributes:
+        user_id: the Discord user, or ``None`` for the system (scheduler).
+        is_admin: a server administrator (may give umpire orders, never a faction's orders).
+        system: the bot itself (deadlines); may give any order.
+    """
+
+    user_id: int | None
+    is_admin: bool = False
+    system: bool = False
+
+    @classmethod
+    def system_actor(cls) -> Actor:
+        """The bot acting on its own (a passed deadline, R-PBP-DEAD-03)."""
+        return cls(user_id=None, system=True)
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignView:
+    """What an :class:`Announcer` knows of a campaign: its row and who plays which faction."""
+
+    info: CampaignInfo
+    players: Mapping[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitResult:
+    """The result of an accepted order.
+
+    Attributes:
+        campaign_id: the campaign.
+        events: what happened, in order.
+        state_version: the campaign's version after the order (= its number in the order log).
+        order_seq: the order's number in the campaign's order log.
+        acting_as: in which capacity the order was given.
+        duplicate: ``True`` if this interaction id was handled before and this is the FIRST
+            result, returned again (nothing changed this time).
+        state: the state after the order; for a duplicate, the campaign's current state.
+    """
+
+    campaign_id: int
+    events: tuple[Event, ...]
+    state_version: int
+    order_seq: int
+    acting_as: ActingAs
+    duplicate: bool
+    state: GameState
+
+
+class Announcer(Protocol):
+    """Turns events into messages owed to Discord (written in the order's transaction).
+
+    Must be pure and quick: no I/O. Direct replies to the interaction are not its job.
+    """
+
+    def announce(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+    ) -> list[OutboxMessage]: ...
+
+
+def _words(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+
+
+def event_text(event: Event) -> str:
+    """A plain one-line description of an event: ``"units bought: faction=DAW, kind=U-DAW-01"``."""
+    parts = [f"{f.name}={getattr(event, f.name)}" for f in fields(event)]
+    head = _words(type(event).__name__)
+    return head[:1].upper() + head[1:] + (": " + ", ".join(parts) if parts else "")
+
+
+class PlainAnnouncer:
+    """The default :class:`Announcer`: one plain-text post per event.
+
+    Public events (``audience() is None``) go to ``#announcements``; private ones to the orders
+    thread of each faction in their audience (R-GEN-07). Lines are grouped per place into
+    messages under Discord's 2,000 characters.
+    """
+
+    limit = 1900
+
+    def announce(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+    ) -> list[OutboxMessage]:
+        lines: dict[str, list[str]] = {}
+        for event in events:
+            audience = event.audience()
+            keys = ["announcements"] if audience is None else [f"orders:{f}" for f in audience]
+            for key in keys:
+                lines.setdefault(key, []).append(event_text(event))
+        out: list[OutboxMessage] = []
+        for key, texts in lines.items():
+            chunk = ""
+            for text in texts:
+                text = text[: self.limit]
+                if chunk and len(chunk) + 1 + len(text) > self.limit:
+                    out.append(OutboxMessage(key, OutboxKind.POST, {"content": chunk}))
+                    chunk = ""
+                chunk = f"{chunk}\n{text}" if chunk else text
+            if chunk:
+                out.append(OutboxMessage(key, OutboxKind.POST, {"content": chunk}))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlinePolicy:
+    """How long each kind of deadline runs and when its reminder goes (R-PBP-DEAD-01, -02).
+
+    The turn and reaction windows come from the campaign's options (default 24 h and 6 h);
+    the reminder goes ``reminder_fraction`` of the window before the deadline, but at most
+    ``max_reminder_lead`` before it.
+    """
+
+    reminder_fraction: float = 0.25
+    max_reminder_lead: timedelta = timedelta(hours=2)
+
+    def wanted(self, state: GameState) -> dict[str, tuple[str | None, float]]:
+        """The deadlines the state owes: key -> (faction, window in hours).
+
+        * the active faction's turn: ``turn:<round>:<faction>``, the turn window;
+        * each pending reaction of another faction: ``decision:<id>``, the reaction window.
+        """
+        if state.finished or state.active is None:
+            return {}
+        wanted: dict[str, tuple[str | None, float]] = {
+            f"turn:{state.round}:{state.active}": (
+                state.active,
+                state.options.turn_deadline_hours,
+            )
+        }
+        for decision in state.pending:
+            if decision.reaction:
+                wanted[f"decision:{decision.id}"] = (
+                    decision.faction,
+                    state.options.reaction_deadline_hours,
+                )
+        return wanted
+
+    def times(self, now: datetime, hours: float) -> tuple[datetime, datetime]:
+        """``(due_at, reminder_at)`` for a window of ``hours`` starting ``now``."""
+        window = timedelta(hours=hours)
+        lead = min(window * self.reminder_fraction, self.max_reminder_lead)
+        return now + window, now + window - lead
+
+
+@dataclass
+class _Cached:
+    """The last known state of a campaign, valid for ``info.version``."""
+
+    info: CampaignInfo
+    state: GameState
+    last_event_seq: int
+    players: dict[str, int]
+    deadline_keys: frozenset[str]
+
+    def view(self) -> CampaignView:
+        return CampaignView(self.info, dict(self.players))
+
+
+@dataclass
+class _Locks:
+    by_campaign: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def get(self, campaign_id: int) -> asyncio.Lock:
+        lock = self.by_campaign.get(campaign_id)
+        if lock is None:
+            lock = self.by_campaign[campaign_id] = asyncio.Lock()
+        return lock
+
+
+# --------------------------------------------------------------------------- the service
+
+
+class RulesService:
+    """The only door to campaign state. One instance per process.
+
+    Args:
+        db: the engines (single writer + readers).
+        ruleset: the static game data.
+        apply: the rules entry point (``rules.engine.apply``; tests may pass a stand-in).
+        new_game: builds a campaign's first state (``rules.setup.new_game`` by default).
+        announcer: turns events into outbox messages (:class:`PlainAnnouncer` by default).
+        clock: the current UTC time.
+        deadlines: turn and reaction deadline windows (:class:`DeadlinePolicy`).
+        max_retries: how often a stale write is retried before giving up.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        ruleset: Ruleset,
+        *,
+        apply: ApplyFn = engine.apply,
+        new_game: NewGameFn | None = None,
+        announcer: Announcer | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        deadlines: DeadlinePolicy | None = None,
+        max_retries: int = 5,
+    ) -> None:
+        if new_game is None:
+            from caedes_bot.rules.setup import new_game as default_new_game
+
+            new_game = default_new_game
+        self.db = db
+        self.ruleset = ruleset
+        self._apply = apply
+        self._new_game = new_game
+        self.announcer: Announcer = announcer or PlainAnnouncer()
+        self._clock = clock
+        self.deadline_policy = deadlines or DeadlinePolicy()
+        self._max_retries = max_retries
+        self._cache: dict[int, _Cached] = {}
+        self._locks = _Locks()
+        self._listeners: list[Callable[[int], None]] = []
+
+    # ----------------------------------------------------------------------- notifications
+
+    def add_listener(self, callback: Callable[[int], None]) -> None:
+        """Call ``callback(campaign_id)`` after every commit that may have queued outbox rows
+        or deadlines (the outbox dispatcher's and scheduler's ``wake``)."""
+        self._listeners.append(callback)
+
+    def _notify(self, campaign_id: int) -> None:
+        for callback in self._listeners:
+            try:
+                callback(campaign_id)
+            except Exception:  # a listener must never undo a committed order
+                log.exception("listener failed after commit of campaign %s", campaign_id)
+
+    # ----------------------------------------------------------------------- campaigns
+
+    async def create_campaign(
+        self,
+        guild_id: int,
+        name: str,
+        scenario_id: str,
+        created_by: int,
+        *,
+        umpire_user_id: int | None = None,
+        table_talk: bool = True,
+    ) -> CampaignInfo:
+        """Create a campaign in ``setting_up`` with its first state and queue its Discord set-up.
+
+        The set-up is a resumable sequence of outbox rows (ux.md): the category, then
+        ``#announcements``, ``#battles``, ``#table-talk`` (if ``table_talk``), ``#umpire``, then
+        one private orders thread per faction in play (R-PBP-NEG-06) under ``#announcements``,
+        the umpire added to each, and a welcome post. The dice seed comes from
+        :mod:`secrets` (R-GEN-01).
+
+        Raises:
+            UnknownName: no such scenario.
+        """
+        if scenario_id not in self.ruleset.scenarios:
+            raise UnknownName("scenario", scenario_id, tuple(sorted(self.ruleset.scenarios)))
+        state = self._new_game(self.ruleset, scenario_id, secrets.token_hex(16))
+        now = self._clock()
+        state_json = dump_state(state)
+        async with self.db.write() as conn:
+            campaign_id = await repo.insert_campaign(
+                conn,
+                guild_id=guild_id,
+                name=name,
+                scenario=scenario_id,
+                state_json=state_json,
+                created_by=created_by,
+                umpire_user_id=umpire_user_id,
+                now=now,
+            )
+            messages = await self._setup_rows(
+                conn, campaign_id, name, state, umpire_user_id, table_talk=table_talk
+            )
+            await repo.insert_outbox(conn, campaign_id, messages, now=now)
+            await repo.insert_audit(
+                conn,
+                campaign_id=campaign_id,
+                user_id=created_by,
+                action="campaign_created",
+                detail={"name": name, "scenario": scenario_id, "umpire": umpire_user_id},
+                now=now,
+            )
+            info = await repo.campaign_info(conn, campaign_id)
+        assert info is not None
+        self._cache[campaign_id] = _Cached(info, state, 0, {}, frozenset())
+        self._notify(campaign_id)
+        return info
+
+    async def _setup_rows(
+        self,
+        conn: AsyncConnection,
+        campaign_id: int,
+        name: str,
+        state: GameState,
+        umpire: int | None,
+        *,
+        table_talk: bool,
+    ) -> list[OutboxMessage]:
+        rows = [
+            OutboxMessage(
+                "category",
+                OutboxKind.CREATE_CATEGORY,
+                {"name": name[:100]},
+                dedupe_key="setup:category",
+            )
+        ]
+        await repo.add_channel(conn, campaign_id, "category", None)
+        for key, channel_name, read_only, private in CAMPAIGN_CHANNELS:
+            if key == "table-talk" and not table_talk:
+                continue
+            await repo.add_channel(conn, campaign_id, key, "category")
+            payload: dict[str, Any] = {
+                "name": channel_name,
+                "parent_key": "category",
+                "read_only": read_only,
+                "private": private,
+            }
+            if private and umpire is not None:
+                payload["allow_users"] = [umpire]
+            rows.append(
+                OutboxMessage(
+                    key,
+                    OutboxKind.CREATE_CHANNEL,
+                    payload,
+                    dedupe_key=f"setup:{key}",
+                    depends_on_key="setup:category",
+                )
+            )
+        for faction in state.in_play:
+            key = f"orders:{faction}"
+            await repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
+            rows.append(
+                OutboxMessage(
+                    key,
+                    OutboxKind.CREATE_THREAD,
+                    {
+                        "name": f"orders-{faction.lower()}",
+                        "parent_key": THREAD_PARENT,
+                        "private": True,
+                        "faction": faction,
+                    },
+                    dedupe_key=f"setup:{key}",
+                    depends_on_key=f"setup:{THREAD_PARENT}",
+                )
+            )
+            if umpire is not None:
+                rows.append(_add_member(key, umpire))
+        scenario = self.ruleset.scenarios[state.scenario]
+        rows.append(
+            OutboxMessage(
+                "announcements",
+                OutboxKind.POST,
+                {
+                    "content": (
+                        f"Campaign **{name}** ({scenario.name}) is being set up. "
+                        f"Factions: {', '.join(state.in_play)}."
+                    )
+                },
+                dedupe_key="setup:welcome",
+            )
+        )
+        return rows
+
+    async def assign(self, campaign_id: int, user_id: int, faction: str) -> None:
+        """Give ``faction`` to ``user_id`` (R-SETUP-02); a user may hold several factions, a
+        faction has one player. The user is added to the faction's orders thread.
+
+        Raises:
+            UnknownName: the faction is not in play in this campaign.
+            UnknownCampaign: no such campaign.
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            if faction not in cached.state.in_play:
+                raise UnknownName(
+                    "faction", faction, tuple(cached.state.in_play), rule="R-SETUP-02"
+                )
+            previous = cached.players.get(faction)
+            if previous == user_id:
+                return
+            now = self._clock()
+            messages = [_add_member(f"orders:{faction}", user_id)]
+            if previous is not None:
+                messages.insert(
+                    0,
+                    OutboxMessage(
+                        f"orders:{faction}",
+                        OutboxKind.REMOVE_THREAD_MEMBER,
+                        {"user_id": previous},
+                    ),
+                )
+            async with self.db.write() as conn:
+                await repo.set_member(conn, campaign_id, faction, user_id)
+                await repo.insert_outbox(conn, campaign_id, messages, now=now)
+                await repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=None,
+                    action="faction_assigned",
+                    detail={"faction": faction, "user_id": user_id, "previous": previous},
+                    now=now,
+                )
+            cached.players[faction] = user_id
+        self._notify(campaign_id)
+
+    async def unassign(self, campaign_id: int, faction: str) -> None:
+        """Leave ``faction`` to the umpire (R-PBP-UMP-02)."""
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            previous = cached.players.get(faction)
+            if previous is None:
+                return
+            now = self._clock()
+            async with self.db.write() as conn:
+                await repo.remove_member(conn, campaign_id, faction)
+                await repo.insert_outbox(
+                    conn,
+                    campaign_id,
+                    [
+                        OutboxMessage(
+                            f"orders:{faction}",
+                            OutboxKind.REMOVE_THREAD_MEMBER,
+                            {"user_id": previous},
+                        )
+                    ],
+                    now=now,
+                )
+            cached.players.pop(faction, None)
+        self._notify(campaign_id)
+
+    async def set_umpire(self, campaign_id: int, user_id: int, *, by: int | None = None) -> None:
+        """Make ``user_id`` the campaign's umpire (R-PBP-UMP-01): access to ``#umpire`` and
+        every orders thread (R-PBP-UMP-04). Logged in the audit log."""
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            now = self._clock()
+            messages = [
+                OutboxMessage("umpire", OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": user_id})
+            ]
+            messages += [_add_member(f"orders:{f}", user_id) for f in cached.state.in_play]
+            async with self.db.write() as conn:
+                await repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=user_id)
+                await repo.insert_outbox(conn, campaign_id, messages, now=now)
+                await repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=by,
+                    action="umpire_set",
+                    detail={"umpire": user_id, "previous": cached.info.umpire_user_id},
+                    now=now,
+                )
+                info = await repo.campaign_info(conn, campaign_id)
+            assert info is not None
+            cached.info = info
+        self._notify(campaign_id)
+
+    async def start(self, campaign_id: int, actor: Actor) -> SubmitResult:
+        """Start the campaign: status ``active`` and the first game round begins
+        (``StartCampaign``, R-TURN-01), in one transaction.
+
+        Raises:
+            CampaignNotActive: the campaign is not being set up.
+            NotAuthorised: the actor is neither the umpire, an admin nor the system.
+        """
+        from caedes_bot.rules.turn import StartCampaign
+
+        return await self._submit(
+            campaign_id,
+            actor,
+            StartCampaign(faction="UMPIRE"),
+            interaction_id=None,
+            from_status=CampaignStatus.SETTING_UP,
+            to_status=CampaignStatus.ACTIVE,
+        )
+
+    async def set_status(
+        self, campaign_id: int, status: CampaignStatus, *, by: int | None = None
+    ) -> CampaignInfo:
+        """Pause, resume or finish a campaign (R-PBP-UMP-05); logged in the audit log."""
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            now = self._clock()
+            async with self.db.write() as conn:
+                await repo.update_campaign(conn, campaign_id, now=now, status=status)
+                await repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=by,
+                    action="status_changed",
+                    detail={"from": cached.info.status.value, "to": status.value},
+                    now=now,
+                )
+                info = await repo.campaign_info(conn, campaign_id)
+            assert info is not None
+            cached.info = info
+            return info
+
+    # ----------------------------------------------------------------------- orders
+
+    async def submit(
+        self,
+        campaign_id: int,
+        actor: Actor,
+        order: Order,
+        *,
+        interaction_id: str | None = None,
+    ) -> SubmitResult:
+        """Apply ``order`` to the campaign in one transaction.
+
+        Args:
+            campaign_id: the campaign.
+            actor: who gives it (checked: the faction's player, the umpire for any faction,
+                admins and the umpire for umpire orders, the system for anything).
+            order: the order.
+            interaction_id: the Discord interaction that caused it; the same id twice has
+                one effect and the second call returns the first result (``duplicate=True``).
+
+        Returns:
+            The events, the new version and the new state.
+
+        Raises:
+            RuleViolation: the rules refuse the order (nothing changed, nothing written).
+            NotAuthorised: the actor may not give it (R-SETUP-02).
+            CampaignNotActive: the campaign is not running (R-PBP-UMP-05).
+            UnknownCampaign: no such campaign.
+        """
+        return await self._submit(campaign_id, actor, order, interaction_id=interaction_id)
+
+    async def _submit(
+        self,
+        campaign_id: int,
+        actor: Actor,
+        order: Order,
+        *,
+        interaction_id: str | None,
+        from_status: CampaignStatus = CampaignStatus.ACTIVE,
+        to_status: CampaignStatus | None = None,
+    ) -> SubmitResult:
+        async with self._locks.get(campaign_id):
+            for _attempt in range(self._max_retries):
+                cached = await self._load(campaign_id)
+                try:
+                    acting_as = self._authorise(cached, actor, order, from_status)
+                    state = cached.state
+                    dice = SeededDice(state.dice_seed, state.dice_rolls)
+                    outcome = self._apply(state, order, self.ruleset, dice)
+                except RuleViolation:
+                    if interaction_id is not None:
+                        first = await self._first_result(campaign_id, interaction_id)
+                        if first is not None:
+                            return first
+                    raise
+                try:
+                    return await self._commit(
+                        cached, actor, acting_as, order, outcome, interaction_id, to_status
+                    )
+                except repo.StaleVersion:
+                    log.warning("campaign %s: stale version, reloading", campaign_id)
+                    self._cache.pop(campaign_id, None)
+                except IntegrityError:
+                    if interaction_id is None:
+                        raise
+                    first = await self._first_result(campaign_id, interaction_id)
+                    if first is None:
+                        raise
+                    return first
+            raise RuntimeError(
+                f"campaign {campaign_id}: gave up after {self._max_retries} stale writes"
+            )
+
+    def _authorise(
+        self, cached: _Cached, actor: Actor, order: Order, from_status: CampaignStatus
+    ) -> ActingAs:
+        info = cached.info
+        if info.status is not from_status:
+            raise CampaignNotActive(
+                f"Campaign {info.name} is {info.status.value.replace('_', ' ')}; "
+                "no orders are taken now.",
+                allowed="ask the umpire to start or resume it"
+                if info.status is not CampaignStatus.FINISHED
+                else "nothing: the campaign is over",
+            )
+        umpire_order = type(order).__name__ in UMPIRE_ORDERS or bool(
+            getattr(type(order), "umpire_only", False)
+        )
+        if actor.system:
+            return ActingAs.SYSTEM
+        is_umpire = actor.user_id is not None and actor.user_id == info.umpire_user_id
+        if umpire_order:
+            if is_umpire:
+                return ActingAs.UMPIRE
+            if actor.is_admin:
+                return ActingAs.ADMIN
+            raise NotAuthorised(
+                f"Only the umpire or an admin may give {type(order).__name__}.",
+                rule="R-PBP-UMP-01",
+                allowed="ask the umpire",
+            )
+        if actor.user_id is not None and cached.players.get(order.faction) == actor.user_id:
+            return ActingAs.PLAYER
+        if is_umpire:
+            return ActingAs.UMPIRE
+        mine = sorted(f for f, user in cached.players.items() if user == actor.user_id)
+        raise NotAuthorised(
+            f"You do not play {order.faction}.",
+            allowed=f"orders for {', '.join(mine)}" if mine else "ask the umpire for a faction",
+        )
+
+    async def _commit(
+        self,
+        cached: _Cached,
+        actor: Actor,
+        acting_as: ActingAs,
+        order: Order,
+        outcome: engine.Outcome,
+        interaction_id: str | None,
+        to_status: CampaignStatus | None,
+    ) -> SubmitResult:
+        info = cached.info
+        new_state = outcome.state
+        events = outcome.events
+        version = info.version + 1
+        now = self._clock()
+        state_json = dump_state(new_state)
+        order_payload = dump_order(order)
+        event_rows = [(dump_event(e), _audience(e)) for e in events]
+        status = CampaignStatus.FINISHED if new_state.finished else to_status
+        view = cached.view()
+        messages = self.announcer.announce(view, events, new_state, self.ruleset)
+        wanted = self.deadline_policy.wanted(new_state)
+        new_keys = [k for k in wanted if k not in cached.deadline_keys]
+        gone_keys = [k for k in cached.deadline_keys if k not in wanted]
+        result_doc = {
+            "events": [payload for payload, _ in event_rows],
+            "state_version": version,
+            "order_seq": version,
+            "acting_as": acting_as.value,
+        }
+        async with self.db.write() as conn:
+            if interaction_id is not None:
+                await repo.insert_processed(
+                    conn,
+                    interaction_id=interaction_id,
+                    campaign_id=info.id,
+                    result=result_doc,
+                    now=now,
+                )
+            await repo.save_state(
+                conn,
+                campaign_id=info.id,
+                expected_version=info.version,
+                state_json=state_json,
+                last_event_seq=cached.last_event_seq + len(events),
+                now=now,
+                status=status,
+            )
+            await repo.insert_order(
+                conn,
+                campaign_id=info.id,
+                seq=version,
+                actor_user_id=actor.user_id,
+                acting_as=acting_as,
+                faction=order.faction,
+                payload=order_payload,
+                interaction_id=interaction_id,
+                dice_before=cached.state.dice_rolls,
+                dice_after=new_state.dice_rolls,
+                now=now,
+            )
+            await repo.insert_events(
+                conn,
+                campaign_id=info.id,
+                first_seq=cached.last_event_seq + 1,
+                order_seq=version,
+                events=event_rows,
+                now=now,
+            )
+            await repo.insert_outbox(conn, info.id, messages, now=now)
+            if gone_keys:
+                await repo.delete_open_deadlines(conn, info.id, gone_keys)
+            for key in new_keys:
+                faction, hours = wanted[key]
+                due_at, reminder_at = self.deadline_policy.times(now, hours)
+                await repo.insert_deadline(
+                    conn,
+                    campaign_id=info.id,
+                    decision_key=key,
+                    faction=faction,
+                    due_at=due_at,
+                    reminder_at=reminder_at,
+                )
+            if acting_as in (ActingAs.UMPIRE, ActingAs.ADMIN):
+                await repo.insert_audit(
+                    conn,
+                    campaign_id=info.id,
+                    user_id=actor.user_id,
+                    action=f"order:{type(order).__name__}",
+                    detail={"order": order_payload, "acting_as": acting_as.value, "seq": version},
+                    now=now,
+                )
+        new_info = CampaignInfo(
+            id=info.id,
+            guild_id=info.guild_id,
+            name=info.name,
+            scenario=info.scenario,
+            status=status or info.status,
+            version=version,
+            created_by=info.created_by,
+            umpire_user_id=info.umpire_user_id,
+            category_id=info.category_id,
+            created_at=info.created_at,
+            updated_at=now,
+        )
+        self._cache[info.id] = _Cached(
+            new_info,
+            new_state,
+            cached.last_event_seq + len(events),
+            cached.players,
+            frozenset(wanted),
+        )
+        self._notify(info.id)
+        return SubmitResult(info.id, events, version, version, acting_as, False, new_state)
+
+    async def _first_result(self, campaign_id: int, interaction_id: str) -> SubmitResult | None:
+        async with self.db.read() as conn:
+            found = await repo.get_processed(conn, interaction_id)
+        if found is None:
+            return None
+        stored_campaign, doc = found
+        if stored_campaign != campaign_id:
+            raise RuleViolation(
+                "This interaction was already used for another campaign.", rule="R-GEN-00"
+            )
+        cached = await self._load(campaign_id)
+        return SubmitResult(
+            campaign_id=campaign_id,
+            events=tuple(load_event(e) for e in doc["events"]),
+            state_version=int(doc["state_version"]),
+            order_seq=int(doc["order_seq"]),
+            acting_as=ActingAs(doc["acting_as"]),
+            duplicate=True,
+            state=cached.state,
+        )
+
+    # ----------------------------------------------------------------------- loading
+
+    async def _load(self, campaign_id: int) -> _Cached:
+        cached = self._cache.get(campaign_id)
+        if cached is not None:
+            return cached
+        async with self.db.read() as conn:
+            record = await repo.load_campaign(conn, campaign_id)
+            if record is None:
+                raise UnknownCampaign(campaign_id)
+            players = await repo.players_of(conn, campaign_id)
+            open_deadlines = await repo.open_deadlines(conn, campaign_id)
+        cached = _Cached(
+            record.info,
+            load_state(record.state_json),
+            record.last_event_seq,
+            players,
+            frozenset(d.decision_key for d in open_deadlines),
+        )
+        current = self._cache.get(campaign_id)
+        if current is None or current.info.version < cached.info.version:
+            self._cache[campaign_id] = cached
+        return self._cache[campaign_id]
+
+    def forget(self, campaign_id: int | None = None) -> None:
+        """Drop cached states (all, or one campaign's); the next access reads the database."""
+        if campaign_id is None:
+            self._cache.clear()
+        else:
+            self._cache.pop(campaign_id, None)
+
+    # ----------------------------------------------------------------------- queries
+
+    async def get_state(self, campaign_id: int) -> GameState:
+        """The campaign's current state. Shared with the cache: read it, never change it.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        return (await self._load(campaign_id)).state
+
+    async def get_campaign(self, campaign_id: int) -> CampaignInfo:
+        """The campaign's row. Raises :class:`UnknownCampaign`."""
+        async with self.db.read() as conn:
+            info = await repo.campaign_info(conn, campaign_id)
+        if info is None:
+            raise UnknownCampaign(campaign_id)
+        return info
+
+    async def campaigns(
+        self, *, guild_id: int | None = None, statuses: Iterable[CampaignStatus] | None = None
+    ) -> list[CampaignInfo]:
+        """Campaigns in id order, optionally of one guild and in some statuses."""
+        async with self.db.read() as conn:
+            return await repo.list_campaigns(
+                conn, guild_id=guild_id, statuses=None if statuses is None else list(statuses)
+            )
+
+    async def campaign_for_channel(self, discord_channel_id: int) -> CampaignInfo | None:
+        """The campaign whose category, channel or thread has this Discord id, if any."""
+        async with self.db.read() as conn:
+            channel = await repo.channel_by_discord_id(conn, discord_channel_id)
+            if channel is None:
+                return None
+            return await repo.campaign_info(conn, channel.campaign_id)
+
+    async def channel_key_for(self, discord_channel_id: int) -> ChannelRecord | None:
+        """The campaign channel record (key, parent) with this Discord id, if any."""
+        async with self.db.read() as conn:
+            return await repo.channel_by_discord_id(conn, discord_channel_id)
+
+    async def channels(self, campaign_id: int) -> dict[str, ChannelRecord]:
+        """The campaign's channels by key (``discord_id`` ``None`` until created)."""
+        async with self.db.read() as conn:
+            return await repo.channels_of(conn, campaign_id)
+
+    async def factions_of(self, campaign_id: int, user_id: int) -> list[str]:
+        """The factions ``user_id`` plays in the campaign, sorted."""
+        async with self.db.read() as conn:
+            return await repo.factions_of(conn, campaign_id, user_id)
+
+    async def players(self, campaign_id: int) -> dict[str, int]:
+        """Faction -> player user id (factions without a player are the umpire's)."""
+        async with self.db.read() as conn:
+            return await repo.players_of(conn, campaign_id)
+
+    async def events(
+        self, campaign_id: int, *, after_seq: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """The campaign's event log after ``after_seq``."""
+        async with self.db.read() as conn:
+            return await repo.list_events(conn, campaign_id, after_seq=after_seq, limit=limit)
+
+    async def deadlines(self, campaign_id: int) -> list[DeadlineRecord]:
+        """The campaign's open deadlines, soonest first."""
+        async with self.db.read() as conn:
+            return await repo.open_deadlines(conn, campaign_id)
+
+    async def audit_log(self, campaign_id: int) -> list[AuditRecord]:
+        """The campaign's audit log, oldest first."""
+        async with self.db.read() as conn:
+            return await repo.list_audit(conn, campaign_id)
+
+    async def queue_messages(self, campaign_id: int, messages: Sequence[OutboxMessage]) -> None:
+        """Queue messages that report no state change (reminders, notices) in one transaction."""
+        async with self.db.write() as conn:
+            await repo.insert_outbox(conn, campaign_id, messages, now=self._clock())
+        self._notify(campaign_id)
+
+    # ----------------------------------------------------------------------- replay
+
+    async def replay(self, campaign_id: int, *, check: bool = True) -> GameState:
+        """The campaign's state rebuilt from its order log: ``new_game`` with the stored seed,
+        then every stored order applied with the campaign's seeded dice (R-GEN-01).
+
+        Args:
+            check: compare each order's dice counts with the log, and the end state with the
+                stored one.
+
+        Raises:
+            ReplayMismatch: ``check`` and the replay differs from what was stored.
+            UnknownCampaign: no such campaign.
+        """
+        async with self.db.read() as conn:
+            record = await repo.load_campaign(conn, campaign_id)
+            if record is None:
+                raise UnknownCampaign(campaign_id)
+            orders = await repo.list_orders(conn, campaign_id)
+        stored = load_state(record.state_json)
+        state = self._new_game(self.ruleset, record.info.scenario, stored.dice_seed)
+        for row in orders:
+            if check and row.dice_before != state.dice_rolls:
+                raise ReplayMismatch(
+                    f"order {row.seq}: {state.dice_rolls} dice rolled before, log says "
+                    f"{row.dice_before}"
+                )
+            dice = SeededDice(state.dice_seed, state.dice_rolls)
+            state = self._apply(state, load_order(row.payload), self.ruleset, dice).state
+            if check and row.dice_after != state.dice_rolls:
+                raise ReplayMismatch(f"order {row.seq}: dice count differs after it")
+        if check and dump_state(state) != dump_state(stored):
+            raise ReplayMismatch(f"campaign {campaign_id}: replayed state differs from stored")
+        return state
+
+
+def _audience(event: Event) -> list[str] | None:
+    audience = event.audience()
+    return None if audience is None else list(audience)
+
+
+def _add_member(channel_key: str, user_id: int) -> OutboxMessage:
+    return OutboxMessage(channel_key, OutboxKind.ADD_THREAD_MEMBER, {"user_id": user_id})
