@@ -300,7 +300,7 @@ async def test_campaign_setup_queues_channels_threads_and_welcome(
     ]
     assert rows[4].payload["private"] is True and rows[4].payload["allow_users"] == [UMPIRE]
     assert rows[5].depends_on == rows[1].id
-    assert set((await service.channels(info.id))) == {
+    assert set(await service.channels(info.id)) == {
         "category",
         "announcements",
         "battles",

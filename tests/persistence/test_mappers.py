@@ -36,7 +36,6 @@ def _rich_state():  # type: ignore[no-untyped-def]
     st.units["2"].wounded = True
     st.factions["DAW"].commodities = {"grain": 2, "iron": 1}
     st.pending.append(PendingDecision(9, "ORC", "casualties", True, {"hits": 2, "units": [3]}))
-    st.battle = {"space": "b", "round": 2, "dice": [[3, 7], [10]]}
     st.alliances = [["DAW", "ORC"]]
     st.fealty = {"ORC": "DAW"}
     st.dice_rolls = 17
