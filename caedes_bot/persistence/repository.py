@@ -775,6 +775,11 @@ async def mark_outbox_retry(
     )
 
 
+async def defer_outbox(conn: AsyncConnection, row_id: int, *, until: datetime) -> None:
+    """Put a row off until ``until`` without counting an attempt (it waits for another row)."""
+    await conn.execute(sa.update(outbox).where(outbox.c.id == row_id).values(next_attempt_at=until))
+
+
 async def mark_outbox_failed(conn: AsyncConnection, row: OutboxRecord, *, error: str) -> None:
     """Give up on a row (a permanent failure); later rows of its queue go on."""
     await conn.execute(

@@ -1,0 +1,346 @@
+"""The outbox: every message owed to Discord, delivered at least once (design.md section 4).
+
+The service writes outbox rows in the same transaction as the change they report, so nothing
+is ever announced that did not happen, and nothing that happened goes unannounced. The
+:class:`OutboxDispatcher` reads them back and hands them, one at a time, to a :class:`Sender`
+(the Discord edge implements it):
+
+* rows of one queue, ``(campaign, channel_key)``, go strictly in id order; a row that keeps
+  failing holds back later rows of its own queue only;
+* a row may depend on another (a thread on its parent channel): it waits until that one is
+  delivered, and fails if that one failed;
+* a :class:`RetryableError` retries with capped exponential backoff; a
+  :class:`PermanentError` marks the row failed and its queue moves on;
+* when a row that created a category, channel or thread is delivered, its Discord id is stored
+  (``channels.discord_id``), so later rows are given the ids they need.
+
+Delivery is at least once, so the sender must make a repeat harmless: send posts with
+``row.nonce`` and ``enforce_nonce=True`` (Discord drops a duplicate), and before creating a
+category, channel or thread look for an existing one of ``payload["name"]`` under the same
+parent and return it. Then a crash between Discord's answer and the database update costs a
+repeat call, never a duplicate. Direct replies to interactions never go through the outbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol
+
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.repository import OutboxMessage, OutboxRecord
+from caedes_bot.persistence.tables import CREATING_KINDS, OutboxKind, OutboxStatus, utcnow
+
+__all__ = [
+    "DeliveryResult",
+    "OutboxDispatcher",
+    "OutboxKind",
+    "OutboxMessage",
+    "OutboxRow",
+    "PermanentError",
+    "RetryableError",
+    "Sender",
+]
+
+log = logging.getLogger(__name__)
+
+
+class RetryableError(Exception):
+    """Delivery failed for now (network, 5xx, rate limit); try again later.
+
+    Attributes:
+        retry_after: seconds Discord asked to wait, if it said.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentError(Exception):
+    """Delivery can never succeed (forbidden, unknown channel, invalid body): give up on the
+    row; its queue moves on and the error stays on the row for the umpire."""
+
+
+#: Kinds that act on an existing channel or thread (which must already have its Discord id).
+_NEEDS_CHANNEL: frozenset[OutboxKind] = frozenset(
+    {
+        OutboxKind.POST,
+        OutboxKind.EDIT,
+        OutboxKind.ADD_THREAD_MEMBER,
+        OutboxKind.REMOVE_THREAD_MEMBER,
+        OutboxKind.GRANT_CHANNEL_ACCESS,
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxRow:
+    """One row handed to the :class:`Sender`, with the Discord ids it needs resolved.
+
+    Attributes:
+        id: the row id (stable across retries).
+        campaign_id: the campaign. guild_id: its Discord guild.
+        channel_key: the campaign's key of the place (``"announcements"``, ``"orders:DAW"``).
+        kind: what to do. payload: its detail (``content``, ``name``, ``user_id``...).
+        nonce: send with a posted message, with ``enforce_nonce`` (max 25 characters).
+        attempts: failed attempts so far.
+        channel_id: Discord id of ``channel_key``'s place, if it exists (``None`` for a row
+            creating it).
+        parent_id: for a creating row, the Discord id of the parent (category or channel).
+        message_id: for an ``edit``, the Discord id of the message to edit.
+    """
+
+    id: int
+    campaign_id: int
+    guild_id: int
+    channel_key: str
+    kind: OutboxKind
+    payload: Mapping[str, Any]
+    nonce: str
+    attempts: int
+    channel_id: int | None = None
+    parent_id: int | None = None
+    message_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryResult:
+    """What Discord returned: the created channel/thread/message id and any detail to keep."""
+
+    discord_id: int | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Sender(Protocol):
+    """Delivers one outbox row to Discord. Implemented by the Discord edge.
+
+    Must raise :class:`RetryableError` or :class:`PermanentError` on failure (anything else is
+    treated as retryable and logged). Must make a repeat harmless: see the module docstring.
+    """
+
+    async def deliver(self, row: OutboxRow) -> DeliveryResult: ...
+
+
+_DELIVERED, _FAILED, _WAITING = "delivered", "failed", "waiting"
+
+
+class _Wait(Exception):
+    """The row cannot go yet (its dependency is not delivered); try again at ``until``."""
+
+    def __init__(self, until: datetime) -> None:
+        super().__init__(until.isoformat())
+        self.until = until
+
+
+class OutboxDispatcher:
+    """Delivers outbox rows in order per queue, with retries (see the module docstring).
+
+    Args:
+        db: the database (reads on the reader pool; bookkeeping on the single writer).
+        sender: the Discord side.
+        clock: the current UTC time (injectable for tests).
+        sleep: ``asyncio.sleep`` or a fake; used only by :meth:`run` while idle.
+        base_delay: seconds before the first retry; doubled after each failure.
+        max_delay: the cap on the backoff.
+        idle_poll: seconds :meth:`run` waits when nothing is due and nobody calls :meth:`wake`.
+        concurrency: how many queues are served at the same time.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        sender: Sender,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        base_delay: float = 1.0,
+        max_delay: float = 300.0,
+        idle_poll: float = 60.0,
+        concurrency: int = 4,
+        batch: int = 100,
+    ) -> None:
+        self.db = db
+        self.sender = sender
+        self._clock = clock
+        self._sleep = sleep
+        self.base_delay = base_delay
+        self.max_delay = max_delay
+        self.idle_poll = idle_poll
+        self._semaphore = asyncio.Semaphore(concurrency)
+        self._batch = batch
+        self._wake = asyncio.Event()
+        self._stopping = False
+
+    # ----------------------------------------------------------------------- control
+
+    def wake(self, _campaign_id: int | None = None) -> None:
+        """New rows were queued: deliver them now (fits ``RulesService.add_listener``)."""
+        self._wake.set()
+
+    def stop(self) -> None:
+        """Ask :meth:`run` to return after the current pass."""
+        self._stopping = True
+        self._wake.set()
+
+    def backoff(self, attempts: int) -> float:
+        """Seconds to wait after the ``attempts``-th failure (1-based): base * 2^(n-1), capped."""
+        return float(min(self.max_delay, self.base_delay * 2 ** max(0, attempts - 1)))
+
+    async def run(self) -> None:
+        """Deliver until :meth:`stop`: a pass, then wait for :meth:`wake` or the next due row."""
+        while not self._stopping:
+            try:
+                await self.run_once()
+            except Exception:
+                log.exception("outbox pass failed")
+            if self._stopping:
+                break
+            delay = await self._idle_delay()
+            if delay > 0 and not self._wake.is_set():
+                sleeper = asyncio.ensure_future(self._sleep(delay))
+                waker = asyncio.ensure_future(self._wake.wait())
+                _done, pending = await asyncio.wait(
+                    {sleeper, waker}, return_when=asyncio.FIRST_COMPLETED
+                )
+                for task in pending:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+            self._wake.clear()
+
+    async def _idle_delay(self) -> float:
+        async with self.db.read() as conn:
+            nxt = await repo.next_outbox_attempt(conn)
+        if nxt is None:
+            return self.idle_poll
+        return max(0.0, min(self.idle_poll, (nxt - self._clock()).total_seconds()))
+
+    # ----------------------------------------------------------------------- delivery
+
+    async def run_once(self, *, max_passes: int = 10_000) -> int:
+        """Deliver everything that is due now, queue by queue, until nothing more can go.
+
+        Returns:
+            The number of rows delivered.
+        """
+        delivered = 0
+        for _ in range(max_passes):
+            async with self.db.read() as conn:
+                heads = await repo.outbox_heads(conn, now=self._clock(), limit=self._batch)
+            if not heads:
+                break
+            results = await asyncio.gather(*(self._serve(row) for row in heads))
+            delivered += results.count(_DELIVERED)
+            if all(r == _WAITING for r in results):
+                break
+        return delivered
+
+    async def _serve(self, record: OutboxRecord) -> str:
+        """Try one row; returns what became of it (delivered, failed or still waiting)."""
+        async with self._semaphore:
+            try:
+                row = await self._resolve(record)
+            except _Wait as wait:
+                async with self.db.write() as conn:
+                    await repo.defer_outbox(conn, record.id, until=wait.until)
+                return _WAITING
+            except PermanentError as err:
+                await self._fail(record, str(err))
+                return _FAILED
+            try:
+                result = await self.sender.deliver(row)
+            except PermanentError as err:
+                await self._fail(record, f"{type(err).__name__}: {err}")
+                return _FAILED
+            except RetryableError as err:
+                await self._retry(record, f"{type(err).__name__}: {err}", err.retry_after)
+                return _WAITING
+            except Exception as err:
+                log.exception("outbox row %s: unexpected error from the sender", record.id)
+                await self._retry(record, f"{type(err).__name__}: {err}", None)
+                return _WAITING
+            async with self.db.write() as conn:
+                await repo.mark_outbox_delivered(
+                    conn,
+                    record,
+                    now=self._clock(),
+                    discord_id=result.discord_id,
+                    result=dict(result.detail) if result.detail else None,
+                )
+            return _DELIVERED
+
+    async def _retry(self, record: OutboxRecord, error: str, retry_after: float | None) -> None:
+        delay = self.backoff(record.attempts + 1)
+        if retry_after is not None:
+            delay = max(delay, retry_after)
+        async with self.db.write() as conn:
+            await repo.mark_outbox_retry(
+                conn,
+                record,
+                error=error,
+                next_attempt_at=self._clock() + timedelta(seconds=delay),
+            )
+
+    async def _fail(self, record: OutboxRecord, error: str) -> None:
+        log.warning("outbox row %s (%s) failed for good: %s", record.id, record.kind, error)
+        async with self.db.write() as conn:
+            await repo.mark_outbox_failed(conn, record, error=error)
+
+    async def _resolve(self, record: OutboxRecord) -> OutboxRow:
+        """The row with the Discord ids it needs.
+
+        Raises:
+            _Wait: a row it depends on is still pending.
+            PermanentError: something it needs failed or was never queued.
+        """
+        async with self.db.read() as conn:
+            if record.depends_on is not None:
+                dep = await repo.outbox_row(conn, record.depends_on)
+                if dep is not None and dep.status is OutboxStatus.PENDING:
+                    raise _Wait(max(dep.next_attempt_at, self._clock()))
+                if dep is not None and dep.status is OutboxStatus.FAILED:
+                    raise PermanentError(f"row {dep.id} it depends on failed: {dep.last_error}")
+            info = await repo.campaign_info(conn, record.campaign_id)
+            if info is None:
+                raise PermanentError(f"campaign {record.campaign_id} is gone")
+            chans = await repo.channels_of(conn, record.campaign_id)
+            channel = chans.get(record.channel_key)
+            channel_id = channel.discord_id if channel else None
+            parent_id: int | None = None
+            message_id: int | None = None
+            if record.kind in CREATING_KINDS and record.kind is not OutboxKind.CREATE_CATEGORY:
+                parent_key = record.payload.get("parent_key") or (
+                    channel.parent_key if channel else None
+                )
+                parent = chans.get(parent_key) if isinstance(parent_key, str) else None
+                if parent is None or parent.discord_id is None:
+                    raise PermanentError(f"parent {parent_key!r} of {record.channel_key} missing")
+                parent_id = parent.discord_id
+            if record.kind in _NEEDS_CHANNEL and channel_id is None:
+                raise PermanentError(f"{record.channel_key} was never created")
+            if record.kind is OutboxKind.EDIT:
+                key = record.payload.get("message_key")
+                if not isinstance(key, str):
+                    raise PermanentError("an edit needs payload['message_key']")
+                message_id = await repo.delivered_message_id(conn, record.campaign_id, key)
+                if message_id is None:
+                    raise PermanentError(f"message {key!r} to edit was never posted")
+        return OutboxRow(
+            id=record.id,
+            campaign_id=record.campaign_id,
+            guild_id=info.guild_id,
+            channel_key=record.channel_key,
+            kind=record.kind,
+            payload=record.payload,
+            nonce=record.nonce,
+            attempts=record.attempts,
+            channel_id=channel_id,
+            parent_id=parent_id,
+            message_id=message_id,
+        )

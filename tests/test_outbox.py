@@ -1,0 +1,219 @@
+"""The outbox dispatcher: order per channel, retries with backoff on a fake clock, permanent
+failures, edits, and a campaign's channel set-up resumed after a crash without duplicates."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from caedes_bot.outbox import OutboxDispatcher, PermanentError, RetryableError
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.repository import OutboxMessage
+from caedes_bot.persistence.tables import OutboxKind, OutboxStatus
+from caedes_bot.service import RulesService
+from tests.persistence.fake_sender import FakeDiscord, SimulatedCrash
+from tests.persistence.fixtures import db, db_template, db_url
+from tests.persistence.support import small_ruleset, stand_in_apply, stand_in_new_game
+
+__all__ = ["db", "db_template", "db_url"]
+
+T0 = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def service(db: Database, clock: FakeClock) -> AsyncIterator[RulesService]:
+    yield RulesService(
+        db, small_ruleset(), apply=stand_in_apply, new_game=stand_in_new_game, clock=clock
+    )
+
+
+async def _set_up(service: RulesService, discord: FakeDiscord, clock: FakeClock) -> int:
+    info = await service.create_campaign(1, "Camp", "test", created_by=9, umpire_user_id=9)
+    delivered = await OutboxDispatcher(service.db, discord, clock=clock).run_once()
+    assert delivered == 10
+    return info.id
+
+
+async def _posts(service: RulesService, cid: int, texts: list[tuple[str, str]]) -> list[int]:
+    async with service.db.write() as conn:
+        return await repo.insert_outbox(
+            conn,
+            cid,
+            [OutboxMessage(key, OutboxKind.POST, {"content": t}) for key, t in texts],
+            now=T0,
+        )
+
+
+async def _status(db: Database, cid: int, ids: list[int]) -> list[tuple[OutboxStatus, int]]:
+    async with db.read() as conn:
+        rows = await repo.outbox_rows(conn, cid, ids=ids)
+    return [(r.status, r.attempts) for r in rows]
+
+
+async def test_rows_of_one_channel_go_in_id_order(service: RulesService, clock: FakeClock) -> None:
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    texts = [("announcements" if i % 2 else "battles", f"m{i}") for i in range(10)]
+    await _posts(service, cid, texts)
+    assert await OutboxDispatcher(service.db, discord, clock=clock).run_once() == 10
+    chans = await service.channels(cid)
+    ann = chans["announcements"].discord_id
+    bat = chans["battles"].discord_id
+    assert ann is not None and bat is not None
+    assert discord.messages[ann][1:] == ["m1", "m3", "m5", "m7", "m9"]  # [0] is the welcome
+    assert discord.messages[bat] == ["m0", "m2", "m4", "m6", "m8"]
+
+
+async def test_retryable_failure_backs_off_and_blocks_only_its_channel(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    a1, a2, b1 = await _posts(
+        service, cid, [("announcements", "a1"), ("announcements", "a2"), ("battles", "b1")]
+    )
+    discord.failures[a1] = [RetryableError("502"), RetryableError("502")]
+    dispatcher = OutboxDispatcher(db, discord, clock=clock, base_delay=1.0, max_delay=8.0)
+
+    assert await dispatcher.run_once() == 1  # only b1
+    assert await _status(db, cid, [a1, a2, b1]) == [
+        (OutboxStatus.PENDING, 1),
+        (OutboxStatus.PENDING, 0),
+        (OutboxStatus.DELIVERED, 1),
+    ]
+    async with db.read() as conn:
+        row = await repo.outbox_row(conn, a1)
+    assert row is not None and row.next_attempt_at == T0 + timedelta(seconds=1)
+    assert row.last_error == "RetryableError: 502"
+
+    clock.advance(0.5)
+    assert await dispatcher.run_once() == 0  # not due yet: nothing tried
+    assert discord.calls.count(a1) == 1
+    clock.advance(0.5)
+    assert await dispatcher.run_once() == 0  # second failure: next wait 2 s
+    async with db.read() as conn:
+        row = await repo.outbox_row(conn, a1)
+    assert row is not None and row.next_attempt_at == T0 + timedelta(seconds=3)
+    clock.advance(2)
+    assert await dispatcher.run_once() == 2  # a1 then a2
+    assert await _status(db, cid, [a1, a2]) == [
+        (OutboxStatus.DELIVERED, 3),
+        (OutboxStatus.DELIVERED, 1),
+    ]
+    assert [dispatcher.backoff(n) for n in (1, 2, 3, 4, 5, 9)] == [1, 2, 4, 8, 8, 8]
+
+
+async def test_rate_limit_retry_after_is_respected(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    (a1,) = await _posts(service, cid, [("announcements", "a1")])
+    discord.failures[a1] = [RetryableError("429", retry_after=30)]
+    await OutboxDispatcher(db, discord, clock=clock).run_once()
+    async with db.read() as conn:
+        row = await repo.outbox_row(conn, a1)
+    assert row is not None and row.next_attempt_at == T0 + timedelta(seconds=30)
+
+
+async def test_permanent_failure_gives_up_and_the_channel_moves_on(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    a1, a2 = await _posts(service, cid, [("announcements", "a1"), ("announcements", "a2")])
+    discord.failures[a1] = [PermanentError("Missing Permissions")]
+    assert await OutboxDispatcher(db, discord, clock=clock).run_once() == 1
+    assert await _status(db, cid, [a1, a2]) == [
+        (OutboxStatus.FAILED, 1),
+        (OutboxStatus.DELIVERED, 1),
+    ]
+
+
+async def test_edit_finds_the_message_it_changes(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    async with db.write() as conn:
+        await repo.insert_outbox(
+            conn,
+            cid,
+            [
+                OutboxMessage(
+                    "orders:DAW", OutboxKind.POST, {"content": "panel v1"}, dedupe_key="panel:DAW"
+                ),
+                OutboxMessage(
+                    "orders:DAW",
+                    OutboxKind.EDIT,
+                    {"content": "panel v2", "message_key": "panel:DAW"},
+                ),
+            ],
+            now=T0,
+        )
+    assert await OutboxDispatcher(db, discord, clock=clock).run_once() == 2
+    thread = (await service.channels(cid))["orders:DAW"].discord_id
+    assert thread is not None and discord.messages[thread] == ["panel v2"]
+
+
+async def test_channel_setup_resumes_after_a_crash_and_creates_nothing_twice(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """A crash right after Discord made #battles (before the id was stored): a fresh
+    dispatcher finishes the set-up; every channel and thread exists once."""
+    info = await service.create_campaign(1, "Camp", "test", created_by=9, umpire_user_id=9)
+    discord = FakeDiscord(crash_after_creations=3)
+    with pytest.raises(SimulatedCrash):
+        await OutboxDispatcher(db, discord, clock=clock, concurrency=1).run_once()
+    assert discord.creations == ["Camp", "announcements", "battles"]
+    discord.crash_after_creations = None
+
+    fresh = OutboxDispatcher(db, discord, clock=clock)
+    await fresh.run_once()
+    assert sorted(discord.creations) == sorted(
+        ["Camp", "announcements", "battles", "table-talk", "umpire", "orders-daw", "orders-orc"]
+    )
+    chans = await service.channels(info.id)
+    assert all(c.discord_id is not None for c in chans.values())
+    assert chans["battles"].discord_id == discord.places[(chans["category"].discord_id, "battles")]
+    camp = await service.get_campaign(info.id)
+    assert camp.category_id == chans["category"].discord_id
+    async with db.read() as conn:
+        rows = await repo.outbox_rows(conn, info.id)
+    assert all(r.status is OutboxStatus.DELIVERED for r in rows)
+    orders_daw = chans["orders:DAW"].discord_id
+    assert orders_daw is not None and discord.members[orders_daw] == {9}
+
+
+async def test_a_dependent_row_waits_and_fails_with_its_dependency(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    info = await service.create_campaign(1, "Camp", "test", created_by=9)
+    async with db.read() as conn:
+        rows = await repo.outbox_rows(conn, info.id)
+    category = rows[0].id
+    discord = FakeDiscord(failures={category: [PermanentError("Missing Access")]})
+    await OutboxDispatcher(db, discord, clock=clock).run_once()
+    async with db.read() as conn:
+        rows = await repo.outbox_rows(conn, info.id)
+    assert {r.status for r in rows} == {OutboxStatus.FAILED}
+    assert discord.creations == []
