@@ -133,6 +133,13 @@ LIMITED_RACES: frozenset[Race] = frozenset(
 )
 
 
+#: The one province where Acherousian units muster (R-RACE-ACH-01).
+ARCHURSIA = "archursia"
+
+#: The island group (:attr:`Province.island`) where High Elven units muster (R-RACE-HEL-01).
+ESTLON = "estlon"
+
+
 class Direction(enum.StrEnum):
     """Compass point of the Map Area Index, relative to Orme (catalogue section 16)."""
 
@@ -212,6 +219,7 @@ class Province:
     ``commodities`` may repeat a commodity (several of one kind, R-COLL-07).
     ``inches`` is the approximate distance from Orme; ``direction`` the compass point.
     ``island`` names the island group (``"estlon"``, ``"dilgac"``) or is ``None`` on the mainland.
+    ``special`` marks a province the map authors made rich in several commodities (section 16).
     """
 
     id: str
@@ -224,6 +232,7 @@ class Province:
     colour_text: str
     region: str
     island: str | None = None
+    special: bool = False
 
     def has_terrain(self, terrain: Terrain) -> bool:
         """Whether any of the province's terrains is ``terrain`` (R-MUSTER-06)."""
@@ -232,11 +241,17 @@ class Province:
 
 @dataclass(frozen=True, slots=True)
 class SeaZone:
-    """A sea zone (glossary): no owner, no RP, no commodities."""
+    """A sea zone (glossary): no owner, no RP, no commodities.
+
+    ``direction`` and ``inches`` place it on the drawn map like a province's Map Area Index
+    (for drawing only; ``None`` = not placed).
+    """
 
     id: str
     name: str
     colour_text: str = ""
+    direction: Direction | None = None
+    inches: float = 0.0
 
 
 def river_edge_id(a: str, b: str) -> str:
