@@ -61,6 +61,16 @@ def _routes() -> dict[type[Order], Route]:
     table[economy.BuyUnits] = Route(economy.handle_buy_units, (Step.BUY,))
     table[economy.CancelPurchase] = Route(economy.handle_cancel_purchase, (Step.BUY,))
     table[muster.MusterUnits] = Route(muster.handle_muster_units, (Step.MUSTER,))
+    # Movement, step 6 (R-MOVE), and combat, step 7 (R-COMBAT); casualty choices are reactions.
+    from caedes_bot.rules import combat, movement
+
+    table[movement.MoveUnits] = Route(movement.handle_move_units, (Step.MOVE,))
+    table[combat.FightBattle] = Route(combat.handle_fight_battle, (Step.COMBAT,))
+    table[combat.AssignCasualties] = Route(
+        combat.handle_assign_casualties, (Step.COMBAT,), active_only=False
+    )
+    table[combat.PressOn] = Route(combat.handle_press_on, (Step.COMBAT,))
+    table[combat.Withdraw] = Route(combat.handle_withdraw, (Step.COMBAT,))
     return table
 
 

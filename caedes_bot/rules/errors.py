@@ -78,6 +78,12 @@ class IllegalMuster(RuleViolation):
     default_rule = "R-MUSTER-01"
 
 
+class IllegalCombat(RuleViolation):
+    """A battle order the combat rules refuse (R-COMBAT)."""
+
+    default_rule = "R-COMBAT-01"
+
+
 class NotBuiltYet(RuleViolation):
     """A rule of the game that this version of the bot does not run yet; says which."""
 

@@ -133,6 +133,150 @@ class PendingDecision:
     detail: dict[str, object] = field(default_factory=dict)
 
 
+class Side(enum.StrEnum):
+    """The two sides of a battle (glossary; R-COMBAT-01)."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+    @property
+    def other(self) -> Side:
+        return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
+
+
+class CombatStep(enum.StrEnum):
+    """The dice-rolling steps of a battle round (R-COMBAT-04, R-COMBAT-05)."""
+
+    MISSILE = "missile"
+    MELEE = "melee"
+
+
+class BattlePhase(enum.StrEnum):
+    """Where a battle stands (R-COMBAT-03); the battle waits in the last three.
+
+    ``round_start``: the next round begins (Mercenary check, then the missile step).
+    ``missile_casualties`` / ``melee_casualties``: that step's dice are rolled; waiting for
+    casualty choices (R-COMBAT-06). ``press_or_withdraw``: waiting for the attacker (R-COMBAT-08).
+    """
+
+    ROUND_START = "round_start"
+    MISSILE_CASUALTIES = "missile_casualties"
+    MELEE_CASUALTIES = "melee_casualties"
+    PRESS_OR_WITHDRAW = "press_or_withdraw"
+
+
+@dataclass(frozen=True)
+class BattleDie:
+    """One battle die (R-GEN-08, R-COMBAT-16): who rolled it, against what, and what it showed.
+
+    Attributes:
+        unit: the rolling unit's id. kind: its kind id. side: its side.
+        target: the number to roll at or under (R-GEN-02). value: the face (1..10).
+        hit: whether it hit the other side.
+    """
+
+    unit: int
+    kind: str
+    side: Side
+    target: int
+    value: int
+    hit: bool
+
+
+@dataclass
+class BattleStepRecord:
+    """One missile or melee step of a battle, every die included (R-COMBAT-04, -05, -16).
+
+    ``destroyed`` and ``wounded`` are filled in when the step's casualties are removed.
+    """
+
+    round: int
+    step: CombatStep
+    dice: list[BattleDie] = field(default_factory=list)
+    hits_on_attacker: int = 0
+    hits_on_defender: int = 0
+    destroyed: list[int] = field(default_factory=list)
+    wounded: list[int] = field(default_factory=list)
+
+
+@dataclass
+class CasualtyShare:
+    """Hits one faction's units must take in the current step (R-COMBAT-06).
+
+    Attributes:
+        faction: whose units take the hits. side: its side.
+        hits: hits to assign, already capped at what its units can absorb.
+        chooser: the faction that chooses (option ``casualty_chooser``).
+        decision: id of the pending ``casualties`` decision, if the chooser has a real choice.
+        assignment: chosen unit ids (a Fortitude unit listed twice takes two hits), once known.
+    """
+
+    faction: str
+    side: Side
+    hits: int
+    chooser: str
+    decision: int | None = None
+    assignment: list[int] | None = None
+
+
+@dataclass
+class Battle:
+    """The battle being fought in step 7 (R-COMBAT-01..13); rules in :mod:`caedes_bot.rules.combat`.
+
+    Attributes:
+        id: unique within the campaign.
+        space: where it is fought.
+        attacker: the active faction. defenders: the defending factions, hand-out order first
+            (the province owner, then turn order: R-COMBAT-06).
+        attacker_units / defender_units: ids of the units still fighting on each side.
+        round: battle round, from 1. phase: where the round stands.
+        owed: this step's hits, per faction, while casualties are being chosen.
+        hitless_rounds: rounds in a row with no unit removed or wounded (R-COMBAT-13).
+        round_losses: a unit has been removed or wounded in the current round.
+        records: every missile and melee step so far, with every die.
+    """
+
+    id: int
+    space: str
+    attacker: str
+    defenders: list[str]
+    attacker_units: list[int]
+    defender_units: list[int]
+    round: int = 1
+    phase: BattlePhase = BattlePhase.ROUND_START
+    owed: list[CasualtyShare] = field(default_factory=list)
+    hitless_rounds: int = 0
+    round_losses: bool = False
+    records: list[BattleStepRecord] = field(default_factory=list)
+
+    def units(self, side: Side) -> list[int]:
+        """Ids of the units still fighting on ``side``."""
+        return self.attacker_units if side is Side.ATTACKER else self.defender_units
+
+
+@dataclass
+class TradeOffer:
+    """An open trade offer made in step 1, waiting for the counterparty (R-TRADE-01, R-TRADE-02).
+
+    Attributes:
+        id: unique within the campaign (from :meth:`GameState.new_id`).
+        proposer: the active faction that made the offer.
+        counterparty: the faction that may accept or decline it.
+        give_rp: RP the proposer gives.
+        give_commodities: commodity value -> count the proposer gives.
+        receive_rp: RP the counterparty gives.
+        receive_commodities: commodity value -> count the counterparty gives.
+    """
+
+    id: int
+    proposer: str
+    counterparty: str
+    give_rp: int = 0
+    give_commodities: dict[str, int] = field(default_factory=dict)
+    receive_rp: int = 0
+    receive_commodities: dict[str, int] = field(default_factory=dict)
+
+
 @dataclass
 class GameState:
     """The whole changing state of one campaign.
@@ -152,7 +296,7 @@ class GameState:
         dice_rolls: dice rolled so far, so :class:`~caedes_bot.rules.dice.SeededDice` resumes.
         pending: decisions the game waits for, oldest first.
         battles_due: spaces where the active faction must still fight this step 7 (R-COMBAT-01).
-        battle: the battle being fought, or ``None`` (shape owned by :mod:`caedes_bot.rules.combat`).
+        battle: the battle being fought, or ``None`` (rules in :mod:`caedes_bot.rules.combat`).
         alliances: each alliance as a sorted list of faction codes (R-ALLY-01).
         fealty: vassal -> liege (R-FEAL-01).
         turn_limit: game rounds to play, or ``None`` (R-VIC-03).
@@ -163,6 +307,8 @@ class GameState:
             ``muster_seq`` were placed during it and qualify no muster (R-MUSTER-01, R-ATTR-FORT-05).
         muster_counts: limited-race units mustered in the current step 8, by province (or
             ``"province|race"`` when ``muster_limit_scope`` is ``race``) (R-MUSTER-04).
+        trades: open trade offers of the current step 1, oldest first (R-TRADE-02; rules in
+            :mod:`caedes_bot.rules.trade`).
     """
 
     scenario: str
@@ -179,7 +325,7 @@ class GameState:
     dice_rolls: int = 0
     pending: list[PendingDecision] = field(default_factory=list)
     battles_due: list[str] = field(default_factory=list)
-    battle: dict[str, object] | None = None
+    battle: Battle | None = None
     alliances: list[list[str]] = field(default_factory=list)
     fealty: dict[str, str] = field(default_factory=dict)
     turn_limit: int | None = None
@@ -188,6 +334,7 @@ class GameState:
     mustered_seq: int = 0
     muster_start_seq: int = 0
     muster_counts: dict[str, int] = field(default_factory=dict)
+    trades: list[TradeOffer] = field(default_factory=list)
 
     def clone(self) -> GameState:
         """A deep copy that the rules may change freely."""
