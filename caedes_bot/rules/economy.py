@@ -233,6 +233,30 @@ def disband_order(units: list[Unit], ruleset: Ruleset) -> list[Unit]:
     return sorted(units, key=key)
 
 
+def lose_dependants(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
+    """The moment ``faction`` has no Necromancer on the board its Undead are destroyed
+    (R-ATTR-UNDEAD-03); with no Summoner, its Summoned units (R-MAGIC-SUMM-03) (R-UPK-04).
+    Mutates ``state``; returns one :class:`UnitsDisbanded` per kind of loss."""
+    events: list[Event] = []
+    checks = (
+        (Attribute.NECROMANCER, Race.UNDEAD, "R-ATTR-UNDEAD-03", "no Necromancer left"),
+        (Attribute.SUMMONER, Race.SUMMONED, "R-MAGIC-SUMM-03", "no Summoner left"),
+    )
+    for master, race, rule, reason in checks:
+        units = state.units_of(faction)
+        if any(ruleset.kind(u.kind).has(master) for u in units):
+            continue
+        lost = [u for u in units if ruleset.kind(u.kind).race is race]
+        if not lost:
+            continue
+        for unit in lost:
+            del state.units[str(unit.id)]
+        events.append(
+            UnitsDisbanded(faction, tuple((u.id, u.kind, u.location) for u in lost), rule, reason)
+        )
+    return events
+
+
 def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
     """Step 4: pay ceil(N/6) RP less Salt credit (R-UPK-01, R-COMM-07).
 
@@ -259,7 +283,11 @@ def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
                 break
             if unit.id not in remaining:
                 continue  # already gone as cargo of a disbanded ship
-            for lost in [unit, *(u for u in state.units.values() if u.aboard == unit.id)]:
+            gone_ids = {u.id for u in gone}
+            cargo = [
+                u for u in state.units.values() if u.aboard == unit.id and u.id not in gone_ids
+            ]
+            for lost in [unit, *cargo]:
                 remaining.discard(lost.id)
                 gone.append(lost)
         for unit in gone:
@@ -273,6 +301,7 @@ def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
             )
         )
         counted = [u for u in counted if u.id in remaining]
+        events += lose_dependants(state, ruleset, faction)
     upkeep = upkeep_for(len(counted))
     bill = bill_for(len(counted))
     before = fs.rp

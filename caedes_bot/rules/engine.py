@@ -75,12 +75,11 @@ def _routes() -> dict[type[Order], Route]:
 
 
 def _after_every_order(state: GameState, ruleset: Ruleset) -> list[Event]:
-    """Checks that hold across every order: the income record stays true (R-COLL-04) and the
-    campaign ends as soon as one faction alone has units on the board (R-VIC-01)."""
-    from caedes_bot.rules import economy, victory
+    """What must hold across every order: the income record stays true (R-COLL-04)."""
+    from caedes_bot.rules import economy
 
     economy.refresh_income_basis(state)
-    return victory.check_military_victory(state, ruleset)
+    return []
 
 
 def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outcome:

@@ -80,9 +80,7 @@ def test_r_move_14_land_unit_listed_at_sea_starts_aboard_its_ship() -> None:
 
 
 def test_land_unit_at_sea_without_a_ship_is_a_scenario_error() -> None:
-    rs = with_scenario(
-        _world(), factions={"DAW": (0, {})}, units=[("DK", "bay", 1)]
-    )
+    rs = with_scenario(_world(), factions={"DAW": (0, {})}, units=[("DK", "bay", 1)])
     with pytest.raises(ValueError, match="no ship"):
         new_game(rs, "test", "s")
 
