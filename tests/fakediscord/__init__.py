@@ -8,6 +8,8 @@ Start a :class:`FakeDiscord`, point discord.py at it (``discord.http.Route.BASE`
 
 from tests.fakediscord.commands import CommandNotSynced
 from tests.fakediscord.server import (
+    DROP,
+    LOSE_ANSWER,
     BotDied,
     Chaos,
     FakeDiscord,
@@ -20,7 +22,9 @@ from tests.fakediscord.server import (
 from tests.fakediscord.world import EPHEMERAL, ApiError, FakeUser, World
 
 __all__ = [
+    "DROP",
     "EPHEMERAL",
+    "LOSE_ANSWER",
     "ApiError",
     "BotDied",
     "Chaos",

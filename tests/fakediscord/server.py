@@ -234,14 +234,22 @@ def message_text(message: JSON) -> str:
 # --- chaos ------------------------------------------------------------------------------------
 
 
+DROP = 0
+LOSE_ANSWER = -1
+
+
 def _outbox_routes(method: str, path: str) -> bool:
     return path.startswith(("/channels/", "/guilds/"))
 
 
 @dataclass
 class Fault:
-    """Answer matching requests with ``status`` (0: drop the connection) ``count`` times or until
-    ``until`` (loop time)."""
+    """Answer matching requests with ``status`` ``count`` times or until ``until`` (loop time).
+
+    ``status`` :data:`DROP` (0) closes the connection before doing anything; :data:`LOSE_ANSWER`
+    (-1) does the work, then closes the connection instead of answering (Discord did it, the bot
+    never heard).
+    """
 
     status: int
     remaining: int | None
@@ -278,8 +286,9 @@ class Chaos:
     ) -> Fault:
         """Answer the next ``count`` matching requests (or all for ``seconds``) with ``status``.
 
-        ``path`` is a regular expression searched in the path after ``/api/v10``; ``status`` 0
-        closes the connection without an answer (a network error).
+        ``path`` is a regular expression searched in the path after ``/api/v10``; ``status``
+        :data:`DROP` closes the connection without an answer (a network error),
+        :data:`LOSE_ANSWER` does the work and then closes it.
         """
         if count is None and seconds is None:
             raise ValueError("give count or seconds")
@@ -315,6 +324,13 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
         status=status,
         headers={"Content-Type": "application/json", **(headers or {})},
     )
+
+
+def _abort(request: web.Request) -> web.Response:
+    transport = request.transport
+    if transport is not None:
+        transport.abort()
+    return web.Response(status=400)
 
 
 def _fault_response(fault: Fault) -> web.Response:
@@ -661,13 +677,18 @@ class FakeDiscord:
         self, request: web.Request, method: str, path: str, body: Any
     ) -> web.StreamResponse:
         fault = self.chaos.take(method, path)
-        if fault is not None:
-            if fault.status == 0:
-                transport = request.transport
-                if transport is not None:
-                    transport.abort()
-                return web.Response(status=400)
+        if fault is not None and fault.status not in (DROP, LOSE_ANSWER):
             return _fault_response(fault)
+        if fault is not None and fault.status == DROP:
+            return _abort(request)
+        response = await self._route(request, method, path, body)
+        if fault is not None and fault.status == LOSE_ANSWER:
+            return _abort(request)
+        return response
+
+    async def _route(
+        self, request: web.Request, method: str, path: str, body: Any
+    ) -> web.StreamResponse:
         for m, pattern, handler, needs_auth in self._routes:
             found = pattern.match(path)
             if m != method or found is None:

@@ -1,0 +1,201 @@
+"""CaedesBot: the discord.py application (design.md sections 1, 2 and 5).
+
+``setup_hook`` runs once, after login and before the gateway connects. It builds the database
+engines, loads the game data (:class:`~caedes_bot.gamedata.model.Ruleset`), builds the
+:class:`~caedes_bot.service.RulesService`, loads the cogs listed in :data:`EXTENSIONS`, starts
+the outbox dispatcher and the scheduler, and syncs the slash commands (to the development
+guilds when ``dev_guild_ids`` is set, globally otherwise).
+
+The bot asks for the default gateway intents only: it needs no member list, presences or
+message content, because everything it does starts from an interaction or the database.
+``close`` stops the background tasks before the connection and the database.
+
+The schema must be at head before the bot starts
+(:func:`caedes_bot.persistence.db.migrate_to_head`, called by ``bot.py`` before the loop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._errors import handle_app_command_error
+from caedes_bot.discord_sender import DiscordSender
+from caedes_bot.gamedata.loader import load_ruleset
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.outbox import OutboxDispatcher
+from caedes_bot.persistence.db import Database
+from caedes_bot.service import RulesService
+from caedes_bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+#: Cogs loaded at start, as extension module names. A new cog adds its module here.
+EXTENSIONS: tuple[str, ...] = ("caedes_bot.cogs.campaign",)
+
+#: What the bot needs in a server (README "Inviting the bot"): view channels, send messages
+#: (also in threads), create private threads and manage threads (orders and negotiation
+#: threads), manage channels (the campaign's category and channels), manage roles (channel
+#: permission overwrites), embed links, attach files (the map), read message history.
+REQUIRED_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_private_threads=True,
+    manage_threads=True,
+    manage_channels=True,
+    manage_roles=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+#: OAuth2 scopes of the invite link.
+INVITE_SCOPES: tuple[str, ...] = ("bot", "applications.commands")
+
+#: Mentions the bot may make: members only, never @everyone or roles (ux.md "Pings").
+ALLOWED_MENTIONS = discord.AllowedMentions(
+    everyone=False, roles=False, users=True, replied_user=False
+)
+
+
+def invite_url(application_id: int) -> str:
+    """The link that adds the bot to a server with :data:`REQUIRED_PERMISSIONS`."""
+    return discord.utils.oauth_url(
+        application_id, permissions=REQUIRED_PERMISSIONS, scopes=INVITE_SCOPES
+    )
+
+
+class CaedesTree(app_commands.CommandTree[Any]):
+    """The command tree with the bot's one error handler (see :mod:`caedes_bot.cogs._errors`)."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await handle_app_command_error(interaction, error)
+
+
+class CaedesBot(commands.Bot):
+    """The Caedes game master bot.
+
+    Args:
+        settings: the configuration (token, database URL, development guilds...).
+        ruleset: game data already loaded (tests share one); ``None`` loads it from
+            ``settings.config_dir`` in ``setup_hook``.
+        extensions: the cogs to load; :data:`EXTENSIONS` by default.
+        outbox_options: keyword arguments for :class:`~caedes_bot.outbox.OutboxDispatcher`
+            (tests shorten the retry delays).
+        shutdown_grace: seconds ``close`` lets the outbox finish its current pass.
+        options: passed to :class:`discord.ext.commands.Bot` (e.g. ``guild_ready_timeout``).
+
+    Attributes (set by ``setup_hook``):
+        db: the database engines. ruleset: the game data. service: the rules service.
+        outbox: the outbox dispatcher.
+    """
+
+    db: Database
+    ruleset: Ruleset
+    service: RulesService
+    outbox: OutboxDispatcher
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        ruleset: Ruleset | None = None,
+        extensions: Sequence[str] = EXTENSIONS,
+        outbox_options: Mapping[str, Any] | None = None,
+        shutdown_grace: float = 5.0,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", discord.Intents.default())
+        options.setdefault("allowed_mentions", ALLOWED_MENTIONS)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            tree_cls=CaedesTree,
+            **options,
+        )
+        self.settings = settings
+        self._given_ruleset = ruleset
+        self._extensions = tuple(extensions)
+        self._outbox_options = dict(outbox_options or {})
+        self._shutdown_grace = shutdown_grace
+        self._background: list[asyncio.Task[None]] = []
+        self._db: Database | None = None
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        """Database, game data, service, cogs, outbox, scheduler, command sync (in that order)."""
+        self._db = self.db = Database(self.settings.database_url)
+        if self._given_ruleset is not None:
+            self.ruleset = self._given_ruleset
+        else:
+            self.ruleset = await asyncio.to_thread(load_ruleset, self.settings.config_dir)
+        self.service = RulesService(self.db, self.ruleset)
+        for name in self._extensions:
+            await self.load_extension(name)
+        sender = DiscordSender(self, owner_of=self._campaign_owning)
+        self.outbox = OutboxDispatcher(self.db, sender, **self._outbox_options)
+        self.service.add_listener(self.outbox.wake)
+        self._start_background(self.outbox.run(), "caedes-outbox")
+        if self.settings.sync_commands:
+            self.synced = await self.sync_commands()
+
+    async def sync_commands(self) -> list[app_commands.AppCommand]:
+        """Sync the slash commands: to each development guild (at once), or globally."""
+        if not self.settings.dev_guild_ids:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+            return synced
+        synced = []
+        for guild_id in self.settings.dev_guild_ids:
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        return synced
+
+    async def _campaign_owning(self, discord_id: int) -> int | None:
+        info = await self.service.campaign_for_channel(discord_id)
+        return None if info is None else info.id
+
+    def _start_background(self, coro: Any, name: str) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(coro, name=name)
+        task.add_done_callback(self._background_done)
+        self._background.append(task)
+
+    def _background_done(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("background task %s died", task.get_name(), exc_info=exc)
+
+    async def _stop_background(self) -> None:
+        if not self._background:
+            return
+        if hasattr(self, "outbox"):
+            self.outbox.stop()
+        tasks, self._background = self._background, []
+        _done, pending = await asyncio.wait(tasks, timeout=self._shutdown_grace)
+        for task in pending:
+            task.cancel()
+        for task in pending:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def close(self) -> None:
+        """Stop the outbox and scheduler, then the connection, then the database."""
+        await self._stop_background()
+        await super().close()
+        if self._db is not None:
+            await self._db.dispose()
+            self._db = None

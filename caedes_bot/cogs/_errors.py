@@ -1,0 +1,131 @@
+"""The one error handler of the command tree (design.md sections 3 and 5, ux.md).
+
+Cogs have no ``try/except`` for refusals. A :class:`~caedes_bot.rules.errors.RuleViolation`
+from the rules or the service, a :class:`UserError` from a cog, or a failed check reaches
+:func:`handle_app_command_error`, which answers the member privately with what was wrong, the
+rule ID and what is allowed instead. Anything else is a bug: it is logged with its traceback
+and the member gets a short apology.
+
+Views and modals call :func:`report_error` from their ``on_error`` to get the same treatment.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
+
+log = logging.getLogger(__name__)
+
+APOLOGY = (
+    "Sorry, something went wrong on the bot's side and nothing was changed. "
+    "The error has been logged for the admins."
+)
+
+
+class UserError(app_commands.AppCommandError):
+    """A mistake the member can put right (wrong place, missing role, bad input).
+
+    Attributes:
+        message: what was wrong, in plain words.
+        allowed: what is allowed instead, if there is something useful to say.
+        rule: the catalogue rule ID behind the refusal, if there is one.
+    """
+
+    def __init__(
+        self, message: str, *, allowed: str | None = None, rule: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.allowed = allowed
+        self.rule = rule
+
+    def player_text(self) -> str:
+        """The text shown to the member."""
+        text = self.message if self.rule is None else f"{self.message} ({self.rule})"
+        if self.allowed:
+            text += f"\nAllowed: {self.allowed}"
+        return text
+
+
+class NotInCampaign(UserError):
+    """The command must be used in a campaign's category, channel or thread."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This channel is not part of a campaign.",
+            allowed="use the command in a channel or thread of the campaign's category",
+        )
+
+
+class NotPermitted(UserError):
+    """The member lacks the role the command needs (admin, umpire)."""
+
+
+def error_text(error: BaseException) -> str | None:
+    """The private answer for a refusal the member can act on, or ``None`` for a bug.
+
+    Args:
+        error: what the command tree caught (a ``CommandInvokeError`` is unwrapped).
+    """
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, RuleViolation | UserError):
+        return error.player_text()
+    if isinstance(error, app_commands.TransformerError):
+        return f"'{error.value}' is not a valid value here."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works only in a server."
+    if isinstance(error, app_commands.MissingPermissions):
+        missing = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
+        return f"You need the {missing} permission for this."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, app_commands.CheckFailure):
+        return "You may not use this command here."
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return "This command has just changed. Try again in a minute."
+    return None
+
+
+async def send_private(interaction: discord.Interaction, text: str) -> None:
+    """Answer ``interaction`` privately, whether or not it was already answered or deferred."""
+    text = truncate(text, MESSAGE_LIMIT)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not send an error reply to interaction %s", interaction.id)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer a failed command, button or select: the refusal explained, or an apology for a
+    bug (logged at ERROR with its traceback)."""
+    text = error_text(error)
+    if text is None:
+        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        command = interaction.command.qualified_name if interaction.command else "?"
+        log.error(
+            "Unexpected error in %s (interaction %s, user %s)",
+            command,
+            interaction.id,
+            interaction.user.id,
+            exc_info=(type(original), original, original.__traceback__),
+        )
+        text = APOLOGY
+    elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("command out of sync: %s", error)
+    await send_private(interaction, text)
+
+
+async def handle_app_command_error(
+    interaction: discord.Interaction, error: app_commands.AppCommandError
+) -> None:
+    """The command tree's ``on_error``: see the module docstring."""
+    await report_error(interaction, error)

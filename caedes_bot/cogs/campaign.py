@@ -1,0 +1,353 @@
+"""``/campaign``: create, staff, start and describe a campaign (ux.md "Channels of a campaign").
+
+Thin by design: each command parses its options, checks the member's role
+(:mod:`caedes_bot.cogs._checks`), calls the :class:`~caedes_bot.service.RulesService` and
+renders a private reply. Refusals are raised, never caught here: the command tree's one error
+handler shows them (:mod:`caedes_bot.cogs._errors`).
+
+* ``/campaign new`` (admin): the campaign, and through the outbox its category with
+  ``#announcements``, ``#battles``, ``#table-talk``, ``#umpire`` and a private orders thread per
+  faction (R-PBP-NEG-06).
+* ``/campaign umpire`` (admin): names the campaign's umpire (R-PBP-UMP-01).
+* ``/campaign assign`` / ``unassign`` (umpire or admin): gives a faction to a member or back to
+  the umpire (R-SETUP-02, R-PBP-UMP-02).
+* ``/campaign start`` (umpire or admin): game round 1 begins (R-TURN-01); factions nobody holds
+  are run by the umpire.
+* ``/campaign info`` (anyone in the campaign): name, scenario, status, umpire, who plays what.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._checks import Need, campaign_context, require_admin
+from caedes_bot.cogs._errors import UserError
+from caedes_bot.gamedata.loader import suggest
+from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
+from caedes_bot.persistence.repository import CampaignInfo
+from caedes_bot.persistence.tables import CampaignStatus
+from caedes_bot.rules.errors import UnknownName
+from caedes_bot.service import RulesService
+from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+#: Longest campaign name: the category's name, with room to spare under Discord's 100.
+NAME_MAX = 90
+
+_OPEN = (CampaignStatus.SETTING_UP, CampaignStatus.ACTIVE, CampaignStatus.PAUSED)
+_STATUS_TEXT = {
+    CampaignStatus.SETTING_UP: "being set up",
+    CampaignStatus.ACTIVE: "under way",
+    CampaignStatus.PAUSED: "paused",
+    CampaignStatus.FINISHED: "finished",
+}
+
+
+def faction_label(faction: FactionDef) -> str:
+    """``"🦁 Dawnians (DAW)"``: emoji, name and code, so colour is never the only cue."""
+    return f"{faction.emoji} {faction.name} ({faction.code})".strip()
+
+
+def who(user_id: int | None) -> str:
+    """A member as a mention, or "the umpire" for a faction nobody holds."""
+    return f"<@{user_id}>" if user_id is not None else "the umpire"
+
+
+class CampaignCog(commands.Cog):
+    """The ``/campaign`` command group."""
+
+    campaign = app_commands.Group(
+        name="campaign",
+        description="Create, staff and start a campaign of The Legacy of the Seven Swords",
+        guild_only=True,
+    )
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> RulesService:
+        return self.bot.service
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.bot.ruleset
+
+    # ----------------------------------------------------------------------- helpers
+
+    def _scenario(self, value: str) -> Scenario:
+        scenarios = self.ruleset.scenarios
+        found = scenarios.get(value.strip().lower())
+        if found is None:
+            by_name = {s.name.casefold(): s for s in scenarios.values()}
+            found = by_name.get(value.strip().casefold())
+        if found is None:
+            names = [*scenarios, *(s.name for s in scenarios.values())]
+            raise UnknownName("scenario", value, suggest(value, names), rule="R-SETUP-01")
+        return found
+
+    def _faction(self, value: str, in_play: list[str]) -> str:
+        code = value.strip().upper()
+        if code in in_play:
+            return code
+        for faction in self.ruleset.factions:
+            if faction.code in in_play and value.strip().casefold() in (
+                faction.name.casefold(),
+                faction.adjective.casefold(),
+            ):
+                return faction.code
+        names = [*in_play, *(self.ruleset.faction(c).name for c in in_play)]
+        raise UnknownName(
+            "faction in this campaign", value, suggest(value, names), rule="R-SETUP-02"
+        )
+
+    def _open(self, info: CampaignInfo) -> None:
+        if info.status is CampaignStatus.FINISHED:
+            raise UserError(f"{info.name} is finished.", allowed="start a new campaign")
+
+    @staticmethod
+    def _not_a_bot(member: discord.Member | discord.User) -> None:
+        if member.bot:
+            raise UserError(f"{member.display_name} is a bot.", allowed="name a person")
+
+    # ----------------------------------------------------------------------- /campaign new
+
+    @campaign.command(
+        name="new", description="Create a campaign with its category, channels and orders threads"
+    )
+    @app_commands.describe(
+        name="The campaign's name, also its category's name",
+        scenario="The scenario to play",
+        umpire="The umpire; you can also name one later with /campaign umpire",
+        table_talk="Add a #table-talk channel for public chat",
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, NAME_MAX],
+        scenario: str,
+        umpire: discord.Member | None = None,
+        table_talk: bool = True,
+    ) -> None:
+        require_admin(interaction)
+        assert interaction.guild_id is not None  # guild_only
+        chosen = self._scenario(scenario)
+        name = " ".join(name.split())
+        existing = await self.service.campaigns(guild_id=interaction.guild_id, statuses=_OPEN)
+        if any(c.name.casefold() == name.casefold() for c in existing):
+            raise UserError(
+                f"This server already has a campaign called {name}.",
+                allowed="another name, or finish the old campaign first",
+            )
+        if umpire is not None:
+            self._not_a_bot(umpire)
+        info = await self.service.create_campaign(
+            interaction.guild_id,
+            name,
+            chosen.id,
+            interaction.user.id,
+            umpire_user_id=umpire.id if umpire else None,
+            table_talk=table_talk,
+        )
+        channels = ["#announcements (read-only)", "#battles (read-only)"]
+        if table_talk:
+            channels.append("#table-talk")
+        channels.append("#umpire (private)")
+        factions = [faction_label(self.ruleset.faction(f.code)) for f in chosen.factions]
+        lines = [
+            f"Setting up **{info.name}** ({chosen.name}).",
+            f"In a moment the category **{info.name}** will hold {', '.join(channels)}, "
+            "and a private orders thread for each faction: " + ", ".join(factions) + ".",
+            f"Umpire: {who(umpire.id)}."
+            if umpire
+            else "No umpire yet: name one with `/campaign umpire`.",
+            "Then give factions to players with `/campaign assign` and begin with `/campaign start`, "
+            "used in the campaign's channels.",
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @new.autocomplete("scenario")
+    async def _scenario_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        needle = current.strip().casefold()
+        items = [
+            (choice_label(s.name, f"{len(s.factions)} factions", s.id), s.id)
+            for s in self.ruleset.scenarios.values()
+            if needle in s.id.casefold() or needle in s.name.casefold()
+        ]
+        return choices(items)
+
+    # ----------------------------------------------------------------------- /campaign umpire
+
+    @campaign.command(name="umpire", description="Name the campaign's umpire")
+    @app_commands.describe(member="The member who will umpire this campaign")
+    async def umpire(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        context = await campaign_context(interaction, need=Need.ADMIN)
+        info = context.campaign
+        self._open(info)
+        self._not_a_bot(member)
+        if info.umpire_user_id == member.id:
+            await interaction.response.send_message(
+                f"{who(member.id)} already umpires {info.name}.", ephemeral=True
+            )
+            return
+        await self.service.set_umpire(info.id, member.id, by=interaction.user.id)
+        await interaction.response.send_message(
+            f"{who(member.id)} now umpires **{info.name}**: they get #umpire and every orders thread (R-PBP-UMP-04).",
+            ephemeral=True,
+        )
+
+    # ----------------------------------------------------------------------- /campaign assign
+
+    @campaign.command(name="assign", description="Give a faction to a member")
+    @app_commands.describe(
+        member="The member who will play the faction", faction="The faction to give"
+    )
+    async def assign(
+        self, interaction: discord.Interaction, member: discord.Member, faction: str
+    ) -> None:
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        info = context.campaign
+        self._open(info)
+        self._not_a_bot(member)
+        state = await self.service.get_state(info.id)
+        code = self._faction(faction, state.in_play)
+        holder = (await self.service.players(info.id)).get(code)
+        label = faction_label(self.ruleset.faction(code))
+        if holder == member.id:
+            await interaction.response.send_message(
+                f"{who(member.id)} already plays {label}.", ephemeral=True
+            )
+            return
+        if holder is not None:
+            raise UserError(
+                f"{label} is already held by {who(holder)}.",
+                rule="R-SETUP-02",
+                allowed=f"`/campaign unassign faction:{code}` first, or another faction",
+            )
+        await self.service.assign(info.id, member.id, code)
+        await interaction.response.send_message(
+            f"{who(member.id)} now plays {label} in **{info.name}** and joins its orders thread.",
+            ephemeral=True,
+        )
+
+    @campaign.command(name="unassign", description="Hand a faction back to the umpire")
+    @app_commands.describe(faction="The faction to take back")
+    async def unassign(self, interaction: discord.Interaction, faction: str) -> None:
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        info = context.campaign
+        self._open(info)
+        state = await self.service.get_state(info.id)
+        code = self._faction(faction, state.in_play)
+        label = faction_label(self.ruleset.faction(code))
+        if code not in await self.service.players(info.id):
+            raise UserError(
+                f"Nobody holds {label}; the umpire runs it already.", rule="R-PBP-UMP-02"
+            )
+        await self.service.unassign(info.id, code)
+        await interaction.response.send_message(
+            f"{label} is run by the umpire from now on (R-PBP-UMP-02).", ephemeral=True
+        )
+
+    @assign.autocomplete("faction")
+    @unassign.autocomplete("faction")
+    async def _faction_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        try:
+            context = await campaign_context(interaction)
+        except UserError:
+            return []
+        state = await self.service.get_state(context.campaign.id)
+        players = await self.service.players(context.campaign.id)
+        needle = current.strip().casefold()
+        items: list[tuple[bool, str, str]] = []
+        for code in state.in_play:
+            faction = self.ruleset.faction(code)
+            if needle and needle not in code.casefold() and needle not in faction.name.casefold():
+                continue
+            held = code in players
+            items.append((held, choice_label(faction.name, code, "held" if held else "free"), code))
+        items.sort(key=lambda item: item[0])  # free factions first
+        return choices(((label, code) for _, label, code in items), limit=CHOICES_LIMIT)
+
+    # ----------------------------------------------------------------------- /campaign start
+
+    @campaign.command(
+        name="start", description="Begin game round 1; factions nobody holds are run by the umpire"
+    )
+    async def start(self, interaction: discord.Interaction) -> None:
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        info = context.campaign
+        if info.status is not CampaignStatus.SETTING_UP:
+            raise UserError(
+                f"{info.name} has already started (it is {_STATUS_TEXT[info.status]}).",
+                allowed="`/campaign info` to see where it stands",
+            )
+        if info.umpire_user_id is None:
+            raise UserError(
+                f"{info.name} has no umpire yet.",
+                rule="R-PBP-UMP-01",
+                allowed="an admin names one with `/campaign umpire`",
+            )
+        players = await self.service.players(info.id)
+        result = await self.service.start(info.id, context.actor)
+        state = result.state
+        umpire_run = [c for c in state.in_play if c not in players]
+        lines = [f"**{info.name}** has begun: game round {state.round}."]
+        if state.active is not None:
+            lines.append(f"{faction_label(self.ruleset.faction(state.active))} plays first.")
+        if umpire_run:
+            lines.append(
+                "Run by the umpire (R-PBP-UMP-02): "
+                + ", ".join(faction_label(self.ruleset.faction(c)) for c in umpire_run)
+                + "."
+            )
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    # ----------------------------------------------------------------------- /campaign info
+
+    @campaign.command(
+        name="info", description="The campaign of this channel: scenario, status, umpire, players"
+    )
+    async def info(self, interaction: discord.Interaction) -> None:
+        context = await campaign_context(interaction)
+        info = context.campaign
+        state = await self.service.get_state(info.id)
+        players = await self.service.players(info.id)
+        scenario = self.ruleset.scenarios.get(info.scenario)
+        embed = discord.Embed(
+            title=info.name, description=f"The campaign is {_STATUS_TEXT[info.status]}."
+        )
+        embed.add_field(name="Scenario", value=scenario.name if scenario else info.scenario)
+        embed.add_field(
+            name="Umpire", value=who(info.umpire_user_id) if info.umpire_user_id else "none yet"
+        )
+        if state.active is not None:
+            turn = f"Game round {state.round}: {faction_label(self.ruleset.faction(state.active))}, step {state.step.label}"
+            embed.add_field(name="Now", value=turn, inline=False)
+        embed.add_field(
+            name="Factions",
+            value="\n".join(
+                f"{faction_label(self.ruleset.faction(code))}: {who(players.get(code))}"
+                for code in state.in_play
+            ),
+            inline=False,
+        )
+        await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: add the cog to a :class:`~caedes_bot.app.CaedesBot`."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the campaign cog needs a CaedesBot (it uses its RulesService)")
+    await bot.add_cog(CampaignCog(bot))

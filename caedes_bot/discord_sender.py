@@ -1,0 +1,345 @@
+"""The outbox's :class:`~caedes_bot.outbox.Sender` for Discord (design.md sections 4 and 5).
+
+:class:`DiscordSender` turns one outbox row into Discord calls through discord.py. Delivery is
+at least once, so every row is safe to repeat:
+
+* a category, channel or thread is looked up by name under its parent first and reused when it
+  exists (unless another campaign owns it), so a retry after a lost answer creates nothing twice;
+* a post carries the row's ``nonce`` with ``enforce_nonce=True``: Discord answers a repeat with
+  the message it already made;
+* adding a thread member or granting channel access twice changes nothing.
+
+Permissions (ux.md "Channels of a campaign"): ``read_only`` channels deny @everyone sending
+(``#announcements``, ``#battles``); ``private`` channels deny @everyone viewing and allow the
+listed members (``#umpire``). The bot gives itself an explicit allow on both, since a channel
+overwrite on @everyone would otherwise shut it out too. Orders threads are private threads that
+only moderators may invite to.
+
+Errors are sorted for the dispatcher: a rate limit (429), a Discord outage (5xx) or a network
+error is :class:`~caedes_bot.outbox.RetryableError`; any other refusal (4xx: forbidden, unknown
+channel, invalid body) is :class:`~caedes_bot.outbox.PermanentError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, Final, Literal
+
+import aiohttp
+import discord
+
+from caedes_bot.outbox import DeliveryResult, OutboxKind, OutboxRow, PermanentError, RetryableError
+from caedes_bot.ui.text import EMBEDS_PER_MESSAGE, MESSAGE_LIMIT, fit_embed, truncate
+
+log = logging.getLogger(__name__)
+
+#: Finds the campaign that owns a Discord channel id (``None``: no campaign).
+OwnerLookup = Callable[[int], Awaitable[int | None]]
+
+#: What the bot allows itself in channels it closes to @everyone.
+BOT_CHANNEL_ACCESS = discord.PermissionOverwrite(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_private_threads=True,
+    manage_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+#: What a member named in a private channel (the umpire in ``#umpire``) is allowed.
+MEMBER_CHANNEL_ACCESS = discord.PermissionOverwrite(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    read_message_history=True,
+)
+
+#: Minutes of silence before Discord archives a thread (the longest Discord offers: 7 days).
+THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+
+
+async def _no_owner(_discord_id: int) -> int | None:
+    return None
+
+
+def channel_overwrites(
+    guild: discord.Guild, payload: Mapping[str, Any]
+) -> dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]:
+    """The permission overwrites of a campaign channel from its outbox payload.
+
+    ``read_only``: @everyone may not send or open private threads; ``private``: @everyone may
+    not view; ``allow_users``: members allowed to view and write. The bot allows itself in both.
+    """
+    overwrites: dict[
+        discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite
+    ] = {}
+    everyone = discord.PermissionOverwrite()
+    closed = False
+    if payload.get("read_only"):
+        everyone.update(send_messages=False, create_private_threads=False)
+        closed = True
+    if payload.get("private"):
+        everyone.update(view_channel=False)
+        closed = True
+    if closed:
+        overwrites[guild.default_role] = everyone
+        overwrites[guild.me] = BOT_CHANNEL_ACCESS
+    for user_id in payload.get("allow_users") or ():
+        overwrites[discord.Object(int(user_id))] = MEMBER_CHANNEL_ACCESS
+    return overwrites
+
+
+def message_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """``content`` and ``embeds`` of an outbox payload, cut to Discord's limits.
+
+    The announcer keeps messages short; this is the last guard, so a long message is shortened
+    rather than refused.
+    """
+    fields: dict[str, Any] = {}
+    content = payload.get("content")
+    if isinstance(content, str) and content:
+        fields["content"] = truncate(content, MESSAGE_LIMIT)
+    embeds: Sequence[Mapping[str, Any]] = payload.get("embeds") or ()
+    if embeds:
+        fields["embeds"] = [
+            fit_embed(discord.Embed.from_dict(dict(e))) for e in embeds[:EMBEDS_PER_MESSAGE]
+        ]
+    return fields
+
+
+class DiscordSender:
+    """Delivers outbox rows through a discord.py client (implements ``outbox.Sender``).
+
+    Args:
+        client: the bot; it must be logged in. Each delivery first waits until the gateway is
+            ready, so the guild and the bot's own member are in the cache.
+        owner_of: finds the campaign owning a Discord channel id, so that a look-up by name
+            never takes another campaign's category, channel or thread.
+    """
+
+    def __init__(self, client: discord.Client, *, owner_of: OwnerLookup = _no_owner) -> None:
+        self.client = client
+        self.owner_of = owner_of
+
+    async def deliver(self, row: OutboxRow) -> DeliveryResult:
+        """Do what ``row`` asks of Discord.
+
+        Returns:
+            The Discord id made or used (channel, thread, message); ``detail["existing"]`` is
+            ``True`` when an existing channel or thread was found and reused.
+
+        Raises:
+            RetryableError: rate limited, Discord failing (5xx) or the network.
+            PermanentError: Discord refused the row (4xx) or it can never be delivered.
+        """
+        try:
+            return await self._deliver(row)
+        except (RetryableError, PermanentError):
+            raise
+        except discord.RateLimited as err:
+            raise RetryableError("rate limited", retry_after=err.retry_after) from err
+        except discord.HTTPException as err:
+            if err.status == 429 or err.status >= 500:
+                raise RetryableError(f"Discord answered {err.status}: {err.text}") from err
+            raise PermanentError(f"Discord refused ({err.status} {err.code}): {err.text}") from err
+        except (TimeoutError, aiohttp.ClientError, OSError) as err:
+            raise RetryableError(f"network: {type(err).__name__}: {err}") from err
+
+    async def _deliver(self, row: OutboxRow) -> DeliveryResult:
+        handlers = {
+            OutboxKind.CREATE_CATEGORY: self._create_category,
+            OutboxKind.CREATE_CHANNEL: self._create_channel,
+            OutboxKind.CREATE_THREAD: self._create_thread,
+            OutboxKind.POST: self._post,
+            OutboxKind.EDIT: self._edit,
+            OutboxKind.ADD_THREAD_MEMBER: self._add_thread_member,
+            OutboxKind.REMOVE_THREAD_MEMBER: self._remove_thread_member,
+            OutboxKind.GRANT_CHANNEL_ACCESS: self._grant_channel_access,
+        }
+        handler = handlers.get(row.kind)
+        if handler is None:
+            raise PermanentError(f"outbox kind {row.kind} is not known to the Discord sender")
+        return await handler(row)
+
+    # ----------------------------------------------------------------------- look-ups
+
+    async def _guild(self, row: OutboxRow) -> discord.Guild:
+        await self.client.wait_until_ready()
+        guild = self.client.get_guild(row.guild_id)
+        if guild is None:
+            raise PermanentError(f"the bot is not in guild {row.guild_id}")
+        return guild
+
+    async def _ours(self, discord_id: int, campaign_id: int) -> bool:
+        owner = await self.owner_of(discord_id)
+        return owner is None or owner == campaign_id
+
+    async def _guild_channel(
+        self, guild: discord.Guild, channel_id: int
+    ) -> discord.abc.GuildChannel:
+        channel = guild.get_channel(channel_id)
+        if channel is None:
+            fetched = await guild.fetch_channel(channel_id)
+            if isinstance(fetched, discord.Thread):
+                raise PermanentError(f"{channel_id} is a thread, not a channel")
+            channel = fetched
+        return channel
+
+    async def _thread(self, guild: discord.Guild, thread_id: int) -> discord.Thread:
+        thread = guild.get_thread(thread_id)
+        if thread is None:
+            fetched = await guild.fetch_channel(thread_id)
+            if not isinstance(fetched, discord.Thread):
+                raise PermanentError(f"{thread_id} is not a thread")
+            thread = fetched
+        return thread
+
+    def _name(self, row: OutboxRow) -> str:
+        name = row.payload.get("name")
+        if not isinstance(name, str) or not name.strip():
+            raise PermanentError(f"row {row.id} ({row.kind}) has no name")
+        return truncate(name.strip(), 100)
+
+    def _parent_id(self, row: OutboxRow) -> int:
+        if row.parent_id is None:
+            raise PermanentError(f"row {row.id} ({row.kind}) has no parent id")
+        return row.parent_id
+
+    # ----------------------------------------------------------------------- creating
+
+    async def _create_category(self, row: OutboxRow) -> DeliveryResult:
+        guild = await self._guild(row)
+        name = self._name(row)
+        for channel in await guild.fetch_channels():
+            if (
+                isinstance(channel, discord.CategoryChannel)
+                and channel.name == name
+                and await self._ours(channel.id, row.campaign_id)
+            ):
+                return DeliveryResult(channel.id, {"existing": True})
+        category = await guild.create_category(name, reason=f"Caedes campaign {row.campaign_id}")
+        return DeliveryResult(category.id)
+
+    async def _create_channel(self, row: OutboxRow) -> DeliveryResult:
+        guild = await self._guild(row)
+        name = self._name(row).lower().replace(" ", "-")
+        parent_id = self._parent_id(row)
+        for channel in await guild.fetch_channels():
+            if (
+                isinstance(channel, discord.TextChannel)
+                and channel.name == name
+                and channel.category_id == parent_id
+                and await self._ours(channel.id, row.campaign_id)
+            ):
+                return DeliveryResult(channel.id, {"existing": True})
+        category = await self._guild_channel(guild, parent_id)
+        if not isinstance(category, discord.CategoryChannel):
+            raise PermanentError(f"parent {parent_id} of {name} is not a category")
+        topic = row.payload.get("topic")
+        created = await guild.create_text_channel(
+            name,
+            category=category,
+            overwrites=channel_overwrites(guild, row.payload),
+            topic=topic if isinstance(topic, str) else discord.utils.MISSING,
+            reason=f"Caedes campaign {row.campaign_id}",
+        )
+        return DeliveryResult(created.id)
+
+    async def _create_thread(self, row: OutboxRow) -> DeliveryResult:
+        guild = await self._guild(row)
+        name = self._name(row)
+        parent = await self._guild_channel(guild, self._parent_id(row))
+        if not isinstance(parent, discord.TextChannel):
+            raise PermanentError(f"parent {parent.id} of thread {name} is not a text channel")
+        existing = await self._find_thread(guild, parent, name, row.campaign_id)
+        if existing is not None:
+            return DeliveryResult(existing.id, {"existing": True})
+        private = bool(row.payload.get("private", True))
+        thread = await parent.create_thread(
+            name=name,
+            type=discord.ChannelType.private_thread
+            if private
+            else discord.ChannelType.public_thread,
+            invitable=False,
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            reason=f"Caedes campaign {row.campaign_id}",
+        )
+        return DeliveryResult(thread.id)
+
+    async def _find_thread(
+        self, guild: discord.Guild, parent: discord.TextChannel, name: str, campaign_id: int
+    ) -> discord.Thread | None:
+        for thread in await guild.active_threads():
+            if (
+                thread.parent_id == parent.id
+                and thread.name == name
+                and await self._ours(thread.id, campaign_id)
+            ):
+                return thread
+        async for thread in parent.archived_threads(private=True, limit=None):
+            if thread.name == name and await self._ours(thread.id, campaign_id):
+                return thread
+        return None
+
+    # ----------------------------------------------------------------------- messages
+
+    def _messageable(self, row: OutboxRow) -> discord.PartialMessageable:
+        if row.channel_id is None:
+            raise PermanentError(f"row {row.id}: {row.channel_key} has no Discord id")
+        return self.client.get_partial_messageable(row.channel_id, guild_id=row.guild_id)
+
+    async def _post(self, row: OutboxRow) -> DeliveryResult:
+        await self.client.wait_until_ready()
+        fields = message_fields(row.payload)
+        if not fields:
+            raise PermanentError(f"row {row.id}: nothing to post")
+        message = await self._messageable(row).send(nonce=row.nonce, **fields)
+        return DeliveryResult(message.id)
+
+    async def _edit(self, row: OutboxRow) -> DeliveryResult:
+        await self.client.wait_until_ready()
+        if row.message_id is None:
+            raise PermanentError(f"row {row.id}: no message to edit")
+        fields = message_fields(row.payload)
+        if not fields:
+            raise PermanentError(f"row {row.id}: nothing to change")
+        await self._messageable(row).get_partial_message(row.message_id).edit(**fields)
+        return DeliveryResult(row.message_id)
+
+    # ----------------------------------------------------------------------- members
+
+    def _user_id(self, row: OutboxRow) -> int:
+        user_id = row.payload.get("user_id")
+        if not isinstance(user_id, int):
+            raise PermanentError(f"row {row.id} ({row.kind}) has no user_id")
+        return user_id
+
+    def _channel_id(self, row: OutboxRow) -> int:
+        if row.channel_id is None:
+            raise PermanentError(f"row {row.id}: {row.channel_key} has no Discord id")
+        return row.channel_id
+
+    async def _add_thread_member(self, row: OutboxRow) -> DeliveryResult:
+        guild = await self._guild(row)
+        thread = await self._thread(guild, self._channel_id(row))
+        await thread.add_user(discord.Object(self._user_id(row)))
+        return DeliveryResult(thread.id)
+
+    async def _remove_thread_member(self, row: OutboxRow) -> DeliveryResult:
+        guild = await self._guild(row)
+        thread = await self._thread(guild, self._channel_id(row))
+        with contextlib.suppress(discord.NotFound):  # not a member (any more): nothing to do
+            await thread.remove_user(discord.Object(self._user_id(row)))
+        return DeliveryResult(thread.id)
+
+    async def _grant_channel_access(self, row: OutboxRow) -> DeliveryResult:
+        guild = await self._guild(row)
+        channel = await self._guild_channel(guild, self._channel_id(row))
+        user_id = self._user_id(row)
+        member = guild.get_member(user_id) or await guild.fetch_member(user_id)
+        await channel.set_permissions(member, overwrite=MEMBER_CHANNEL_ACCESS)
+        return DeliveryResult(channel.id)

@@ -1,0 +1,271 @@
+"""End-to-end: the real bot against the fake Discord, /campaign commands and the outbox.
+
+Rule IDs are cited where the test checks them: R-PBP-NEG-06 (a private orders thread per
+faction), R-PBP-UMP-01 (one umpire, named by an admin), R-PBP-UMP-04 (the umpire reads every
+orders thread), R-SETUP-02 (factions given to players, one player per faction), R-PBP-UMP-02
+(factions nobody holds are the umpire's), R-TURN-01 (round 1 begins with the first faction in
+turn order).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from caedes_bot.gamedata.model import Ruleset
+from tests.e2e.conftest import MakeBot
+from tests.e2e.harness import BotRunner
+from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord.world import GUILD_CATEGORY, GUILD_TEXT, PRIVATE_THREAD
+
+CAMPAIGN_CHANNELS = ["announcements", "battles", "table-talk", "umpire"]
+DEFAULT_FACTIONS = ["DAW", "ORC", "WEL", "LIZ", "DWA", "HEL", "ACH"]
+
+
+def setup_done(fake: FakeDiscord, name: str, factions: list[str]) -> dict[str, Any] | None:
+    """The campaign's category, channels and threads once all exist, else ``None``."""
+    world = fake.world
+    categories = [c for c in world.channels_named(name) if c["type"] == GUILD_CATEGORY]
+    if len(categories) != 1:
+        return None
+    category = categories[0]
+    found: dict[str, Any] = {"category": category}
+    for key in CAMPAIGN_CHANNELS:
+        chans = [
+            c
+            for c in world.channels_named(key, parent_id=int(category["id"]))
+            if c["type"] == GUILD_TEXT
+        ]
+        if not chans:
+            return None
+        found[key] = chans[0]
+    for code in factions:
+        threads = world.channels_named(
+            f"orders-{code.lower()}", parent_id=int(found["announcements"]["id"])
+        )
+        if not threads:
+            return None
+        found[f"orders:{code}"] = threads[0]
+    welcome = [
+        m
+        for m in world.messages[int(found["announcements"]["id"])]
+        if "is being set up" in m["content"]
+    ]
+    if not welcome:
+        return None
+    return found
+
+
+async def new_campaign(
+    fake: FakeDiscord, name: str = "Seven Swords", scenario: str = "default", **options: Any
+) -> dict[str, Any]:
+    record = await fake.slash(fake.admin, "campaign new", name=name, scenario=scenario, **options)
+    assert record.ephemeral, record.text
+    assert f"Setting up **{name}**" in record.text
+    factions = DEFAULT_FACTIONS if scenario == "default" else ["DAW", "ORC", "ACH"]
+    found: dict[str, Any] = await fake.wait_for(
+        lambda: setup_done(fake, name, factions), what=f"the set-up of {name}"
+    )
+    return found
+
+
+def thread_members(fake: FakeDiscord, thread: dict[str, Any]) -> set[int]:
+    return fake.world.thread_members[int(thread["id"])]
+
+
+async def test_bot_starts_and_syncs_commands_to_the_dev_guild(
+    fake: FakeDiscord, bot: BotRunner
+) -> None:
+    assert bot.bot.is_ready()
+    campaign = next(c for c in fake.synced[fake.guild_id] if c["name"] == "campaign")
+    subcommands = sorted(o["name"] for o in campaign["options"])
+    assert subcommands == ["assign", "info", "new", "start", "umpire", "unassign"]
+    assert None not in fake.synced  # nothing synced globally
+    assert fake.sessions[-1].intents == discord.Intents.default().value
+
+
+async def test_commands_sync_globally_without_dev_guilds(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    await make_bot(dev_guild=False)
+    assert [c["name"] for c in fake.synced[None]] == ["campaign"]
+    assert fake.guild_id not in fake.synced
+
+
+async def test_non_admin_is_refused_and_nothing_is_created(
+    fake: FakeDiscord, bot: BotRunner
+) -> None:
+    before = len(fake.world.channels)
+    record = await fake.slash(
+        fake.players[0], "campaign new", name="Seven Swords", scenario="default"
+    )
+    assert record.ephemeral
+    assert "Only a server admin" in record.text and "Allowed:" in record.text
+    assert len(fake.world.channels) == before
+    assert await bot.bot.service.campaigns() == []
+
+
+async def test_campaign_new_creates_category_channels_and_orders_threads(
+    fake: FakeDiscord, bot: BotRunner
+) -> None:
+    """R-PBP-NEG-06: one private orders thread per faction in play, under #announcements."""
+    found = await new_campaign(fake)
+    world = fake.world
+    player = fake.players[0]
+    category = found["category"]
+    assert sorted(c["name"] for c in world.children(int(category["id"]))) == sorted(
+        CAMPAIGN_CHANNELS
+    )
+    announcements = int(found["announcements"]["id"])
+    # read-only for players, writable for the bot (ux.md)
+    for key in ("announcements", "battles"):
+        cid = int(found[key]["id"])
+        assert world.can_see(player.id, cid) and not world.can_send(player.id, cid)
+        assert world.can_send(fake.bot_user.id, cid)
+    assert world.can_send(player.id, int(found["table-talk"]["id"]))
+    # #umpire is private: no umpire yet, so only the bot
+    umpire_channel = int(found["umpire"]["id"])
+    assert not world.can_see(player.id, umpire_channel) and not world.can_see(
+        fake.admin.id, umpire_channel
+    )
+    assert world.can_send(fake.bot_user.id, umpire_channel)
+    for code in DEFAULT_FACTIONS:
+        thread = found[f"orders:{code}"]
+        assert thread["type"] == PRIVATE_THREAD and thread["parent_id"] == str(announcements)
+        assert thread_members(fake, thread) == {fake.bot_user.id}
+        assert not world.can_see(player.id, int(thread["id"]))
+    # nothing twice
+    names = [c["name"] for c in world.channels.values()]
+    assert (
+        len(names) == len(set(names)) == 1 + 1 + 4 + 7
+    )  # general, category, 4 channels, 7 threads
+
+
+async def test_second_campaign_with_the_same_name_is_refused(
+    fake: FakeDiscord, bot: BotRunner
+) -> None:
+    await new_campaign(fake, scenario="skirmish")
+    record = await fake.slash(fake.admin, "campaign new", name="seven  swords", scenario="skirmish")
+    assert record.ephemeral and "already has a campaign called" in record.text
+    record = await fake.slash(fake.admin, "campaign new", name="Other", scenario="nonesuch")
+    assert record.ephemeral and "No scenario 'nonesuch'" in record.text
+
+
+async def test_scenario_autocomplete_offers_the_loaded_scenarios(
+    fake: FakeDiscord, bot: BotRunner, ruleset: Ruleset
+) -> None:
+    offered = await fake.autocomplete(fake.admin, "campaign new", "scenario", "", name="x")
+    assert sorted(c["value"] for c in offered) == sorted(ruleset.scenarios)
+    assert all(len(c["name"]) <= 100 for c in offered)
+    skirmish = await fake.autocomplete(fake.admin, "campaign new", "scenario", "skirm", name="x")
+    assert [c["value"] for c in skirmish] == ["skirmish"]
+
+
+async def test_commands_outside_a_campaign_say_so(fake: FakeDiscord, bot: BotRunner) -> None:
+    record = await fake.slash(fake.admin, "campaign info")  # in #general
+    assert record.ephemeral and "not part of a campaign" in record.text
+
+
+async def test_umpire_assign_and_start(fake: FakeDiscord, bot: BotRunner) -> None:
+    """R-PBP-UMP-01, R-PBP-UMP-04, R-SETUP-02, R-PBP-UMP-02, R-TURN-01."""
+    found = await new_campaign(fake)
+    world = fake.world
+    talk = found["table-talk"]
+    alice, bob, carol, umpire = fake.players
+    # only an admin names the umpire
+    refused = await fake.slash(alice, "campaign umpire", member=umpire, channel=talk)
+    assert refused.ephemeral and "Only a server admin" in refused.text
+    named = await fake.slash(fake.admin, "campaign umpire", member=umpire, channel=talk)
+    assert named.ephemeral and "now umpires" in named.text
+    threads = [found[f"orders:{c}"] for c in DEFAULT_FACTIONS]
+    await fake.wait_for(
+        lambda: (
+            all(umpire.id in thread_members(fake, t) for t in threads)
+            and world.can_see(umpire.id, int(found["umpire"]["id"]))
+        ),
+        what="the umpire's access",
+    )
+    # the umpire (not a plain player) gives factions; one member may hold several
+    refused = await fake.slash(bob, "campaign assign", member=alice, faction="DAW", channel=talk)
+    assert (
+        refused.ephemeral and "Only the umpire" in refused.text and "R-PBP-UMP-01" in refused.text
+    )
+    for faction in ("DAW", "ORC"):
+        given = await fake.slash(
+            umpire, "campaign assign", member=alice, faction=faction, channel=talk
+        )
+        assert given.ephemeral and "now plays" in given.text
+    held = await fake.slash(umpire, "campaign assign", member=bob, faction="DAW", channel=talk)
+    assert held.ephemeral and "already held by" in held.text and "R-SETUP-02" in held.text
+    unknown = await fake.slash(umpire, "campaign assign", member=bob, faction="XYZ", channel=talk)
+    assert unknown.ephemeral and "No faction in this campaign 'XYZ'" in unknown.text
+    by_name = await fake.slash(
+        fake.admin, "campaign assign", member=bob, faction="Wood Elves", channel=talk
+    )
+    assert "now plays" in by_name.text
+    daw, orc, wel = found["orders:DAW"], found["orders:ORC"], found["orders:WEL"]
+    await fake.wait_for(
+        lambda: (
+            alice.id in thread_members(fake, daw)
+            and alice.id in thread_members(fake, orc)
+            and bob.id in thread_members(fake, wel)
+        ),
+        what="players added to their orders threads",
+    )
+    assert world.can_see(alice.id, int(daw["id"])) and not world.can_see(bob.id, int(daw["id"]))
+    # free factions come first in the autocomplete
+    offered = await fake.autocomplete(
+        umpire, "campaign assign", "faction", "", member=carol, channel=talk
+    )
+    values = [c["value"] for c in offered]
+    assert values[:4] == ["LIZ", "DWA", "HEL", "ACH"] and sorted(values[4:]) == [
+        "DAW",
+        "ORC",
+        "WEL",
+    ]
+    # starting: not by a player; then once
+    refused = await fake.slash(alice, "campaign start", channel=talk)
+    assert refused.ephemeral and "Only the umpire" in refused.text
+    started = await fake.slash(umpire, "campaign start", channel=talk)
+    assert started.ephemeral and "has begun: game round 1" in started.text
+    assert "Dawnians (DAW) plays first" in started.text
+    assert "Run by the umpire" in started.text
+    for code in ("LIZ", "DWA", "HEL", "ACH"):
+        assert f"({code})" in started.text.split("Run by the umpire")[1]
+    again = await fake.slash(umpire, "campaign start", channel=talk)
+    assert again.ephemeral and "already started" in again.text
+    # /campaign info, from an orders thread
+    info = await fake.slash(alice, "campaign info", channel=daw)
+    assert info.ephemeral
+    assert (
+        "Game round 1" in info.text
+        and f"<@{alice.id}>" in info.text
+        and f"<@{umpire.id}>" in info.text
+    )
+    # the start is announced through the outbox
+    announcements = int(found["announcements"]["id"])
+    await fake.wait_for(
+        lambda: len(world.messages[announcements]) >= 2, what="the start announcement"
+    )
+
+
+async def test_start_needs_an_umpire(fake: FakeDiscord, bot: BotRunner) -> None:
+    """R-PBP-UMP-01: each campaign has one umpire."""
+    found = await new_campaign(fake, scenario="skirmish")
+    refused = await fake.slash(fake.admin, "campaign start", channel=found["table-talk"])
+    assert (
+        refused.ephemeral and "has no umpire yet" in refused.text and "R-PBP-UMP-01" in refused.text
+    )
+
+
+async def test_new_with_an_umpire_opens_umpire_channel(fake: FakeDiscord, bot: BotRunner) -> None:
+    umpire: FakeUser = fake.players[3]
+    found = await new_campaign(fake, scenario="skirmish", umpire=umpire)
+    assert fake.world.can_send(umpire.id, int(found["umpire"]["id"]))
+    await fake.wait_for(
+        lambda: all(
+            umpire.id in thread_members(fake, found[f"orders:{c}"]) for c in ("DAW", "ORC", "ACH")
+        ),
+        what="the umpire in every orders thread",
+    )
