@@ -1225,6 +1225,7 @@ def _withdraw_units(state: GameState, battle: Battle, unit_ids: Sequence[int]) -
         destinations.append(origin)
     gone = set(unit_ids)
     battle.attacker_units = [u for u in battle.attacker_units if u not in gone]
+    battle.withdrawn += list(unit_ids)
     return AttackerWithdrew(
         battle.id, battle.space, battle.attacker, tuple(unit_ids), tuple(destinations)
     )
@@ -1243,9 +1244,9 @@ def _end_battle(
             events.append(_withdraw_units(state, battle, leaving))
         destroyed_at_end += [f.id for f in attackers if not f.can_withdraw]
         _destroy(state, battle, destroyed_at_end)
-    for uid in battle.attacker_units + battle.defender_units:
-        unit = state.unit(uid)
-        if unit.wounded:
+    for uid in battle.attacker_units + battle.defender_units + battle.withdrawn:
+        unit = state.units.get(str(uid))
+        if unit is not None and unit.wounded:
             if state.options.fortitude_end == "heal":
                 unit.wounded = False
             else:

@@ -234,6 +234,7 @@ class Battle:
         hitless_rounds: rounds in a row with no unit removed or wounded (R-COMBAT-13).
         round_losses: a unit has been removed or wounded in the current round.
         records: every missile and melee step so far, with every die.
+        withdrawn: attacking units that withdrew; still cleaned up at the end (R-ATTR-FORTI-02).
     """
 
     id: int
@@ -248,6 +249,7 @@ class Battle:
     hitless_rounds: int = 0
     round_losses: bool = False
     records: list[BattleStepRecord] = field(default_factory=list)
+    withdrawn: list[int] = field(default_factory=list)
 
     def units(self, side: Side) -> list[int]:
         """Ids of the units still fighting on ``side``."""

@@ -493,6 +493,15 @@ def test_r_combat_08_withdraw_returns_units_where_they_came_from() -> None:
         fight(st, rs, [], Withdraw("DAW"))  # no battle waits for the choice
 
 
+def test_r_attr_forti_02_a_wounded_unit_that_withdrew_is_still_destroyed_at_the_end() -> None:
+    rs, st = battle_setup(["FORT"], [("ORCI", "ORC")])
+    out = fight(st, rs, [9, 1])  # the Fortitude attacker is wounded
+    out2 = fight(out.state, rs, [], Withdraw("DAW"))
+    result = ended(out2)
+    assert (result.result, result.destroyed_at_end) == (BattleResult.WITHDRAWN, (1,))
+    assert "1" not in out2.state.units
+
+
 def test_r_combat_09_landed_units_stay_while_others_withdraw() -> None:
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC")])
     st.unit(2).entered_from = "sea"  # came ashore: may not withdraw

@@ -1,0 +1,360 @@
+"""Exact battle odds (design.md section 3: one function set for real battles and odds).
+
+:func:`odds_for` works out, for a battle fought to the end with the default casualties of
+R-COMBAT-06 and no withdrawal, the exact chance of each result and the expected survivors. It
+uses the very functions real battles use (:mod:`caedes_bot.rules.combat`: :func:`step_dice`,
+:func:`share_hits`, :func:`default_casualties`, :func:`mercenary_losses`,
+:func:`survives_cleanup`, :func:`classify`), so odds and battles cannot disagree.
+
+How it works. A battle state is the hit points left of every unit (0 gone, 1 whole, 2 for an
+unwounded Fortitude unit). One round (R-COMBAT-03) is: the Mercenary check, the missile step,
+the melee step; a step's hits on each side follow from its dice (each die hits with chance
+``target/10``, R-GEN-02), and each number of hits leads to exactly one next state because the
+default casualties are fixed. A round that removes or wounds nothing leaves the state as it
+was; every other round lowers the total hit points. So states are processed from the highest
+total down, and the run of hitless rounds of R-COMBAT-13 is summed in closed form: from a state
+whose rounds are hitless with chance ``q``, with ``c`` hitless rounds already behind it, the
+battle stalls with chance ``q**(N-c)`` and leaves for another state ``s'`` with chance
+``T(s') * (1 - q**(N-c)) / (1 - q)``. Round 1 is worked out on its own because Fear and
+Inspiring act only then (R-ATTR-FEAR-01, R-ATTR-INSP-01).
+
+Limits: at most :data:`MAX_UNITS_PER_SIDE` units a side and :data:`MAX_STATES` distinct states
+(each state costs a few hit-count convolutions); beyond them :class:`OddsTooComplex` is raised.
+With default casualties the states reached grow roughly with the total hit points of the two
+sides, so real battles stay far below the cap.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from caedes_bot.gamedata.model import Options, Ruleset
+from caedes_bot.rules.combat import (
+    BattleResult,
+    Fighter,
+    StepContext,
+    battle_sides,
+    classify,
+    default_casualties,
+    fighter_of,
+    handout_order,
+    mercenary_losses,
+    share_hits,
+    step_context,
+    step_dice,
+    survives_cleanup,
+)
+from caedes_bot.rules.state import BattlePhase, CombatStep, GameState, Side
+from caedes_bot.rules.values import hit_probability
+
+#: Largest side :func:`odds_for` accepts.
+MAX_UNITS_PER_SIDE = 60
+#: Most distinct battle states :func:`odds_for` explores.
+MAX_STATES = 20_000
+
+Health = tuple[int, ...]
+
+
+class OddsTooComplex(ValueError):
+    """The battle is too large for exact odds (see :data:`MAX_UNITS_PER_SIDE`, :data:`MAX_STATES`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Exact chances of a battle fought to the end with default casualties and no withdrawal.
+
+    Attributes:
+        attacker_wins: the attacker is left with units after cleanup and the defender with none.
+        defender_holds: the defender is left with units and the attacker with none.
+        both_destroyed: neither side has a unit after cleanup (R-COMBAT-11: owner unchanged).
+        stalemate: ``stalemate_rounds`` hitless rounds in a row (R-COMBAT-13).
+        expected_attacker_survivors / expected_defender_survivors: units of each side still on
+            the board after the battle (in a stalemate, attackers that withdrew).
+        states: distinct battle states explored.
+    """
+
+    attacker_wins: float
+    defender_holds: float
+    both_destroyed: float
+    stalemate: float
+    expected_attacker_survivors: float
+    expected_defender_survivors: float
+    states: int
+
+
+def _hit_distribution(targets: Sequence[int]) -> list[float]:
+    """Chance of 0, 1, ... hits from dice with ``targets`` (R-GEN-02)."""
+    dist = [1.0]
+    for target in targets:
+        p = hit_probability(target)
+        nxt = [0.0] * (len(dist) + 1)
+        for k, mass in enumerate(dist):
+            nxt[k] += mass * (1.0 - p)
+            nxt[k + 1] += mass * p
+        dist = nxt
+    return dist
+
+
+class _Battle:
+    """The battle arithmetic over hit-point vectors, memoised."""
+
+    def __init__(
+        self,
+        fighters: Sequence[Fighter],
+        options: Options,
+        attacker: str,
+        defender_order: Sequence[str],
+    ) -> None:
+        self.base = list(fighters)
+        self.options = options
+        self.index = {f.id: i for i, f in enumerate(self.base)}
+        self.orders = {Side.ATTACKER: [attacker], Side.DEFENDER: list(defender_order)}
+        self._variants: dict[tuple[int, bool], Fighter] = {}
+        self._steps: dict[tuple[Health, CombatStep, bool], dict[Health, float]] = {}
+        self._rounds: dict[tuple[Health, bool], dict[Health, float]] = {}
+        self.seen: set[Health] = set()
+
+    def start(self) -> Health:
+        return tuple(f.capacity for f in self.base)
+
+    def alive(self, h: Health) -> list[Fighter]:
+        out = []
+        for i, hp in enumerate(h):
+            if hp <= 0:
+                continue
+            f = self.base[i]
+            wounded = f.fortitude and hp == 1
+            key = (i, wounded)
+            if key not in self._variants:
+                self._variants[key] = replace(f, wounded=wounded)
+            out.append(self._variants[key])
+        return out
+
+    def decided(self, h: Health) -> bool:
+        sides = {self.base[i].side for i, hp in enumerate(h) if hp > 0}
+        return len(sides) < 2
+
+    def _note(self, h: Health) -> None:
+        if h not in self.seen:
+            self.seen.add(h)
+            if len(self.seen) > MAX_STATES:
+                raise OddsTooComplex(f"more than {MAX_STATES} battle states")
+
+    def _take(
+        self, h: list[int], alive: Sequence[Fighter], side: Side, hits: int, ctx: StepContext
+    ) -> None:
+        """Apply ``hits`` on ``side`` with the default casualties (R-COMBAT-06)."""
+        on_side = [f for f in alive if f.side is side]
+        for faction, count in share_hits(on_side, hits, self.orders[side]):
+            mine = [f for f in on_side if f.faction == faction]
+            for uid in default_casualties(mine, count, ctx):
+                h[self.index[uid]] -= 1
+
+    def step(self, h: Health, step: CombatStep, first_round: bool) -> dict[Health, float]:
+        """Distribution of states after ``step`` from ``h`` (R-COMBAT-04, -05, -06)."""
+        key = (h, step, first_round)
+        cached = self._steps.get(key)
+        if cached is not None:
+            return cached
+        alive = self.alive(h)
+        ctx = step_context(alive, 1 if first_round else 2, self.options)
+        specs = step_dice(step, alive, ctx)
+        if not specs:
+            result = {h: 1.0}
+        else:
+            on_defender = _hit_distribution([s.target for s in specs if s.side is Side.ATTACKER])
+            on_attacker = _hit_distribution([s.target for s in specs if s.side is Side.DEFENDER])
+            after_def: list[tuple[Health, float]] = []
+            for hits, p in enumerate(on_defender):
+                if p > 0.0:
+                    new = list(h)
+                    self._take(new, alive, Side.DEFENDER, hits, ctx)
+                    after_def.append((tuple(new), p))
+            result = {}
+            for hits, p in enumerate(on_attacker):
+                if p <= 0.0:
+                    continue
+                new_att = list(h)
+                self._take(new_att, alive, Side.ATTACKER, hits, ctx)
+                for hd, pd in after_def:
+                    merged = tuple(
+                        new_att[i] if self.base[i].side is Side.ATTACKER else hd[i]
+                        for i in range(len(h))
+                    )
+                    result[merged] = result.get(merged, 0.0) + p * pd
+        self._steps[key] = result
+        return result
+
+    def round(self, h: Health, first_round: bool) -> dict[Health, float]:
+        """Distribution of states after one whole round from ``h`` (R-COMBAT-03, -07)."""
+        key = (h, first_round)
+        cached = self._rounds.get(key)
+        if cached is not None:
+            return cached
+        alive = self.alive(h)
+        lost = mercenary_losses(alive, step_context(alive, 1 if first_round else 2, self.options))
+        start = list(h)
+        for uid in lost:
+            start[self.index[uid]] = 0
+        h1 = tuple(start)
+        result: dict[Health, float] = {}
+        if self.decided(h1):
+            result[h1] = 1.0
+        else:
+            for h2, p2 in self.step(h1, CombatStep.MISSILE, first_round).items():
+                if self.decided(h2):
+                    result[h2] = result.get(h2, 0.0) + p2
+                    continue
+                for h3, p3 in self.step(h2, CombatStep.MELEE, first_round).items():
+                    result[h3] = result.get(h3, 0.0) + p2 * p3
+        for state in result:
+            self._note(state)
+        self._rounds[key] = result
+        return result
+
+    def settle(self, h: Health, stalemate: bool) -> tuple[BattleResult, int, int]:
+        """Result and survivors of a battle ending in ``h`` (R-COMBAT-10, -11, -13)."""
+        alive = self.alive(h)
+        defenders = sum(
+            1 for f in alive if f.side is Side.DEFENDER and survives_cleanup(f, self.options)
+        )
+        if stalemate:
+            withdrawn = sum(
+                1
+                for f in alive
+                if f.side is Side.ATTACKER and f.can_withdraw and survives_cleanup(f, self.options)
+            )
+            return BattleResult.STALEMATE, withdrawn, defenders
+        attackers = sum(
+            1 for f in alive if f.side is Side.ATTACKER and survives_cleanup(f, self.options)
+        )
+        return classify(attackers, defenders), attackers, defenders
+
+
+def odds_for(
+    fighters: Sequence[Fighter],
+    options: Options,
+    *,
+    attacker: str,
+    defender_order: Sequence[str],
+    start_round: int = 1,
+    hitless_rounds: int = 0,
+) -> Odds:
+    """Exact odds of a battle between ``fighters`` (both sides), fought to the end with default
+    casualties and no withdrawal (R-COMBAT-03..13, R-GEN-02).
+
+    Args:
+        fighters: every unit of both sides, as :func:`~caedes_bot.rules.combat.fighter_of` makes.
+        attacker: the attacking faction. defender_order: defending factions, hand-out order.
+        start_round: the round about to begin (1 for a new battle).
+        hitless_rounds: hitless rounds in a row already fought (R-COMBAT-13).
+
+    Raises:
+        OddsTooComplex: too many units or states.
+    """
+    for side in Side:
+        if sum(1 for f in fighters if f.side is side) > MAX_UNITS_PER_SIDE:
+            raise OddsTooComplex(f"more than {MAX_UNITS_PER_SIDE} units on one side")
+    battle = _Battle(fighters, options, attacker, defender_order)
+    limit = options.stalemate_rounds
+    ends: dict[tuple[Health, bool], float] = {}
+    waiting: dict[Health, dict[int, float]] = {}
+    heap: list[tuple[int, Health]] = []
+
+    def add_end(h: Health, stalemate: bool, mass: float) -> None:
+        ends[(h, stalemate)] = ends.get((h, stalemate), 0.0) + mass
+
+    def add_state(h: Health, hitless: int, mass: float) -> None:
+        if battle.decided(h):
+            add_end(h, False, mass)
+            return
+        if hitless >= limit:
+            add_end(h, True, mass)
+            return
+        if h not in waiting:
+            waiting[h] = {}
+            heapq.heappush(heap, (-sum(h), h))
+        waiting[h][hitless] = waiting[h].get(hitless, 0.0) + mass
+
+    h0 = battle.start()
+    battle._note(h0)
+    if start_round == 1:
+        for h, p in battle.round(h0, True).items():
+            add_state(h, hitless_rounds + 1 if h == h0 else 0, p)
+    else:
+        add_state(h0, hitless_rounds, 1.0)
+    while heap:
+        _, h = heapq.heappop(heap)
+        masses = waiting.pop(h)
+        moves = battle.round(h, False)
+        q = moves.get(h, 0.0)
+        for hitless, mass in masses.items():
+            left = limit - hitless
+            stall = q**left
+            add_end(h, True, mass * stall)
+            factor = (1.0 - stall) / (1.0 - q) if q < 1.0 else 0.0
+            for nxt, p in moves.items():
+                if nxt != h:
+                    add_state(nxt, 0, mass * p * factor)
+    totals = dict.fromkeys(BattleResult, 0.0)
+    survivors = [0.0, 0.0]
+    for (h, stalemate), mass in ends.items():
+        result, att, dfn = battle.settle(h, stalemate)
+        totals[result] += mass
+        survivors[0] += mass * att
+        survivors[1] += mass * dfn
+    return Odds(
+        attacker_wins=totals[BattleResult.ATTACKER_WON],
+        defender_holds=totals[BattleResult.DEFENDER_HELD],
+        both_destroyed=totals[BattleResult.BOTH_DESTROYED],
+        stalemate=totals[BattleResult.STALEMATE],
+        expected_attacker_survivors=survivors[0],
+        expected_defender_survivors=survivors[1],
+        states=len(battle.seen),
+    )
+
+
+def battle_odds(
+    state: GameState, ruleset: Ruleset, space: str, attacker: str | None = None
+) -> Odds:
+    """Odds of the battle ``attacker`` (default: the active faction) fights in ``space``, as
+    :class:`~caedes_bot.rules.combat.FightBattle` would set it up (R-COMBAT-01). If that battle
+    is under way, from the start of its next round with its wounds and hitless rounds.
+
+    Raises:
+        ValueError: no attacker, nobody to fight there, or casualties are owed right now.
+        OddsTooComplex: too large.
+    """
+    battle = state.battle
+    if battle is not None and battle.space == space:
+        if battle.phase not in (BattlePhase.ROUND_START, BattlePhase.PRESS_OR_WITHDRAW):
+            raise ValueError("odds are worked out between rounds, not while casualties are owed")
+        fighters = [
+            fighter_of(state, ruleset, state.unit(uid), Side.ATTACKER, space)
+            for uid in battle.attacker_units
+        ] + [
+            fighter_of(state, ruleset, state.unit(uid), Side.DEFENDER, space)
+            for uid in battle.defender_units
+        ]
+        next_round = battle.round + (0 if battle.phase is BattlePhase.ROUND_START else 1)
+        return odds_for(
+            fighters,
+            state.options,
+            attacker=battle.attacker,
+            defender_order=battle.defenders,
+            start_round=next_round,
+            hitless_rounds=battle.hitless_rounds,
+        )
+    faction = attacker or state.active
+    if faction is None:
+        raise ValueError("no attacking faction")
+    attackers, defenders = battle_sides(state, ruleset, space, faction)
+    if not attackers or not defenders:
+        raise ValueError(f"no battle to fight at {space}")
+    fighters = [fighter_of(state, ruleset, u, Side.ATTACKER, space) for u in attackers] + [
+        fighter_of(state, ruleset, u, Side.DEFENDER, space) for u in defenders
+    ]
+    order = handout_order({u.owner for u in defenders}, state.owner(space), ruleset.turn_order)
+    return odds_for(fighters, state.options, attacker=faction, defender_order=order)
