@@ -196,6 +196,6 @@ class CaedesBot(commands.Bot):
         """Stop the outbox and scheduler, then the connection, then the database."""
         await self._stop_background()
         await super().close()
-        if self._db is not None:
-            await self._db.dispose()
-            self._db = None
+        db, self._db = self._db, None  # close() may be called twice at once: dispose once
+        if db is not None:
+            await db.dispose()

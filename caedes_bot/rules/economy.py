@@ -13,12 +13,14 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Race, Ruleset, UnitKind
+from caedes_bot.rules import redeem
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
@@ -170,7 +172,7 @@ def end_of_turn(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]
         fs.income_basis = _held_now(state, faction)
     fs.purchases.clear()
     fs.purchase_prices.clear()
-    return []
+    return redeem.return_earmarks(state, faction)  # R-COMM-02, R-COMM-07
 
 
 # --------------------------------------------------------------------------- upkeep
@@ -358,6 +360,7 @@ class UnitsBought(Event):
     rp_before: int
     rp_after: int
     warning: str | None = None
+    discounts: tuple[tuple[str, int], ...] = ()  # (commodity, units discounted) (R-COMM-09)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,13 +387,12 @@ class RPForfeited(Event):
 
 
 def unit_price(state: GameState, faction: str, kind: UnitKind) -> int:
-    """What one unit of ``kind`` costs ``faction`` now, in RP: its list cost (R-BUY-01).
-
-    Commodity discounts (R-COMM-03..09) will apply here when redeeming is built.
+    """What the next unit of ``kind`` costs ``faction`` now, in RP: its list cost less the best
+    earmarked discount (R-BUY-01, R-COMM-03..09; see :func:`redeem.discounted_cost`).
     """
     if kind.cost is None:
         raise ValueError(f"{kind.id} has no cost")
-    return kind.cost
+    return redeem.discounted_cost(kind, state.factions[faction].earmarks)[0]
 
 
 def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
@@ -454,18 +456,20 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
         )
     kind = check_buyable(ruleset, order.faction, order.kind_id)
     fs = state.factions[order.faction]
-    price = unit_price(state, order.faction, kind)
-    total = price * order.count
+    prices, used = redeem.price_batch(kind, fs.earmarks, order.count)  # R-COMM-09
+    total = sum(prices)
     if total > fs.rp:
-        affordable = fs.rp // price
+        affordable = sum(1 for paid in itertools.accumulate(prices) if paid <= fs.rp)
         raise NotEnoughRP(
             f"{order.count} × {kind.display_name} cost {total} RP; you have {fs.rp} RP.",
             allowed=f"at most {affordable} × {kind.display_name}",
         )
     before = fs.rp
     fs.rp -= total
+    for commodity in used:
+        redeem.consume_earmark(fs, commodity)
     fs.purchases.extend([kind.id] * order.count)
-    fs.purchase_prices.extend([price] * order.count)
+    fs.purchase_prices.extend(prices)
     warning = None
     if not legal_muster_provinces(state, ruleset, order.faction, kind.id):
         warning = (
@@ -474,7 +478,15 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
         )
     return [
         UnitsBought(
-            order.faction, kind.id, kind.display_name, order.count, total, before, fs.rp, warning
+            order.faction,
+            kind.id,
+            kind.display_name,
+            order.count,
+            total,
+            before,
+            fs.rp,
+            warning,
+            tuple(sorted(Counter(used).items())),
         )
     ]
 
@@ -500,8 +512,10 @@ def handle_cancel_purchase(
     before = fs.rp
     refund = 0
     for index in reversed(held[-order.count :]):
-        refund += fs.purchase_prices.pop(index)
+        paid = fs.purchase_prices.pop(index)
+        refund += paid
         fs.purchases.pop(index)
+        redeem.refund_earmark(fs, ruleset.kind(order.kind_id), paid)  # R-COMM-02
     fs.rp += refund
     return [PurchaseCancelled(order.faction, order.kind_id, order.count, refund, before, fs.rp)]
 

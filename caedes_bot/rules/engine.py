@@ -51,6 +51,8 @@ class Outcome:
 
 def _routes() -> dict[type[Order], Route]:
     """The dispatch table. Imported lazily so rule modules may import this module's types."""
+    from caedes_bot.rules import redeem, trade
+
     table: dict[type[Order], Route] = {}
     # The turn (R-TURN), collect/upkeep/buy (R-COLL, R-UPK, R-BUY) and muster (R-MUSTER).
     from caedes_bot.rules import economy, muster, turn
@@ -61,6 +63,17 @@ def _routes() -> dict[type[Order], Route]:
     table[economy.BuyUnits] = Route(economy.handle_buy_units, (Step.BUY,))
     table[economy.CancelPurchase] = Route(economy.handle_cancel_purchase, (Step.BUY,))
     table[muster.MusterUnits] = Route(muster.handle_muster_units, (Step.MUSTER,))
+    # Trade, step 1 (R-TRADE-01..04); answers are reactions by the counterparty.
+    table[trade.ProposeTrade] = Route(trade.handle_propose, (Step.TRADE,))
+    table[trade.WithdrawTrade] = Route(trade.handle_withdraw, (Step.TRADE,))
+    table[trade.AcceptTrade] = Route(trade.handle_accept, (Step.TRADE,), active_only=False)
+    table[trade.DeclineTrade] = Route(trade.handle_decline, (Step.TRADE,), active_only=False)
+    # Redeem, step 2; step 5 before the first purchase with redeem_fresh_commodities (R-COMM-02).
+    redeem_steps = (Step.REDEEM, Step.BUY)
+    table[redeem.RedeemSets] = Route(redeem.handle_redeem_sets, redeem_steps)
+    table[redeem.RedeemIron] = Route(redeem.handle_redeem_iron, redeem_steps)
+    table[redeem.RedeemSalt] = Route(redeem.handle_redeem_salt, redeem_steps)
+    table[redeem.Earmark] = Route(redeem.handle_earmark, redeem_steps)
     # Movement, step 6 (R-MOVE), and combat, step 7 (R-COMBAT); casualty choices are reactions.
     from caedes_bot.rules import combat, movement
 

@@ -18,10 +18,10 @@ How a campaign runs (R-TURN-01..06):
   active faction) either answers the oldest pending decision with its default, or ends the
   current step as if the faction had passed (R-PBP-DEAD-03, R-PBP-DEAD-04).
 
-Where later rules plug in: trade (step 1) and redeem (step 2) pass at once until their steps
-are added to :data:`WAITING_STEPS` (and, if they need it, to :data:`_ON_ENTER` /
-:data:`_ON_LEAVE`). Movement and combat are reached through :mod:`caedes_bot.rules.combat`:
-``begin_combat_step`` when step 6 ends, ``finish_combat_step`` when step 7 ends, and
+Trade (step 1) waits for the active faction; open offers lapse when it ends
+(:mod:`caedes_bot.rules.trade`). Redeem (step 2) waits only if the faction holds a commodity
+(:mod:`caedes_bot.rules.redeem`). Movement and combat are reached through
+:mod:`caedes_bot.rules.combat`: ``begin_combat_step`` when step 6 ends, ``finish_combat_step`` when step 7 ends, and
 ``answer_by_default`` for battle decisions (see ``docs/rules-status.md``).
 """
 
@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import Attribute, Options, Ruleset, UnitKind
-from caedes_bot.rules import economy, muster, victory
+from caedes_bot.rules import economy, muster, trade, victory
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -136,8 +136,10 @@ class DecisionDefaulted(Event):
 # --------------------------------------------------------------------------- step table
 
 #: Steps in which the turn waits for the active faction. Steps not listed pass at once after
-#: their automatic work. Trade (1) and Redeem (2) join this set when their rules are built.
-WAITING_STEPS: frozenset[Step] = frozenset({Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER})
+#: their automatic work. Redeem (2) waits only if the faction holds a commodity (see _waits).
+WAITING_STEPS: frozenset[Step] = frozenset(
+    {Step.TRADE, Step.REDEEM, Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER}
+)
 
 StepHook = Callable[[GameState, Ruleset, Dice], list[Event]]
 
@@ -152,6 +154,10 @@ def _upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
 
 def _begin_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     return muster.begin_muster_step(state, ruleset)
+
+
+def _end_trade(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return trade.lapse_trades(state)  # R-TRADE-02: open offers lapse when step 1 ends
 
 
 def _end_buy(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
@@ -183,6 +189,7 @@ _ON_ENTER: dict[Step, StepHook] = {
 
 #: Work when a step ends, whether the faction ended it or it passed at once.
 _ON_LEAVE: dict[Step, StepHook] = {
+    Step.TRADE: _end_trade,
     Step.BUY: _end_buy,
     Step.MOVE: _end_move,
     Step.COMBAT: _end_combat,
@@ -198,6 +205,8 @@ def _waits(state: GameState, step: Step) -> bool:
         return bool(state.battles_due) or state.battle is not None or bool(state.pending)
     if step is Step.MUSTER:
         return bool(state.factions[_active(state)].purchases)
+    if step is Step.REDEEM:  # nothing to redeem without a commodity (R-COMM-02)
+        return any(n > 0 for n in state.factions[_active(state)].commodities.values())
     return True
 
 

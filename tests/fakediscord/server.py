@@ -136,6 +136,7 @@ class RequestRecord:
     status: int
     body: Any = None
     query: dict[str, str] = field(default_factory=dict)
+    at: float = 0.0  # loop time when it arrived
 
 
 @dataclass
@@ -666,7 +667,8 @@ class FakeDiscord:
             raw = await request.read()
             if raw and request.content_type == "application/json":
                 body = json.loads(raw)
-        record = RequestRecord(method, path, 0, body, dict(request.query))
+        now = asyncio.get_running_loop().time()
+        record = RequestRecord(method, path, 0, body, dict(request.query), now)
         self.requests.append(record)
         response = await self._answer(request, method, path, body)
         record.status = response.status

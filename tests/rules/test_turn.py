@@ -62,7 +62,18 @@ def _world(turn_limit: int | None = None, factions: tuple[str, ...] = ("DAW", "O
 
 def _start(rs: Ruleset) -> tuple[GameState, tuple[Event, ...]]:
     out = apply(new_game(rs, "test", "s"), StartCampaign("umpire"), rs, NO_DICE)
-    return out.state, out.events
+    st, more = _pass_trade_and_redeem(out.state, rs)
+    return st, out.events + tuple(more)
+
+
+def _pass_trade_and_redeem(st: GameState, rs: Ruleset) -> tuple[GameState, list[Event]]:
+    """End steps 1 and 2 of a turn that has just begun: these worlds trade and redeem nothing."""
+    events: list[Event] = []
+    while st.active is not None and st.step in (Step.TRADE, Step.REDEEM):
+        out = apply(st, EndStep(st.active), rs, NO_DICE)
+        st = out.state
+        events += out.events
+    return st, events
 
 
 def _names(events: tuple[Event, ...]) -> list[str]:
@@ -74,8 +85,8 @@ def _end(st: GameState, rs: Ruleset, times: int = 1) -> tuple[GameState, list[Ev
     for _ in range(times):
         assert st.active is not None
         out = apply(st, EndStep(st.active), rs, NO_DICE)
-        st = out.state
-        events += out.events
+        st, more = _pass_trade_and_redeem(out.state, rs)
+        events += [*out.events, *more]
     return st, events
 
 
@@ -175,6 +186,7 @@ def test_r_turn_01_eliminated_faction_is_skipped() -> None:
     st.units = {k: u for k, u in st.units.items() if u.owner != "ORC"}
     st.units["99"] = replace(st.unit(1), id=99, owner="WEL", kind="DI")
     st = apply(st, StartCampaign("umpire"), rs, NO_DICE).state
+    st, _ = _pass_trade_and_redeem(st, rs)
     st, events = _end(st, rs, 2)
     assert TurnBegan("WEL", 1, 1) in events
     assert not any(isinstance(e, TurnBegan) and e.faction == "ORC" for e in events)
@@ -190,9 +202,12 @@ def test_r_turn_05_one_player_two_factions_play_each_turn_separately() -> None:
     assert st.factions["DAW"].turns_taken == 1 and st.factions["ORC"].turns_taken == 1
 
 
-def test_trade_and_redeem_pass_at_once_until_their_rules_plug_in() -> None:
-    assert Step.TRADE not in WAITING_STEPS and Step.REDEEM not in WAITING_STEPS
-    assert {Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER} <= WAITING_STEPS
+def test_trade_and_redeem_wait_for_the_active_faction() -> None:
+    """R-TURN-02: the turn rests in step 1 (trade); step 2 (redeem) is tested in test_redeem."""
+    assert {Step.TRADE, Step.REDEEM, Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER} <= WAITING_STEPS
+    rs = _world()
+    st = apply(new_game(rs, "test", "s"), StartCampaign("umpire"), rs, NO_DICE).state
+    assert (st.active, st.step) == ("DAW", Step.TRADE)
 
 
 def test_r_turn_04_movement_bookkeeping_is_reset_for_the_active_faction_only() -> None:

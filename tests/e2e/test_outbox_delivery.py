@@ -1,0 +1,124 @@
+"""End-to-end: the outbox delivers at least once, and Discord sees everything exactly once.
+
+* a bot stopped in the middle of a campaign's set-up, after Discord made a thread whose answer
+  never arrived, is replaced by a new bot on the same database, which finishes the set-up
+  with no category, channel, thread or message made twice;
+* while the fake answers 429, 500, 503 and drops connections, every queued message still
+  arrives, in order, once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from caedes_bot.persistence.repository import OutboxMessage
+from caedes_bot.persistence.tables import OutboxKind, OutboxStatus, outbox
+from tests.e2e.conftest import MakeBot
+from tests.e2e.test_campaign import DEFAULT_FACTIONS, new_campaign, setup_done, thread_members
+from tests.fakediscord import DROP, LOSE_ANSWER, FakeDiscord
+
+THREADS = r"^/channels/\d+/threads$"
+
+
+async def outbox_statuses(database_url: str) -> Counter[str]:
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as conn:
+            rows = (await conn.execute(sa.select(outbox.c.status))).all()
+    finally:
+        await engine.dispose()
+    return Counter(str(OutboxStatus(r.status).value) for r in rows)
+
+
+async def test_restart_mid_setup_creates_nothing_twice(
+    fake: FakeDiscord, make_bot: MakeBot, database_url: str
+) -> None:
+    umpire = fake.players[3]
+    first = await make_bot()
+    # Discord makes the first orders thread but the answer is lost; later threads fail for now.
+    fake.chaos.fail(LOSE_ANSWER, count=1, method="POST", path=THREADS)
+    fake.chaos.fail(503, seconds=3600, method="POST", path=THREADS)
+    record = await fake.slash(
+        fake.admin, "campaign new", name="Interrupted", scenario="default", umpire=umpire
+    )
+    assert "Setting up" in record.text
+    world = fake.world
+
+    def threads() -> list[dict[str, object]]:
+        return [c for c in world.channels.values() if str(c["name"]).startswith("orders-")]
+
+    await fake.wait_for(
+        lambda: len(threads()) == 1 and any(s == 503 for _, _, s in fake.chaos.injected),
+        what="one thread made and the next refused",
+    )
+    await first.stop()
+    assert setup_done(fake, "Interrupted", DEFAULT_FACTIONS) is None
+    pending_before = (await outbox_statuses(database_url))["pending"]
+    assert pending_before > 0
+
+    fake.chaos.clear()
+    second = await make_bot()
+    found = await fake.wait_for(
+        lambda: setup_done(fake, "Interrupted", DEFAULT_FACTIONS), what="the set-up to finish"
+    )
+    await fake.wait_for(
+        lambda: all(
+            umpire.id in thread_members(fake, found[f"orders:{c}"]) for c in DEFAULT_FACTIONS
+        ),
+        what="the umpire in every orders thread",
+    )
+    names = Counter(str(c["name"]) for c in world.channels.values())
+    assert set(names.values()) == {1}, names
+    assert len(threads()) == len(DEFAULT_FACTIONS)
+    welcome = [
+        m
+        for m in world.messages[int(found["announcements"]["id"])]
+        if "being set up" in m["content"]
+    ]
+    assert len(welcome) == 1
+    # the campaign's channels are known, so its commands work from them
+    info = await fake.slash(umpire, "campaign info", channel=found["orders:DAW"])
+    assert "Interrupted" in info.text
+    await second.stop()
+    statuses = await outbox_statuses(database_url)
+    assert statuses == Counter({"delivered": sum(statuses.values())}), statuses
+
+
+async def test_every_message_arrives_in_order_once_despite_faults(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    runner = await make_bot()
+    found = await new_campaign(fake, scenario="skirmish")
+    service = runner.bot.service
+    (campaign,) = await service.campaigns()
+    channel_id = int(found["announcements"]["id"])
+    path = rf"^/channels/{channel_id}/messages$"
+    # A 500 first: discord.py itself waits a second and retries (later tries wait longer).
+    fake.chaos.fail(500, count=1, method="POST", path=path)
+    # More 429s in a row than discord.py retries by itself, so the outbox retries too.
+    fake.chaos.fail(429, count=7, method="POST", path=path)
+    fake.chaos.fail(503, count=3, method="POST", path=path)
+    fake.chaos.fail(DROP, count=2, method="POST", path=path)
+    # Discord posts but the bot never hears: the retry carries the same nonce.
+    fake.chaos.fail(LOSE_ANSWER, count=2, method="POST", path=path)
+    texts = [f"dispatch {i}" for i in range(12)]
+    await service.queue_messages(
+        campaign.id,
+        [OutboxMessage("announcements", OutboxKind.POST, {"content": t}) for t in texts],
+    )
+
+    def posted() -> list[str]:
+        return [
+            m["content"]
+            for m in fake.world.messages[channel_id]
+            if m["content"].startswith("dispatch")
+        ]
+
+    await fake.wait_for(lambda: len(posted()) >= len(texts), timeout=30.0, what="every message")
+    assert posted() == texts
+    assert all(f.remaining == 0 for f in fake.chaos.faults)
+    injected = Counter(status for _, _, status in fake.chaos.injected)
+    assert injected == Counter({429: 7, 503: 3, 500: 1, DROP: 2, LOSE_ANSWER: 2})

@@ -1,0 +1,525 @@
+"""Redeem, step 2: sets, Iron, Salt, earmarks and purchase discounts (R-COMM-01..11).
+
+Every expected number below is worked out from the catalogue's figures: sets of 3/4/5/6
+different commodities give 2/3/5/8 RP; Iron gives 1 RP; Salt takes 1 RP off this turn's upkeep;
+Cloth -2 on a Ship (cost 8), Grain -1 on Infantry (3), Livestock -1 on Cavalry (5), Timber -3 on
+a Tower (18); never below 1 RP; one discount per unit; none on Heroes.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.dice import ScriptedDice
+from caedes_bot.rules.economy import BuyUnits, CancelPurchase, UnitsBought, UpkeepPaid
+from caedes_bot.rules.engine import Outcome, apply
+from caedes_bot.rules.errors import NotYourTurn, RuleViolation, UnknownName, WrongStep
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.redeem import (
+    CommoditiesEarmarked,
+    Earmark,
+    EarmarksReturned,
+    IronRedeemed,
+    RedeemIron,
+    RedeemSalt,
+    RedeemSets,
+    SaltRedeemed,
+    SetsRedeemed,
+    consume_earmark,
+    discounted_cost,
+    may_redeem_now,
+    price_batch,
+    refund_earmark,
+    return_earmarks,
+    set_value,
+    upkeep_after_salt,
+)
+from caedes_bot.rules.setup import new_game
+from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.turn import EndStep, StartCampaign, UmpireAdvance
+from tests.rules.builders import kind, ruleset, state, with_options, with_scenario
+
+ALL_SIX = ("cloth", "grain", "iron", "livestock", "salt", "timber")
+
+
+def _rs() -> Ruleset:
+    return ruleset(
+        provinces={"a": ("plains",)},
+        kinds=[
+            kind("INF", "DAW", "infantry"),
+            kind("CAV", "DAW", "cavalry"),
+            kind("SHIP", "DAW", "ship"),
+            kind("TOWER", "DAW", "tower"),
+        ],
+    )
+
+
+def _state(
+    rs: Ruleset,
+    commodities: dict[str, int],
+    *,
+    rp: int = 0,
+    step: Step = Step.REDEEM,
+    faction: str = "DAW",
+) -> GameState:
+    st = state(rs, step=step, rp={faction: rp})
+    st.factions[faction].commodities = dict(commodities)
+    return st
+
+
+def _apply(st: GameState, order: Order, rs: Ruleset) -> Outcome:
+    return apply(st, order, rs, ScriptedDice([]))
+
+
+def _refused(st: GameState, order: Order, rs: Ruleset, rule: str) -> RuleViolation:
+    before = copy.deepcopy(st)
+    with pytest.raises(RuleViolation) as info:
+        _apply(st, order, rs)
+    assert info.value.rule == rule
+    assert st == before
+    return info.value
+
+
+# --------------------------------------------------------------------------- sets
+
+
+def test_r_comm_10_set_values_by_number_of_different_commodities() -> None:
+    """R-COMM-10: two different give nothing; 3 = 2 RP, 4 = 3, 5 = 5, 6 = 8."""
+    assert [set_value(n) for n in range(7)] == [0, 0, 0, 2, 3, 5, 8]
+    with pytest.raises(ValueError):
+        set_value(7)
+
+
+def test_r_comm_10_set_of_three_gives_2_rp_and_consumes_one_of_each() -> None:
+    rs = _rs()
+    st = _state(rs, {"grain": 1, "iron": 1, "salt": 1}, rp=5)
+    out = _apply(st, RedeemSets("DAW", (("grain", "iron", "salt"),)), rs)
+    fs = out.state.factions["DAW"]
+    assert fs.rp == 7
+    assert fs.commodities == {}
+    assert out.events == (SetsRedeemed("DAW", (("grain", "iron", "salt"),), 2, 7),)
+
+
+def test_r_comm_10_set_of_four_gives_3_rp() -> None:
+    rs = _rs()
+    st = _state(rs, {"cloth": 2, "grain": 1, "livestock": 1, "timber": 1})
+    out = _apply(st, RedeemSets("DAW", (("cloth", "grain", "livestock", "timber"),)), rs)
+    assert out.state.factions["DAW"].rp == 3
+    assert out.state.factions["DAW"].commodities == {"cloth": 1}
+
+
+def test_r_comm_10_set_of_five_gives_5_rp() -> None:
+    rs = _rs()
+    st = _state(rs, dict.fromkeys(ALL_SIX, 1))
+    out = _apply(st, RedeemSets("DAW", (("cloth", "grain", "iron", "livestock", "salt"),)), rs)
+    assert out.state.factions["DAW"].rp == 5
+    assert out.state.factions["DAW"].commodities == {"timber": 1}
+
+
+def test_r_comm_10_set_of_six_gives_8_rp() -> None:
+    rs = _rs()
+    st = _state(rs, dict.fromkeys(ALL_SIX, 2), rp=1)
+    out = _apply(st, RedeemSets("DAW", (ALL_SIX,)), rs)
+    assert out.state.factions["DAW"].rp == 9
+    assert out.state.factions["DAW"].commodities == dict.fromkeys(ALL_SIX, 1)
+
+
+def test_r_comm_10_set_of_two_different_is_refused_and_consumes_nothing() -> None:
+    rs = _rs()
+    st = _state(rs, {"grain": 1, "iron": 1}, rp=4)
+    err = _refused(st, RedeemSets("DAW", (("grain", "iron"),)), rs, "R-COMM-10")
+    assert "three different" in err.message
+    assert err.allowed and "3 to 6 different" in err.allowed
+
+
+def test_r_comm_10_duplicates_add_nothing_and_are_not_consumed() -> None:
+    """Grain named twice in a set of three different: 2 RP, one Grain used, one left."""
+    rs = _rs()
+    st = _state(rs, {"grain": 2, "iron": 1, "salt": 1})
+    out = _apply(st, RedeemSets("DAW", (("grain", "grain", "iron", "salt"),)), rs)
+    fs = out.state.factions["DAW"]
+    assert fs.rp == 2
+    assert fs.commodities == {"grain": 1}
+    (event,) = out.events
+    assert isinstance(event, SetsRedeemed)
+    assert event.ignored == ("grain",)
+
+
+def test_r_comm_10_duplicates_do_not_make_up_three_different() -> None:
+    rs = _rs()
+    st = _state(rs, {"grain": 3, "iron": 1})
+    _refused(st, RedeemSets("DAW", (("grain", "grain", "iron"),)), rs, "R-COMM-10")
+
+
+def test_r_comm_10_several_disjoint_sets_in_one_order() -> None:
+    """Two sets both using Grain need two Grain: 3 different (2 RP) + 4 different (3 RP) = 5 RP."""
+    rs = _rs()
+    st = _state(
+        rs, {"grain": 2, "iron": 1, "salt": 1, "cloth": 1, "timber": 1, "livestock": 1}, rp=1
+    )
+    out = _apply(
+        st,
+        RedeemSets("DAW", (("grain", "iron", "salt"), ("grain", "cloth", "timber", "livestock"))),
+        rs,
+    )
+    assert out.state.factions["DAW"].rp == 6
+    assert out.state.factions["DAW"].commodities == {}
+
+
+def test_r_comm_02_sets_needing_more_items_than_held_are_refused_whole() -> None:
+    """Each item belongs to one set (R-COMM-10); with one Grain the second set fails, so nothing is redeemed."""
+    rs = _rs()
+    st = _state(rs, {"grain": 1, "iron": 2, "salt": 2})
+    err = _refused(
+        st,
+        RedeemSets("DAW", (("grain", "iron", "salt"), ("grain", "iron", "salt"))),
+        rs,
+        "R-COMM-02",
+    )
+    assert "Grain: 2 needed, 1 held" in err.message
+
+
+def test_r_comm_10_one_bad_set_refuses_the_whole_order() -> None:
+    rs = _rs()
+    st = _state(rs, dict.fromkeys(ALL_SIX, 1))
+    _refused(
+        st, RedeemSets("DAW", (("grain", "iron", "salt"), ("cloth", "timber"))), rs, "R-COMM-10"
+    )
+
+
+def test_r_comm_10_empty_order_is_refused() -> None:
+    rs = _rs()
+    _refused(_state(rs, {"grain": 1}), RedeemSets("DAW", ()), rs, "R-COMM-10")
+
+
+def test_r_comm_01_commodity_names_ignore_case_and_misspellings_get_suggestions() -> None:
+    rs = _rs()
+    st = _state(rs, {"grain": 1, "iron": 1, "salt": 1})
+    out = _apply(st, RedeemSets("DAW", ((" Grain", "IRON", "salt"),)), rs)
+    assert out.state.factions["DAW"].rp == 2
+    with pytest.raises(UnknownName) as info:
+        _apply(st, RedeemSets("DAW", (("grian", "iron", "salt"),)), rs)
+    assert info.value.suggestions == ("Grain",)
+
+
+# --------------------------------------------------------------------------- Iron and Salt
+
+
+def test_r_comm_05_iron_gives_1_rp_each() -> None:
+    rs = _rs()
+    st = _state(rs, {"iron": 3}, rp=4)
+    out = _apply(st, RedeemIron("DAW", 2), rs)
+    assert out.state.factions["DAW"].rp == 6
+    assert out.state.factions["DAW"].commodities == {"iron": 1}
+    assert out.events == (IronRedeemed("DAW", 2, 2, 6),)
+
+
+def test_r_comm_05_more_iron_than_held_or_a_zero_count_is_refused() -> None:
+    rs = _rs()
+    st = _state(rs, {"iron": 1})
+    _refused(st, RedeemIron("DAW", 2), rs, "R-COMM-02")
+    _refused(st, RedeemIron("DAW", 0), rs, "R-COMM-05")
+
+
+def test_r_comm_07_salt_becomes_upkeep_credit() -> None:
+    rs = _rs()
+    st = _state(rs, {"salt": 3}, rp=2)
+    out = _apply(st, RedeemSalt("DAW", 2), rs)
+    fs = out.state.factions["DAW"]
+    assert (fs.salt_credit, fs.commodities, fs.rp) == (2, {"salt": 1}, 2)
+    out2 = _apply(out.state, RedeemSalt("DAW", 1), rs)
+    assert out2.state.factions["DAW"].salt_credit == 3
+    assert out2.events == (SaltRedeemed("DAW", 1, 3),)
+
+
+def test_r_comm_07_bill_after_salt_floors_at_zero_and_excess_is_lost() -> None:
+    """Bill 3 with 1 Salt -> 2; bill 2 with 5 Salt -> 0 (3 lost); bill 0 stays 0."""
+    assert upkeep_after_salt(3, 1) == 2
+    assert upkeep_after_salt(2, 5) == 0
+    assert upkeep_after_salt(0, 2) == 0
+    assert upkeep_after_salt(4, 0) == 4
+
+
+def test_r_comm_07_salt_greater_than_the_bill_may_still_be_redeemed() -> None:
+    """Nothing forbids redeeming more Salt than the bill; the extra is lost at upkeep."""
+    rs = _rs()
+    st = _state(rs, {"salt": 4})
+    out = _apply(st, RedeemSalt("DAW", 4), rs)
+    assert out.state.factions["DAW"].salt_credit == 4
+    assert upkeep_after_salt(1, out.state.factions["DAW"].salt_credit) == 0
+
+
+def test_r_comm_07_salt_is_refused_in_step_5_after_upkeep() -> None:
+    rs = with_options(_rs(), redeem_fresh_commodities=True)
+    st = _state(rs, {"salt": 1}, step=Step.BUY)
+    _refused(st, RedeemSalt("DAW", 1), rs, "R-COMM-07")
+
+
+# --------------------------------------------------------------------------- earmarks
+
+
+def test_r_comm_02_earmark_moves_stock_to_earmarks() -> None:
+    rs = _rs()
+    st = _state(rs, {"grain": 3, "timber": 1})
+    out = _apply(st, Earmark("DAW", "Grain", 2), rs)
+    fs = out.state.factions["DAW"]
+    assert fs.commodities == {"grain": 1, "timber": 1}
+    assert fs.earmarks == {"grain": 2}
+    out2 = _apply(out.state, Earmark("DAW", "timber"), rs)
+    assert out2.state.factions["DAW"].earmarks == {"grain": 2, "timber": 1}
+    assert out2.events == (CommoditiesEarmarked("DAW", "timber", 1, {"grain": 2, "timber": 1}),)
+
+
+@pytest.mark.parametrize("commodity", ["iron", "salt"])
+def test_r_comm_02_iron_and_salt_cannot_be_earmarked(commodity: str) -> None:
+    rs = _rs()
+    err = _refused(_state(rs, {commodity: 1}), Earmark("DAW", commodity), rs, "R-COMM-02")
+    assert err.allowed and "Cloth, Grain, Livestock or Timber" in err.allowed
+
+
+def test_r_comm_02_earmarking_more_than_held_is_refused() -> None:
+    rs = _rs()
+    _refused(_state(rs, {"cloth": 1}), Earmark("DAW", "cloth", 2), rs, "R-COMM-02")
+
+
+def test_r_comm_02_unused_earmarks_return_to_stock_at_end_of_turn() -> None:
+    rs = _rs()
+    st = _state(rs, {"grain": 2})
+    fs = st.factions["DAW"]
+    fs.earmarks = {"grain": 1, "timber": 1}
+    fs.salt_credit = 2
+    events = return_earmarks(st, "DAW")
+    assert fs.commodities == {"grain": 3, "timber": 1}
+    assert fs.earmarks == {}
+    assert fs.salt_credit == 0
+    assert events == [EarmarksReturned("DAW", {"grain": 1, "timber": 1})]
+    assert return_earmarks(st, "DAW") == []
+
+
+# --------------------------------------------------------------------------- when
+
+
+def test_r_comm_02_redeem_is_refused_outside_step_2() -> None:
+    rs = _rs()
+    for step in (Step.TRADE, Step.COLLECT, Step.BUY, Step.MOVE):
+        st = _state(rs, {"iron": 1}, step=step)
+        with pytest.raises(WrongStep):
+            _apply(st, RedeemIron("DAW", 1), rs)
+
+
+def test_r_turn_03_only_the_active_faction_redeems() -> None:
+    rs = _rs()
+    st = _state(rs, {"iron": 1}, faction="ORC")
+    with pytest.raises(NotYourTurn):
+        _apply(st, RedeemIron("ORC", 1), rs)
+
+
+def test_r_comm_02_fresh_commodities_option_allows_step_5_until_first_purchase() -> None:
+    rs = with_options(_rs(), redeem_fresh_commodities=True)
+    st = _state(rs, {"iron": 2, "grain": 1}, step=Step.BUY, rp=1)
+    assert may_redeem_now(st, "DAW")
+    out = _apply(st, RedeemIron("DAW", 1), rs)
+    assert out.state.factions["DAW"].rp == 2
+    out = _apply(out.state, Earmark("DAW", "grain"), rs)
+    assert out.state.factions["DAW"].earmarks == {"grain": 1}
+    bought = out.state.clone()
+    bought.factions["DAW"].purchases.append("INF")
+    assert not may_redeem_now(bought, "DAW")
+    err = _refused(bought, RedeemIron("DAW", 1), rs, "R-COMM-02")
+    assert "bought" in err.message
+
+
+# --------------------------------------------------------------------------- discounts
+
+
+def test_r_comm_03_cloth_takes_2_off_a_ship() -> None:
+    assert discounted_cost(kind("SHIP", "DAW", "ship"), {"cloth": 1}) == (6, "cloth")
+
+
+def test_r_comm_04_grain_takes_1_off_infantry() -> None:
+    assert discounted_cost(kind("INF", "DAW", "infantry"), {"grain": 1}) == (2, "grain")
+
+
+def test_r_comm_06_livestock_takes_1_off_cavalry() -> None:
+    assert discounted_cost(kind("CAV", "DAW", "cavalry"), {"livestock": 2}) == (4, "livestock")
+
+
+def test_r_comm_08_timber_takes_3_off_a_tower_summoned_towers_included() -> None:
+    assert discounted_cost(kind("TOWER", "DAW", "tower"), {"timber": 1}) == (15, "timber")
+    earth = kind("EARTH", "WEL", "tower", ["meek", "fortitude"], cost=6, race="summoned")
+    assert discounted_cost(earth, {"timber": 1}) == (3, "timber")
+
+
+def test_r_comm_09_only_the_matching_commodity_discounts_a_unit_type() -> None:
+    """Cloth does nothing for infantry; no earmark, or a zero count, means full price."""
+    inf = kind("INF", "DAW", "infantry")
+    assert discounted_cost(inf, {"cloth": 1, "timber": 1, "livestock": 1}) == (3, None)
+    assert discounted_cost(inf, {}) == (3, None)
+    assert discounted_cost(inf, {"grain": 0}) == (3, None)
+
+
+def test_r_comm_09_grain_cannot_make_a_1_rp_unit_free() -> None:
+    """The Summoned Outsider costs 1: Grain would make it 0, so it is not used."""
+    outsider = kind("OUT", "ORC", "infantry", ["weak", "meek", "fortitude"], cost=1)
+    assert discounted_cost(outsider, {"grain": 1}) == (1, None)
+
+
+def test_r_comm_09_a_discount_is_clamped_at_1_rp() -> None:
+    """A 2-RP tower with Timber (-3) would reach -1: it costs 1 RP and uses the Timber."""
+    cheap_tower = kind("T2", "DAW", "tower", cost=2)
+    assert discounted_cost(cheap_tower, {"timber": 1}) == (1, "timber")
+
+
+def test_r_comm_09_heroes_cannot_be_discounted() -> None:
+    hero = kind("H-DAW-01", "DAW", "cavalry", hero=True)
+    with pytest.raises(RuleViolation) as info:
+        discounted_cost(hero, {"livestock": 1})
+    assert info.value.rule == "R-BUY-03"
+
+
+def test_r_comm_09_one_discount_per_unit_three_infantry_with_two_grain() -> None:
+    """Three Infantry with 2 Grain earmarked: 2 + 2 + 3 = 7 RP, both Grain used."""
+    rs = _rs()
+    st = _state(rs, {})
+    fs = st.factions["DAW"]
+    fs.earmarks = {"grain": 2}
+    inf = rs.units["INF"]
+    total = 0
+    for _ in range(3):
+        cost, used = discounted_cost(inf, fs.earmarks)
+        if used is not None:
+            consume_earmark(fs, used)
+        total += cost
+    assert total == 7
+    assert fs.earmarks == {}
+    with pytest.raises(ValueError):
+        consume_earmark(fs, "grain")
+
+
+# --------------------------------------------------------------------------- buying with earmarks
+
+
+def _buy_state(rs: Ruleset, rp: int, earmarks: dict[str, int]) -> GameState:
+    st = state(rs, step=Step.BUY, rp={"DAW": rp}, owners={"a": "DAW"}, units=[("INF", "DAW", "a")])
+    st.factions["DAW"].earmarks = dict(earmarks)
+    return st
+
+
+def test_r_comm_09_buying_uses_one_earmark_per_unit_and_records_it() -> None:
+    """3 Infantry with 2 Grain earmarked and 10 RP: 2 + 2 + 3 = 7 RP, 3 RP left, Grain used."""
+    rs = _rs()
+    out = _apply(_buy_state(rs, 10, {"grain": 2, "cloth": 1}), BuyUnits("DAW", "INF", 3), rs)
+    fs = out.state.factions["DAW"]
+    assert fs.rp == 3
+    assert fs.earmarks == {"cloth": 1}
+    assert fs.purchase_prices == [2, 2, 3]
+    (bought,) = [e for e in out.events if isinstance(e, UnitsBought)]
+    assert (bought.total, bought.discounts) == (7, (("grain", 2),))
+
+
+def test_r_comm_09_not_enough_rp_counts_the_discounts() -> None:
+    """4 RP, 2 Grain: 3 Infantry cost 7; the first two cost 2 + 2 = 4, so at most 2."""
+    rs = _rs()
+    err = _refused(_buy_state(rs, 4, {"grain": 2}), BuyUnits("DAW", "INF", 3), rs, "R-BUY-02")
+    assert err.allowed is not None and err.allowed.startswith("at most 2 ")
+
+
+def test_r_comm_09_a_1_rp_unit_is_bought_at_1_rp_and_keeps_the_grain() -> None:
+    rs = ruleset(
+        provinces={"a": ("plains",)}, kinds=[kind("INF", "DAW"), kind("CHEAP", "DAW", cost=1)]
+    )
+    out = _apply(_buy_state(rs, 5, {"grain": 1}), BuyUnits("DAW", "CHEAP", 1), rs)
+    assert out.state.factions["DAW"].rp == 4
+    assert out.state.factions["DAW"].earmarks == {"grain": 1}
+
+
+def test_r_comm_02_cancelling_a_discounted_purchase_returns_its_earmark() -> None:
+    """Prices [2, 2, 3]: cancelling the last two refunds 3 + 2 = 5 RP and one Grain."""
+    rs = _rs()
+    st = _apply(_buy_state(rs, 10, {"grain": 2}), BuyUnits("DAW", "INF", 3), rs).state
+    out = _apply(st, CancelPurchase("DAW", "INF", 2), rs)
+    fs = out.state.factions["DAW"]
+    assert (fs.rp, fs.earmarks, fs.purchase_prices) == (8, {"grain": 1}, [2])
+
+
+def test_r_comm_02_price_batch_and_refund_are_pure_helpers() -> None:
+    inf = kind("INF", "DAW")
+    earmarks = {"grain": 1}
+    assert price_batch(inf, earmarks, 2) == ([2, 3], ["grain"])
+    assert earmarks == {"grain": 1}
+    fs = state(_rs()).factions["DAW"]
+    assert refund_earmark(fs, inf, 3) is None
+    assert refund_earmark(fs, inf, 2) == "grain"
+    assert fs.earmarks == {"grain": 1}
+
+
+# --------------------------------------------------------------------------- in the turn
+
+
+def _campaign(daw_stock: dict[str, int]) -> tuple[Ruleset, GameState]:
+    """DAW owns a (3 RP, yields Timber) with 2 Infantry, 10 RP; ORC owns c with 1 Infantry."""
+    rs = ruleset(
+        provinces={"a": ("plains",), "b": ("plains",), "c": ("plains",)},
+        borders=[("a", "b"), ("b", "c")],
+        rp={"a": 3, "b": 1, "c": 1},
+        commodities={"a": ("timber",)},
+        kinds=[kind("INF", "DAW"), kind("OI", "ORC")],
+    )
+    rs = with_scenario(
+        rs,
+        factions={"DAW": (10, daw_stock), "ORC": (0, {})},
+        owners={"a": "DAW", "c": "ORC"},
+        units=[("INF", "a", 2), ("OI", "c", 1)],
+    )
+    st = _apply(new_game(rs, "test", "seed"), StartCampaign("umpire"), rs).state
+    return rs, st
+
+
+def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_end() -> None:
+    """By hand: step 2 - Iron +1 RP (11), Salt credit 1, 2 Grain earmarked. Step 3 collects a:
+    14 RP and 1 Timber. Step 4: ceil(2/6) = 1 less 1 Salt = 0. Step 5: one Infantry for 3 - 1 =
+    2 RP (12). At the end of the turn the unused Grain returns to stock."""
+    rs, st = _campaign({"grain": 2, "salt": 1, "iron": 1})
+    assert (st.active, st.step) == ("DAW", Step.TRADE)
+    st = _apply(st, EndStep("DAW"), rs).state
+    assert st.step == Step.REDEEM
+    for order in (RedeemIron("DAW", 1), RedeemSalt("DAW", 1), Earmark("DAW", "grain", 2)):
+        st = _apply(st, order, rs).state
+    out = _apply(st, EndStep("DAW"), rs)
+    st = out.state
+    (upkeep,) = [e for e in out.events if isinstance(e, UpkeepPaid)]
+    assert (upkeep.upkeep, upkeep.salt_used, upkeep.bill) == (1, 1, 0)
+    assert st.step == Step.BUY
+    fs = st.factions["DAW"]
+    assert (fs.rp, fs.commodities, fs.earmarks, fs.salt_credit) == (
+        14,
+        {"timber": 1},
+        {"grain": 2},
+        0,
+    )
+    st = _apply(st, BuyUnits("DAW", "INF", 1), rs).state
+    assert st.factions["DAW"].rp == 12
+    events: list[Event] = []
+    while st.active == "DAW":
+        out = _apply(st, EndStep("DAW"), rs)
+        st, events = out.state, [*events, *out.events]
+    assert EarmarksReturned("DAW", {"grain": 1}) in events
+    fs = st.factions["DAW"]
+    assert (fs.commodities, fs.earmarks) == ({"timber": 1, "grain": 1}, {})
+    # the Orcs hold no commodity: their step 2 passes at once
+    assert (st.active, st.step) == ("ORC", Step.TRADE)
+    st = _apply(st, EndStep("ORC"), rs).state
+    assert st.step == Step.BUY
+
+
+def test_r_pbp_dead_03_umpire_passes_step_2() -> None:
+    rs, st = _campaign({"iron": 1})
+    st = _apply(st, UmpireAdvance("DAW"), rs).state
+    assert st.step == Step.REDEEM
+    st = _apply(st, UmpireAdvance("DAW"), rs).state
+    assert st.step == Step.BUY
+    assert st.factions["DAW"].commodities == {"iron": 1, "timber": 1}
