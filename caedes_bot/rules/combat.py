@@ -789,15 +789,35 @@ def handle_fight_battle(
             rule="R-COMBAT-01",
             allowed=f"battles due: {names}",
         )
-    attackers, defenders = battle_sides(state, ruleset, order.space, order.faction)
-    owner = state.owner(order.space)
+    return _begin_battle(state, ruleset, dice, order.space, order.faction)
+
+
+def fight_default_battle(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Begin the next due battle in the default order, by space name (R-COMBAT-02), for a
+    missed deadline; fight until a decision is needed or it ends.
+
+    Raises:
+        IllegalCombat: a battle is under way, or none is due.
+    """
+    space = default_next_battle(state)
+    if state.battle is not None or space is None or state.active is None:
+        raise IllegalCombat("No battle is waiting to begin.", rule="R-COMBAT-02")
+    return _begin_battle(state, ruleset, dice, space, state.active)
+
+
+def _begin_battle(
+    state: GameState, ruleset: Ruleset, dice: Dice, space: str, attacker: str
+) -> list[Event]:
+    attacking, defending = battle_sides(state, ruleset, space, attacker)
     battle = Battle(
         id=state.new_id(),
-        space=order.space,
-        attacker=order.faction,
-        defenders=handout_order({u.owner for u in defenders}, owner, ruleset.turn_order),
-        attacker_units=[u.id for u in attackers],
-        defender_units=[u.id for u in defenders],
+        space=space,
+        attacker=attacker,
+        defenders=handout_order(
+            {u.owner for u in defending}, state.owner(space), ruleset.turn_order
+        ),
+        attacker_units=[u.id for u in attacking],
+        defender_units=[u.id for u in defending],
     )
     state.battle = battle
     events: list[Event] = [

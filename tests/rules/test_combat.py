@@ -45,6 +45,7 @@ KINDS = [
     kind("ELITE", "DAW", attributes=["elite"]),
     kind("MIGHTY", "DAW", attributes=["mighty"]),
     kind("PREDCAV", "DAW", "cavalry", ["predator"]),
+    kind("MISSCAV", "DAW", "cavalry", ["missile", "woodlore"]),
     kind("MERC", "DAW", attributes=["mercenary"], cost=2),
     kind("FORT", "DAW", attributes=["fortitude"]),
     kind("UNDEAD", "DAW", attributes=["undead"]),
@@ -224,6 +225,7 @@ def test_r_combat_07_decisive_missile_step_ends_the_battle_before_melee() -> Non
 
 
 def test_r_combat_05_a_unit_rolls_in_one_step_per_round() -> None:
+    """R-COMBAT-03: rounds repeat, each with its missile and melee step."""
     rs, st = battle_setup(["ARCHER"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9])
     steps = dice_of(out)
@@ -232,7 +234,17 @@ def test_r_combat_05_a_unit_rolls_in_one_step_per_round() -> None:
         (CombatStep.MELEE, [2]),
     ]
     out2 = fight(out.state, rs, [1], PressOn("DAW"))
+    assert [e.round for e in out2.events if isinstance(e, BattleStepResolved)] == [2]
     assert ended(out2).result is BattleResult.ATTACKER_WON
+
+
+def test_r_attr_miss_03_missile_cavalry_shoots_with_its_attack_value() -> None:
+    rs, st = battle_setup(["MISSCAV"], [("ORCI", "ORC")])
+    out = fight(st, rs, [6, 9])
+    assert [(s, [(d.unit, d.target) for d in dice]) for s, dice in dice_of(out)] == [
+        (CombatStep.MISSILE, [(1, 5)]),
+        (CombatStep.MELEE, [(2, 3)]),
+    ]
 
 
 def test_r_attr_miss_02_forest_sends_missile_units_without_woodlore_to_melee() -> None:
@@ -476,6 +488,7 @@ def test_r_attr_forti_02_wounded_units_are_destroyed_at_the_end() -> None:
 
 
 def test_r_combat_08_withdraw_returns_units_where_they_came_from() -> None:
+    """R-COMBAT-10: a battle also ends when the attacker withdraws all its units."""
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9, 9])
     (decision,) = out.state.pending
@@ -595,3 +608,56 @@ def test_r_combat_01_step_7_cannot_end_with_battles_due() -> None:
         finish_combat_step(st, rs)
     assert "X" in err.value.message and err.value.rule == "R-COMBAT-01"
     assert st == before
+
+
+# --------------------------------------------------------------------------- with the turn
+
+
+def test_r_turn_02_steps_6_and_7_through_the_turn_machinery() -> None:
+    """Ending step 6 lists the battles (R-COMBAT-01); step 7 cannot end before they are fought;
+    the umpire's default answers press on (R-PBP-DEAD-04); ending step 7 takes the empty
+    province passed through on the way (R-COLL-02)."""
+    from caedes_bot.rules.movement import MoveUnits
+    from caedes_bot.rules.turn import EndStep, UmpireAdvance
+
+    rs = ruleset(
+        provinces={p: ("plains",) for p in "abcz"},
+        borders=[("a", "b"), ("b", "c"), ("c", "z")],
+        kinds=KINDS,
+    )
+    st = state(
+        rs,
+        units=[
+            ("INF", "DAW", "a"),
+            ("PREDCAV", "DAW", "a"),
+            ("ORCI", "ORC", "c"),
+            ("ORCI", "ORC", "z"),
+        ],
+        owners={"a": "DAW", "c": "ORC", "z": "ORC"},
+        in_play=["DAW", "ORC"],
+    )
+    out = fight(st, rs, [], MoveUnits("DAW", (1,), "b"))
+    out = fight(out.state, rs, [], MoveUnits("DAW", (2,), "c"))
+    out = fight(out.state, rs, [], EndStep("DAW"))
+    assert BattlesDue("DAW", ("c",)) in out.events
+    assert out.state.step is Step.COMBAT
+    with pytest.raises(IllegalCombat):
+        fight(out.state, rs, [], EndStep("DAW"))
+    out = fight(out.state, rs, [9, 9], FightBattle("DAW", "c"))
+    out = fight(out.state, rs, [1, 9], UmpireAdvance("DAW"))  # presses on: cavalry hits
+    assert ended(out).result is BattleResult.ATTACKER_WON
+    out = fight(out.state, rs, [], EndStep("DAW"))
+    assert ProvinceCaptured("b", "DAW", None, battle=None) in out.events
+    assert out.state.owners["c"] == "DAW" and out.state.owners["b"] == "DAW"
+
+
+def test_r_combat_02_default_battle_order_for_a_missed_deadline() -> None:
+    from caedes_bot.rules.combat import fight_default_battle
+
+    rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
+    after = st.clone()
+    script = ScriptedDice([2, 9])
+    events = fight_default_battle(after, rs, script)
+    assert of_type(events, BattleEnded)[0].result is BattleResult.ATTACKER_WON  # type: ignore[attr-defined]
+    with pytest.raises(IllegalCombat):
+        fight_default_battle(after, rs, script)
