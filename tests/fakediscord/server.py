@@ -876,6 +876,20 @@ class FakeDiscord:
             raise ApiError(404, 10015, "Unknown Webhook (the interaction was not acknowledged)")
         body = p["_body"] or {}
         check_message_body(body)
+        original = record.original
+        if (
+            record.callback_type == CB_DEFERRED_MESSAGE
+            and original is not None
+            and int(original.get("flags") or 0) & LOADING
+        ):
+            # Discord: the first follow-up after a "thinking" deferral replaces the loading
+            # message, which keeps the deferral's flags (ephemeral or not).
+            original["flags"] = int(original["flags"]) & ~LOADING
+            self.world.edit_message(
+                self.world.bot.id, original, {k: v for k, v in body.items() if k != "flags"}
+            )
+            record.edits += 1
+            return _json(original)
         message = self.world.new_message(record.channel_id, self.world.bot, body)
         message["webhook_id"] = str(self.world.application_id)
         record.followups.append(message)
