@@ -247,8 +247,8 @@ def handle_end_step(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
 def handle_umpire_advance(
     state: GameState, order: Order, ruleset: Ruleset, dice: Dice
 ) -> list[Event]:
-    """Answer the oldest pending decision by default, or end the current step as a pass
-    (R-PBP-DEAD-03, R-PBP-DEAD-04).
+    """Answer the oldest pending decision by default, or, in step 7, fight the next due battle
+    (R-COMBAT-02), or else end the current step as a pass (R-PBP-DEAD-03, R-PBP-DEAD-04).
 
     Raises:
         RuleViolation: ``order.faction`` is not the active faction (the turn has moved on).
@@ -259,13 +259,19 @@ def handle_umpire_advance(
             rule="R-PBP-DEAD-03",
             allowed=f"advance {state.active}" if state.active else "start the campaign",
         )
+    from caedes_bot.rules import combat  # imported late: combat imports this module
+
     if state.pending:
         decision = state.pending[0]
-        from caedes_bot.rules import combat
-
         events: list[Event] = [DecisionDefaulted(decision.faction, decision.id, decision.kind)]
         events += combat.answer_by_default(state, ruleset, dice, decision)
         return events
+    if state.step is Step.COMBAT and state.battle is None and state.battles_due:
+        # R-COMBAT-02: on a missed deadline the battles are fought in order of space name
+        space = state.battles_due[0]
+        return combat.handle_fight_battle(
+            state, combat.FightBattle(order.faction, space), ruleset, dice
+        )
     return _end_current_step(state, ruleset, dice, by_umpire=True)
 
 

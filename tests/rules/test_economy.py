@@ -439,3 +439,30 @@ def test_r_upk_04_disbanding_the_last_necromancer_destroys_the_undead() -> None:
         "ACH", ((2, "UND", "x"), (3, "UND", "x")), "R-ATTR-UNDEAD-03", "no Necromancer left"
     )
     assert st.units == {}
+
+
+def test_r_buy_05_no_limit_on_units_of_one_kind() -> None:
+    """R-BUY-05: 10 infantry at 3 RP each: 30 RP, all bought."""
+    rs, st = _buy_state(rp=30)
+    out = apply(st, BuyUnits("DAW", "DI", 10), rs, NO_DICE)
+    assert out.state.factions["DAW"].purchases == ["DI"] * 10
+    assert out.state.factions["DAW"].rp == 0
+
+
+def test_r_coll_05_collection_comes_in_step_3_after_trade_and_redeem() -> None:
+    """R-COLL-05: from the start of a turn to step 5, income is collected after steps 1 and 2
+    have ended and step 3 has begun, and before upkeep."""
+    from caedes_bot.rules.turn import StepBegan, StepEnded
+
+    rs = _rs()
+    st = _daw(rs, [("DI", "a")], rp=0, step=Step.TRADE)
+    events: list[object] = []
+    while st.step is not Step.BUY:
+        out = apply(st, EndStep("DAW"), rs, NO_DICE)
+        st = out.state
+        events += out.events
+    at = events.index
+    income = next(i for i, e in enumerate(events) if isinstance(e, IncomeCollected))
+    assert at(StepEnded("DAW", 1, Step.REDEEM)) < at(StepBegan("DAW", 1, Step.COLLECT)) < income
+    upkeep = next(i for i, e in enumerate(events) if isinstance(e, UpkeepPaid))
+    assert income < upkeep

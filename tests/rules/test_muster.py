@@ -401,3 +401,17 @@ def test_r_pbp_dead_03_end_of_step_8_places_the_rest_by_province_name() -> None:
     assert out.state.factions["DAW"].rp == 0
     assert out.state.active == "ORC"
     assert out.state.unit(4).move_ended  # still, during the Orc turn (R-MOVE-22)
+
+
+def test_r_gen_05_pact_partners_units_do_not_qualify_a_muster() -> None:
+    """R-GEN-05: an allied Orc trooper in p1 is not "one of your infantry units" for a Dawnian
+    Tower; with the option allied_includes_pacts it is."""
+    units = [("OT", "ORC", "p1"), ("DI", "DAW", "p2")]
+    rs = _rs()
+    st = _muster_state(rs, "DAW", units, ["DT"])
+    st.alliances = [["DAW", "ORC"]]
+    assert legal_muster_provinces(st, rs, "DAW", "DT") == ["p2"]
+    rs_pacts = _rs(allied_includes_pacts=True)
+    st = _muster_state(rs_pacts, "DAW", units, ["DT"])
+    st.alliances = [["DAW", "ORC"]]
+    assert legal_muster_provinces(st, rs_pacts, "DAW", "DT") == ["p1", "p2"]

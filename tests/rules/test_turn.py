@@ -21,6 +21,7 @@ from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import (
     WAITING_STEPS,
+    DecisionDefaulted,
     EndStep,
     GameRoundBegan,
     MercenariesDeserted,
@@ -264,9 +265,7 @@ def test_r_attr_merc_01_lone_mercenary_goes_at_turn_start() -> None:
     lost = [e for e in out.events if isinstance(e, MercenariesDeserted)]
     assert lost == [MercenariesDeserted("ORC", "b", ((9, "OR"),), 1, 0)]
     assert "9" not in out.state.units
-    assert _names(out.events).index("MercenariesDeserted") < _names(out.events).index(
-        "TurnBegan"
-    )
+    assert _names(out.events).index("MercenariesDeserted") < _names(out.events).index("TurnBegan")
 
 
 def test_r_attr_merc_01_giant_allies_option() -> None:
@@ -332,3 +331,75 @@ def test_events_of_a_turn_are_public_except_treasury() -> None:
             assert e.audience() == ("DAW",)
         else:
             assert e.audience() is None
+
+
+# --------------------------------------------------------------------------- umpire in step 7
+
+
+def _battle_in_x() -> tuple[Ruleset, GameState]:
+    """Two Dawnian infantry (ids 1, 2) have attacked x from a, where one Orc trooper (id 3)
+    stands; another trooper (id 4) holds y. Step 7 has begun and the battle is due."""
+    from caedes_bot.rules.combat import begin_combat_step
+
+    rs = ruleset(
+        provinces={"a": ("plains",), "x": ("plains",), "y": ("hills",)},
+        borders=[("a", "x")],
+        kinds=[kind("DI", "DAW"), kind("OT", "ORC")],
+    )
+    st = state(
+        rs,
+        units=[("DI", "DAW", "x"), ("DI", "DAW", "x"), ("OT", "ORC", "x"), ("OT", "ORC", "y")],
+        owners={"a": "DAW", "x": "ORC", "y": "ORC"},
+        step=Step.COMBAT,
+        in_play=["DAW", "ORC"],
+    )
+    for uid in (1, 2):
+        unit = st.unit(uid)
+        unit.attacking, unit.move_ended, unit.entered_from, unit.path = True, True, "a", ["x"]
+    begin_combat_step(st, rs)
+    return rs, st
+
+
+def test_r_combat_02_umpire_advance_fights_the_next_due_battle() -> None:
+    """R-COMBAT-02, R-PBP-DEAD-03: with a battle due and none begun, UmpireAdvance fights it.
+    Melee dice 9, 9 (attack 2) and 9 (defense 3): no hit; the attacker is asked to press on
+    or withdraw."""
+    rs, st = _battle_in_x()
+    dice = ScriptedDice([9, 9, 9])
+    out = apply(st, UmpireAdvance("DAW"), rs, dice)
+    dice.assert_exhausted()
+    assert out.state.battle is not None
+    assert [d.kind for d in out.state.pending] == ["press_or_withdraw"]
+
+
+def test_r_pbp_dead_04_umpire_advance_answers_the_oldest_decision_by_default() -> None:
+    """R-PBP-DEAD-04: the pending press-or-withdraw is answered "no withdrawal"; round 2 is
+    fought: dice 1, 1 hit (attack 2), 9 misses (defense 3): the trooper falls, x is taken.
+    A last UmpireAdvance ends step 7; nothing was bought, so step 8 passes and the Orcs begin."""
+    from caedes_bot.rules.combat import BattleEnded, ProvinceCaptured
+
+    rs, st = _battle_in_x()
+    st = apply(st, UmpireAdvance("DAW"), rs, ScriptedDice([9, 9, 9])).state
+    (decision,) = st.pending
+    dice = ScriptedDice([1, 1, 9])
+    out = apply(st, UmpireAdvance("DAW"), rs, dice)
+    dice.assert_exhausted()
+    assert out.events[0] == DecisionDefaulted("DAW", decision.id, "press_or_withdraw")
+    assert any(isinstance(e, BattleEnded) for e in out.events)
+    assert any(isinstance(e, ProvinceCaptured) for e in out.events)
+    assert out.state.owners["x"] == "DAW"
+    assert "3" not in out.state.units
+    final = apply(out.state, UmpireAdvance("DAW"), rs, NO_DICE)
+    assert StepEnded("DAW", 1, Step.COMBAT, by_umpire=True) in final.events
+    assert final.state.active == "ORC"
+
+
+def test_r_coll_01_an_empty_province_keeps_its_owner() -> None:
+    """R-COLL-01: b (Dawnian, no unit in it) is still Dawnian after a whole game round."""
+    rs = _world()
+    st, _ = _start(rs)
+    st, _ = _end(st, rs, 2)
+    st, _ = _end(st, rs, 2)
+    assert st.round == 2
+    assert st.owners["b"] == "DAW"
+    assert not any(u.location == "b" for u in st.units.values())
