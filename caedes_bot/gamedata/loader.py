@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import enum
 import re
 import tomllib
 from collections import Counter, deque
@@ -169,7 +170,10 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
     Raises:
         GameDataError: listing every problem found, if there is at least one.
     """
-    return _Loader(root or default_config_dir()).load()
+    folder = root or default_config_dir()
+    if not folder.is_dir():
+        raise GameDataError([f"the game data folder {folder} does not exist"])
+    return _Loader(folder).load()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -285,6 +289,7 @@ class _ScenarioSchema(_Schema):
 
 
 _M = TypeVar("_M", bound=BaseModel)
+_E = TypeVar("_E", bound=enum.Enum)
 
 
 def _describe_validation(exc: ValidationError) -> list[str]:
@@ -372,8 +377,8 @@ class _Loader:
     # -- name resolution --------------------------------------------------------------------
 
     def enum_value(
-        self, enum_type: type[Any], value: str, file: str, item: str, what: str
-    ) -> Any | None:
+        self, enum_type: type[_E], value: str, file: str, item: str, what: str
+    ) -> _E | None:
         try:
             return enum_type(value)
         except ValueError:

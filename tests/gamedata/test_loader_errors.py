@@ -284,6 +284,11 @@ def test_option_problems(data: Path) -> None:
     assert has(found, "option 'public_treasury'", "unknown option", "'public_treasuries'")
 
 
+def test_missing_folder(tmp_path: Path) -> None:
+    with pytest.raises(GameDataError, match="does not exist"):
+        load_ruleset(tmp_path / "nowhere")
+
+
 def test_missing_file_and_bad_toml(data: Path) -> None:
     (data / "unit_types.toml").unlink()
     (data / "factions.toml").write_text("[[faction]\ncode = 'DAW'\n", encoding="utf-8")

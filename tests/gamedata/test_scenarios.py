@@ -30,6 +30,8 @@ def default(rs: Ruleset) -> Scenario:
 
 
 def test_default_has_all_seven_factions_in_turn_order_r_turn_01(default: Scenario) -> None:
+    """R-SETUP-01: the scenario names the factions in play (kept in the turn order of
+    R-TURN-01), the turn limit and the deadlines."""
     assert default.faction_codes == ("DAW", "ORC", "WEL", "LIZ", "DWA", "HEL", "ACH")
     assert default.turn_limit == 12
     assert default.options.turn_deadline_hours == 24.0
