@@ -267,11 +267,7 @@ def handle_umpire_advance(
         events += combat.answer_by_default(state, ruleset, dice, decision)
         return events
     if state.step is Step.COMBAT and state.battle is None and state.battles_due:
-        # R-COMBAT-02: on a missed deadline the battles are fought in order of space name
-        space = state.battles_due[0]
-        return combat.handle_fight_battle(
-            state, combat.FightBattle(order.faction, space), ruleset, dice
-        )
+        return combat.fight_default_battle(state, ruleset, dice)  # R-COMBAT-02
     return _end_current_step(state, ruleset, dice, by_umpire=True)
 
 
