@@ -199,9 +199,37 @@ def hostile_units(state: GameState, ruleset: Ruleset, province: str, faction: st
     )
 
 
-def _foreign_present(state: GameState, province: str, faction: str) -> bool:
-    """Whether units of any other faction (partners included) stand in ``province``."""
-    return any(u.location == province and u.owner != faction for u in state.units.values())
+class _Occupation:
+    """Who stands where, read once per route search (R-MOVE-02, R-MOVE-13)."""
+
+    def __init__(self, state: GameState, ruleset: Ruleset, faction: str) -> None:
+        owners: dict[str, set[str]] = {}
+        for unit in state.units.values():
+            owners.setdefault(unit.location, set()).add(unit.owner)
+        self._owners = owners
+        self._state = state
+        self._ruleset = ruleset
+        self._faction = faction
+        self._hostile: dict[str, bool] = {}
+
+    def hostile(self, province: str) -> bool:
+        """Units of a non-partner faction hold ``province`` (as :func:`hostile_units`)."""
+        found = self._hostile.get(province)
+        if found is None:
+            spaces = [province]
+            if self._state.options.river_ship_occupies:
+                spaces += [e.id for e in self._ruleset.map.river_edges_of(province)]
+            found = any(
+                not self._state.are_partners(owner, self._faction)
+                for space in spaces
+                for owner in self._owners.get(space, ())
+            )
+            self._hostile[province] = found
+        return found
+
+    def foreign(self, province: str) -> bool:
+        """Units of any other faction (partners included) stand in ``province``."""
+        return bool(self._owners.get(province, set()) - {self._faction})
 
 
 # --------------------------------------------------------------------------- route finding
@@ -272,6 +300,7 @@ def plan_moves(
     first_move = unit.movement_used == 0
     stop_on_entry = state.options.entire_move_mode == "stop_on_entry"
     single_choice = state.options.terrain_single_choice
+    occupation = _Occupation(state, ruleset, faction)
     best: dict[str, tuple[tuple[int, int, tuple[str, ...]], MovePlan]] = {}
 
     def consider(path: tuple[str, ...], here: str) -> None:
@@ -307,15 +336,15 @@ def plan_moves(
             terrain=stored,
             cost=remaining if entire else len(path),
             entire=entire,
-            attack=bool(hostile_units(state, ruleset, dest, faction)),
+            attack=occupation.hostile(dest),
         )
-        foreign = sum(1 for p in path[:-1] if _foreign_present(state, p, faction))
+        foreign = sum(1 for p in path[:-1] if occupation.foreign(p))
         rank = (len(path), foreign, path)
         if dest not in best or rank < best[dest][0]:
             best[dest] = (rank, plan)
 
     def passable(here: str, nxt: str) -> bool:
-        if hostile_units(state, ruleset, nxt, faction):
+        if occupation.hostile(nxt):
             return False
         return any(
             entry_cost(ruleset, kind, here, nxt, t).entry is Entry.NORMAL
@@ -471,7 +500,8 @@ def _why_unreachable(
     if entries and all(e.entry is Entry.FORBIDDEN for e in entries):
         first = entries[0]
         return IllegalMove(f"{label}: {first.reason}.", rule=first.rule, allowed=allowed)
-    clear = [p for p in ruleset.map.provinces if not hostile_units(state, ruleset, p, unit.owner)]
+    occupation = _Occupation(state, ruleset, unit.owner)
+    clear = [p for p in ruleset.map.provinces if not occupation.hostile(p)]
     open_distance = _land_distance(ruleset, unit.location, destination, clear)
     if open_distance is None or open_distance > remaining:
         return IllegalMove(

@@ -18,10 +18,12 @@ battle stalls with chance ``q**(N-c)`` and leaves for another state ``s'`` with 
 ``T(s') * (1 - q**(N-c)) / (1 - q)``. Round 1 is worked out on its own because Fear and
 Inspiring act only then (R-ATTR-FEAR-01, R-ATTR-INSP-01).
 
-Limits: at most :data:`MAX_UNITS_PER_SIDE` units a side and :data:`MAX_STATES` distinct states
-(each state costs a few hit-count convolutions); beyond them :class:`OddsTooComplex` is raised.
-With default casualties the states reached grow roughly with the total hit points of the two
-sides, so real battles stay far below the cap.
+Limits: at most :data:`MAX_UNITS_PER_SIDE` units a side and :data:`MAX_STATES` distinct battle
+states; beyond them :class:`OddsTooComplex` is raised. With default casualties the states grow
+roughly as the product of the two sides' hit points, and each costs a few hit-count
+convolutions: measured here, 10 mixed units a side take about 0.25 s (169 states), 20 a side
+about 2 s (576 states), 25 a side about 5 s. Callers run it off the event loop (design.md
+section 4); ``bench/bench_odds.py`` keeps the target.
 """
 
 from __future__ import annotations
@@ -50,11 +52,12 @@ from caedes_bot.rules.state import BattlePhase, CombatStep, GameState, Side
 from caedes_bot.rules.values import hit_probability
 
 #: Largest side :func:`odds_for` accepts.
-MAX_UNITS_PER_SIDE = 60
+MAX_UNITS_PER_SIDE = 25
 #: Most distinct battle states :func:`odds_for` explores.
-MAX_STATES = 20_000
+MAX_STATES = 2_000
 
 Health = tuple[int, ...]
+State = tuple[Health, Health]
 
 
 class OddsTooComplex(ValueError):
@@ -98,7 +101,12 @@ def _hit_distribution(targets: Sequence[int]) -> list[float]:
 
 
 class _Battle:
-    """The battle arithmetic over hit-point vectors, memoised."""
+    """The battle arithmetic over hit-point vectors, one per side, memoised.
+
+    A state is ``(attacker hit points, defender hit points)``, each a tuple in the order of
+    :attr:`sides`; a unit with 0 is gone, 1 whole (or a wounded Fortitude unit), 2 an unwounded
+    Fortitude unit.
+    """
 
     def __init__(
         self,
@@ -107,129 +115,135 @@ class _Battle:
         attacker: str,
         defender_order: Sequence[str],
     ) -> None:
-        self.base = list(fighters)
+        self.sides = {side: [f for f in fighters if f.side is side] for side in Side}
+        self.index = {
+            side: {f.id: i for i, f in enumerate(members)} for side, members in self.sides.items()
+        }
         self.options = options
-        self.index = {f.id: i for i, f in enumerate(self.base)}
         self.orders = {Side.ATTACKER: [attacker], Side.DEFENDER: list(defender_order)}
-        self._variants: dict[tuple[int, bool], Fighter] = {}
-        self._steps: dict[tuple[Health, CombatStep, bool], dict[Health, float]] = {}
-        self._rounds: dict[tuple[Health, bool], dict[Health, float]] = {}
-        self.seen: set[Health] = set()
+        self._variants: dict[tuple[Side, int, bool], Fighter] = {}
+        self._takes: dict[tuple[Side, Health, int, StepContext], Health] = {}
+        self._steps: dict[tuple[State, CombatStep, bool], dict[State, float]] = {}
+        self._rounds: dict[tuple[State, bool], dict[State, float]] = {}
+        self.seen: set[State] = set()
 
-    def start(self) -> Health:
-        return tuple(f.capacity for f in self.base)
+    def start(self) -> State:
+        att, dfn = (tuple(f.capacity for f in self.sides[side]) for side in Side)
+        return att, dfn
 
-    def alive(self, h: Health) -> list[Fighter]:
+    def _alive_side(self, side: Side, hp: Health) -> list[Fighter]:
         out = []
-        for i, hp in enumerate(h):
-            if hp <= 0:
+        for i, left in enumerate(hp):
+            if left <= 0:
                 continue
-            f = self.base[i]
-            wounded = f.fortitude and hp == 1
-            key = (i, wounded)
+            f = self.sides[side][i]
+            wounded = f.fortitude and left == 1
+            key = (side, i, wounded)
             if key not in self._variants:
                 self._variants[key] = replace(f, wounded=wounded)
             out.append(self._variants[key])
         return out
 
-    def decided(self, h: Health) -> bool:
-        sides = {self.base[i].side for i, hp in enumerate(h) if hp > 0}
-        return len(sides) < 2
+    def alive(self, state: State) -> list[Fighter]:
+        return self._alive_side(Side.ATTACKER, state[0]) + self._alive_side(Side.DEFENDER, state[1])
 
-    def _note(self, h: Health) -> None:
-        if h not in self.seen:
-            self.seen.add(h)
+    @staticmethod
+    def decided(state: State) -> bool:
+        return not any(state[0]) or not any(state[1])
+
+    def note(self, state: State) -> None:
+        if state not in self.seen:
+            self.seen.add(state)
             if len(self.seen) > MAX_STATES:
                 raise OddsTooComplex(f"more than {MAX_STATES} battle states")
 
-    def _take(
-        self, h: list[int], alive: Sequence[Fighter], side: Side, hits: int, ctx: StepContext
-    ) -> None:
-        """Apply ``hits`` on ``side`` with the default casualties (R-COMBAT-06)."""
-        on_side = [f for f in alive if f.side is side]
+    def _take(self, side: Side, hp: Health, hits: int, ctx: StepContext) -> Health:
+        """``side``'s hit points after ``hits`` with the default casualties (R-COMBAT-06)."""
+        if hits <= 0:
+            return hp
+        key = (side, hp, hits, ctx)
+        found = self._takes.get(key)
+        if found is not None:
+            return found
+        on_side = self._alive_side(side, hp)
+        new = list(hp)
         for faction, count in share_hits(on_side, hits, self.orders[side]):
             mine = [f for f in on_side if f.faction == faction]
             for uid in default_casualties(mine, count, ctx):
-                h[self.index[uid]] -= 1
+                new[self.index[side][uid]] -= 1
+        result = tuple(new)
+        self._takes[key] = result
+        return result
 
-    def step(self, h: Health, step: CombatStep, first_round: bool) -> dict[Health, float]:
-        """Distribution of states after ``step`` from ``h`` (R-COMBAT-04, -05, -06)."""
-        key = (h, step, first_round)
+    def step(self, state: State, step: CombatStep, first_round: bool) -> dict[State, float]:
+        """Distribution of states after ``step`` from ``state`` (R-COMBAT-04, -05, -06)."""
+        key = (state, step, first_round)
         cached = self._steps.get(key)
         if cached is not None:
             return cached
-        alive = self.alive(h)
+        alive = self.alive(state)
         ctx = step_context(alive, 1 if first_round else 2, self.options)
         specs = step_dice(step, alive, ctx)
+        result: dict[State, float] = {}
         if not specs:
-            result = {h: 1.0}
+            result[state] = 1.0
         else:
             on_defender = _hit_distribution([s.target for s in specs if s.side is Side.ATTACKER])
             on_attacker = _hit_distribution([s.target for s in specs if s.side is Side.DEFENDER])
-            after_def: list[tuple[Health, float]] = []
-            for hits, p in enumerate(on_defender):
-                if p > 0.0:
-                    new = list(h)
-                    self._take(new, alive, Side.DEFENDER, hits, ctx)
-                    after_def.append((tuple(new), p))
-            result = {}
+            defenders = [
+                (self._take(Side.DEFENDER, state[1], hits, ctx), p)
+                for hits, p in enumerate(on_defender)
+                if p > 0.0
+            ]
             for hits, p in enumerate(on_attacker):
                 if p <= 0.0:
                     continue
-                new_att = list(h)
-                self._take(new_att, alive, Side.ATTACKER, hits, ctx)
-                for hd, pd in after_def:
-                    merged = tuple(
-                        new_att[i] if self.base[i].side is Side.ATTACKER else hd[i]
-                        for i in range(len(h))
-                    )
-                    result[merged] = result.get(merged, 0.0) + p * pd
+                att = self._take(Side.ATTACKER, state[0], hits, ctx)
+                for dfn, pd in defenders:
+                    result[(att, dfn)] = result.get((att, dfn), 0.0) + p * pd
         self._steps[key] = result
         return result
 
-    def round(self, h: Health, first_round: bool) -> dict[Health, float]:
-        """Distribution of states after one whole round from ``h`` (R-COMBAT-03, -07)."""
-        key = (h, first_round)
+    def round(self, state: State, first_round: bool) -> dict[State, float]:
+        """Distribution of states after one whole round from ``state`` (R-COMBAT-03, -07)."""
+        key = (state, first_round)
         cached = self._rounds.get(key)
         if cached is not None:
             return cached
-        alive = self.alive(h)
-        lost = mercenary_losses(alive, step_context(alive, 1 if first_round else 2, self.options))
-        start = list(h)
-        for uid in lost:
-            start[self.index[uid]] = 0
-        h1 = tuple(start)
-        result: dict[Health, float] = {}
-        if self.decided(h1):
-            result[h1] = 1.0
+        alive = self.alive(state)
+        lost = set(
+            mercenary_losses(alive, step_context(alive, 1 if first_round else 2, self.options))
+        )
+        att, dfn = (
+            tuple(
+                0 if f.id in lost else hp for f, hp in zip(self.sides[side], state[n], strict=True)
+            )
+            for n, side in enumerate(Side)
+        )
+        start: State = (att, dfn)
+        result: dict[State, float] = {}
+        if self.decided(start):
+            result[start] = 1.0
         else:
-            for h2, p2 in self.step(h1, CombatStep.MISSILE, first_round).items():
-                if self.decided(h2):
-                    result[h2] = result.get(h2, 0.0) + p2
+            for mid, p2 in self.step(start, CombatStep.MISSILE, first_round).items():
+                if self.decided(mid):
+                    result[mid] = result.get(mid, 0.0) + p2
                     continue
-                for h3, p3 in self.step(h2, CombatStep.MELEE, first_round).items():
-                    result[h3] = result.get(h3, 0.0) + p2 * p3
-        for state in result:
-            self._note(state)
+                for end, p3 in self.step(mid, CombatStep.MELEE, first_round).items():
+                    result[end] = result.get(end, 0.0) + p2 * p3
+        for reached in result:
+            self.note(reached)
         self._rounds[key] = result
         return result
 
-    def settle(self, h: Health, stalemate: bool) -> tuple[BattleResult, int, int]:
-        """Result and survivors of a battle ending in ``h`` (R-COMBAT-10, -11, -13)."""
-        alive = self.alive(h)
-        defenders = sum(
-            1 for f in alive if f.side is Side.DEFENDER and survives_cleanup(f, self.options)
-        )
+    def settle(self, state: State, stalemate: bool) -> tuple[BattleResult, int, int]:
+        """Result and survivors of a battle ending in ``state`` (R-COMBAT-10, -11, -13)."""
+        keep = [f for f in self.alive(state) if survives_cleanup(f, self.options)]
+        defenders = sum(1 for f in keep if f.side is Side.DEFENDER)
         if stalemate:
-            withdrawn = sum(
-                1
-                for f in alive
-                if f.side is Side.ATTACKER and f.can_withdraw and survives_cleanup(f, self.options)
-            )
+            withdrawn = sum(1 for f in keep if f.side is Side.ATTACKER and f.can_withdraw)
             return BattleResult.STALEMATE, withdrawn, defenders
-        attackers = sum(
-            1 for f in alive if f.side is Side.ATTACKER and survives_cleanup(f, self.options)
-        )
+        attackers = sum(1 for f in keep if f.side is Side.ATTACKER)
         return classify(attackers, defenders), attackers, defenders
 
 
@@ -259,14 +273,14 @@ def odds_for(
             raise OddsTooComplex(f"more than {MAX_UNITS_PER_SIDE} units on one side")
     battle = _Battle(fighters, options, attacker, defender_order)
     limit = options.stalemate_rounds
-    ends: dict[tuple[Health, bool], float] = {}
-    waiting: dict[Health, dict[int, float]] = {}
-    heap: list[tuple[int, Health]] = []
+    ends: dict[tuple[State, bool], float] = {}
+    waiting: dict[State, dict[int, float]] = {}
+    heap: list[tuple[int, State]] = []
 
-    def add_end(h: Health, stalemate: bool, mass: float) -> None:
+    def add_end(h: State, stalemate: bool, mass: float) -> None:
         ends[(h, stalemate)] = ends.get((h, stalemate), 0.0) + mass
 
-    def add_state(h: Health, hitless: int, mass: float) -> None:
+    def add_state(h: State, hitless: int, mass: float) -> None:
         if battle.decided(h):
             add_end(h, False, mass)
             return
@@ -275,11 +289,11 @@ def odds_for(
             return
         if h not in waiting:
             waiting[h] = {}
-            heapq.heappush(heap, (-sum(h), h))
+            heapq.heappush(heap, (-sum(h[0]) - sum(h[1]), h))
         waiting[h][hitless] = waiting[h].get(hitless, 0.0) + mass
 
     h0 = battle.start()
-    battle._note(h0)
+    battle.note(h0)
     if start_round == 1:
         for h, p in battle.round(h0, True).items():
             add_state(h, hitless_rounds + 1 if h == h0 else 0, p)
