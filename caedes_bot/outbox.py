@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from sqlalchemy.engine import Connection
+
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
 from caedes_bot.persistence.repository import OutboxMessage, OutboxRecord
@@ -130,6 +132,14 @@ class Sender(Protocol):
 _DELIVERED, _FAILED, _WAITING = "delivered", "failed", "waiting"
 
 
+@dataclass
+class _Context:
+    """What a pass knows of a campaign: its guild and its places (key -> (id, parent key))."""
+
+    guild_id: int | None
+    channels: dict[str, tuple[int | None, str | None]]
+
+
 class _Wait(Exception):
     """The row cannot go yet (its dependency is not delivered); try again at ``until``."""
 
@@ -215,8 +225,7 @@ class OutboxDispatcher:
             self._wake.clear()
 
     async def _idle_delay(self) -> float:
-        async with self.db.read() as conn:
-            nxt = await repo.next_outbox_attempt(conn)
+        nxt = await self.db.read(repo.next_outbox_attempt)
         if nxt is None:
             return self.idle_poll
         return max(0.0, min(self.idle_poll, (nxt - self._clock()).total_seconds()))
@@ -226,29 +235,101 @@ class OutboxDispatcher:
     async def run_once(self, *, max_passes: int = 10_000) -> int:
         """Deliver everything that is due now, queue by queue, until nothing more can go.
 
+        Each pass reads the oldest pending rows (up to ``batch``), groups them by queue, and
+        serves the queues side by side: a queue's rows go one after the other while they are
+        delivered, and the queue stops at the first row that must wait.
+
         Returns:
             The number of rows delivered.
         """
         delivered = 0
         for _ in range(max_passes):
-            async with self.db.read() as conn:
-                heads = await repo.outbox_heads(conn, now=self._clock(), limit=self._batch)
-            if not heads:
+            queues = await self.db.read(self._queues)
+            if not queues:
                 break
-            results = await asyncio.gather(*(self._serve(row) for row in heads))
-            delivered += results.count(_DELIVERED)
-            if all(r == _WAITING for r in results):
+            results = await asyncio.gather(*(self._serve_queue(q, ctx) for q, ctx in queues))
+            delivered += sum(count for count, _ in results)
+            if not any(progress for _, progress in results):
                 break
         return delivered
 
-    async def _serve(self, record: OutboxRecord) -> str:
-        """Try one row; returns what became of it (delivered, failed or still waiting)."""
+    def _queues(self, conn: Connection) -> list[tuple[list[OutboxRecord], _Context]]:
+        now = self._clock()
+        queues: dict[tuple[int, str], list[OutboxRecord]] = {}
+        for row in repo.pending_outbox(conn, limit=self._batch):
+            queues.setdefault((row.campaign_id, row.channel_key), []).append(row)
+        contexts: dict[int, _Context] = {}
+        for campaign_id, _key in queues:
+            if campaign_id not in contexts:
+                info = repo.campaign_info(conn, campaign_id)
+                contexts[campaign_id] = _Context(
+                    guild_id=info.guild_id if info else None,
+                    channels={
+                        key: (c.discord_id, c.parent_key)
+                        for key, c in repo.channels_of(conn, campaign_id).items()
+                    },
+                )
+        # a queue whose head is not due yet is held back whole
+        return [
+            (rows, contexts[rows[0].campaign_id])
+            for rows in queues.values()
+            if rows[0].next_attempt_at <= now
+        ]
+
+    async def _serve_queue(self, rows: list[OutboxRecord], ctx: _Context) -> tuple[int, bool]:
+        """Serve one queue's rows in order; delivered rows are marked in batches (one write
+        per batch), and at once after a row that created a place (others may need its id)."""
+        delivered: list[tuple[OutboxRecord, DeliveryResult]] = []
+        count = 0
+        progress = False
+        try:
+            for record in rows:
+                if record.kind is OutboxKind.EDIT and delivered:
+                    # the message it edits may be among them: store their ids first
+                    await self._mark_delivered(delivered)
+                    delivered = []
+                outcome = await self._serve(record, ctx)
+                if isinstance(outcome, DeliveryResult):
+                    delivered.append((record, outcome))
+                    count += 1
+                    progress = True
+                    if record.kind in CREATING_KINDS or len(delivered) >= self._batch:
+                        await self._mark_delivered(delivered)
+                        delivered = []
+                    continue
+                if outcome == _WAITING:
+                    break
+                progress = True
+        finally:
+            if delivered:
+                await self._mark_delivered(delivered)
+        return count, progress
+
+    async def _mark_delivered(self, done: list[tuple[OutboxRecord, DeliveryResult]]) -> None:
+        now = self._clock()
+        marks = list(done)
+
+        def _tx(conn: Connection) -> None:
+            for record, result in marks:
+                repo.mark_outbox_delivered(
+                    conn,
+                    record,
+                    now=now,
+                    discord_id=result.discord_id,
+                    result=dict(result.detail) if result.detail else None,
+                )
+
+        await self.db.write(_tx)
+
+    async def _serve(self, record: OutboxRecord, ctx: _Context) -> DeliveryResult | str:
+        """Try one row: its Discord result if delivered (not yet marked), else what became of
+        it (failed, or still waiting)."""
         async with self._semaphore:
             try:
-                row = await self._resolve(record)
+                row = await self._resolve(record, ctx)
             except _Wait as wait:
-                async with self.db.write() as conn:
-                    await repo.defer_outbox(conn, record.id, until=wait.until)
+                until = wait.until
+                await self.db.write(lambda conn: repo.defer_outbox(conn, record.id, until=until))
                 return _WAITING
             except PermanentError as err:
                 await self._fail(record, str(err))
@@ -265,76 +346,65 @@ class OutboxDispatcher:
                 log.exception("outbox row %s: unexpected error from the sender", record.id)
                 await self._retry(record, f"{type(err).__name__}: {err}", None)
                 return _WAITING
-            async with self.db.write() as conn:
-                await repo.mark_outbox_delivered(
-                    conn,
-                    record,
-                    now=self._clock(),
-                    discord_id=result.discord_id,
-                    result=dict(result.detail) if result.detail else None,
-                )
-            return _DELIVERED
+            if record.kind in CREATING_KINDS and result.discord_id is not None:
+                parent = ctx.channels.get(record.channel_key, (None, None))[1]
+                ctx.channels[record.channel_key] = (result.discord_id, parent)
+            return result
 
     async def _retry(self, record: OutboxRecord, error: str, retry_after: float | None) -> None:
         delay = self.backoff(record.attempts + 1)
         if retry_after is not None:
             delay = max(delay, retry_after)
-        async with self.db.write() as conn:
-            await repo.mark_outbox_retry(
-                conn,
-                record,
-                error=error,
-                next_attempt_at=self._clock() + timedelta(seconds=delay),
-            )
+        until = self._clock() + timedelta(seconds=delay)
+        await self.db.write(
+            lambda conn: repo.mark_outbox_retry(conn, record, error=error, next_attempt_at=until)
+        )
 
     async def _fail(self, record: OutboxRecord, error: str) -> None:
         log.warning("outbox row %s (%s) failed for good: %s", record.id, record.kind, error)
-        async with self.db.write() as conn:
-            await repo.mark_outbox_failed(conn, record, error=error)
+        await self.db.write(lambda conn: repo.mark_outbox_failed(conn, record, error=error))
 
-    async def _resolve(self, record: OutboxRecord) -> OutboxRow:
-        """The row with the Discord ids it needs.
+    async def _resolve(self, record: OutboxRecord, ctx: _Context) -> OutboxRow:
+        """The row with the Discord ids it needs (from ``ctx``; the database only for a
+        dependency or an edit).
 
         Raises:
             _Wait: a row it depends on is still pending.
             PermanentError: something it needs failed or was never queued.
         """
-        async with self.db.read() as conn:
-            if record.depends_on is not None:
-                dep = await repo.outbox_row(conn, record.depends_on)
-                if dep is not None and dep.status is OutboxStatus.PENDING:
-                    raise _Wait(max(dep.next_attempt_at, self._clock()))
-                if dep is not None and dep.status is OutboxStatus.FAILED:
-                    raise PermanentError(f"row {dep.id} it depends on failed: {dep.last_error}")
-            info = await repo.campaign_info(conn, record.campaign_id)
-            if info is None:
-                raise PermanentError(f"campaign {record.campaign_id} is gone")
-            chans = await repo.channels_of(conn, record.campaign_id)
-            channel = chans.get(record.channel_key)
-            channel_id = channel.discord_id if channel else None
-            parent_id: int | None = None
-            message_id: int | None = None
-            if record.kind in CREATING_KINDS and record.kind is not OutboxKind.CREATE_CATEGORY:
-                parent_key = record.payload.get("parent_key") or (
-                    channel.parent_key if channel else None
-                )
-                parent = chans.get(parent_key) if isinstance(parent_key, str) else None
-                if parent is None or parent.discord_id is None:
-                    raise PermanentError(f"parent {parent_key!r} of {record.channel_key} missing")
-                parent_id = parent.discord_id
-            if record.kind in _NEEDS_CHANNEL and channel_id is None:
-                raise PermanentError(f"{record.channel_key} was never created")
-            if record.kind is OutboxKind.EDIT:
-                key = record.payload.get("message_key")
-                if not isinstance(key, str):
-                    raise PermanentError("an edit needs payload['message_key']")
-                message_id = await repo.delivered_message_id(conn, record.campaign_id, key)
-                if message_id is None:
-                    raise PermanentError(f"message {key!r} to edit was never posted")
+        if ctx.guild_id is None:
+            raise PermanentError(f"campaign {record.campaign_id} is gone")
+        if record.depends_on is not None:
+            dep_id = record.depends_on
+            dep = await self.db.read(lambda conn: repo.outbox_row(conn, dep_id))
+            if dep is not None and dep.status is OutboxStatus.PENDING:
+                raise _Wait(max(dep.next_attempt_at, self._clock()))
+            if dep is not None and dep.status is OutboxStatus.FAILED:
+                raise PermanentError(f"row {dep.id} it depends on failed: {dep.last_error}")
+        channel_id, own_parent = ctx.channels.get(record.channel_key, (None, None))
+        parent_id: int | None = None
+        message_id: int | None = None
+        if record.kind in CREATING_KINDS and record.kind is not OutboxKind.CREATE_CATEGORY:
+            parent_key = record.payload.get("parent_key") or own_parent
+            parent = ctx.channels.get(parent_key) if isinstance(parent_key, str) else None
+            if parent is None or parent[0] is None:
+                raise PermanentError(f"parent {parent_key!r} of {record.channel_key} missing")
+            parent_id = parent[0]
+        if record.kind in _NEEDS_CHANNEL and channel_id is None:
+            raise PermanentError(f"{record.channel_key} was never created")
+        if record.kind is OutboxKind.EDIT:
+            key = record.payload.get("message_key")
+            if not isinstance(key, str):
+                raise PermanentError("an edit needs payload['message_key']")
+            message_id = await self.db.read(
+                lambda conn: repo.delivered_message_id(conn, record.campaign_id, key)
+            )
+            if message_id is None:
+                raise PermanentError(f"message {key!r} to edit was never posted")
         return OutboxRow(
             id=record.id,
             campaign_id=record.campaign_id,
-            guild_id=info.guild_id,
+            guild_id=ctx.guild_id,
             channel_key=record.channel_key,
             kind=record.kind,
             payload=record.payload,

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
@@ -381,8 +381,9 @@ class RulesService:
         state = self._new_game(self.ruleset, scenario_id, secrets.token_hex(16))
         now = self._clock()
         state_json = dump_state(state)
-        async with self.db.write() as conn:
-            campaign_id = await repo.insert_campaign(
+
+        def _tx(conn: Connection) -> tuple[int, CampaignInfo | None]:
+            campaign_id = repo.insert_campaign(
                 conn,
                 guild_id=guild_id,
                 name=name,
@@ -392,11 +393,11 @@ class RulesService:
                 umpire_user_id=umpire_user_id,
                 now=now,
             )
-            messages = await self._setup_rows(
+            messages = self._setup_rows(
                 conn, campaign_id, name, state, umpire_user_id, table_talk=table_talk
             )
-            await repo.insert_outbox(conn, campaign_id, messages, now=now)
-            await repo.insert_audit(
+            repo.insert_outbox(conn, campaign_id, messages, now=now)
+            repo.insert_audit(
                 conn,
                 campaign_id=campaign_id,
                 user_id=created_by,
@@ -404,15 +405,18 @@ class RulesService:
                 detail={"name": name, "scenario": scenario_id, "umpire": umpire_user_id},
                 now=now,
             )
-            info = await repo.campaign_info(conn, campaign_id)
+            info = repo.campaign_info(conn, campaign_id)
+            return campaign_id, info
+
+        campaign_id, info = await self.db.write(_tx)
         assert info is not None
         self._cache[campaign_id] = _Cached(info, state, 0, {}, frozenset())
         self._notify(campaign_id)
         return info
 
-    async def _setup_rows(
+    def _setup_rows(
         self,
-        conn: AsyncConnection,
+        conn: Connection,
         campaign_id: int,
         name: str,
         state: GameState,
@@ -428,11 +432,11 @@ class RulesService:
                 dedupe_key="setup:category",
             )
         ]
-        await repo.add_channel(conn, campaign_id, "category", None)
+        repo.add_channel(conn, campaign_id, "category", None)
         for key, channel_name, read_only, private in CAMPAIGN_CHANNELS:
             if key == "table-talk" and not table_talk:
                 continue
-            await repo.add_channel(conn, campaign_id, key, "category")
+            repo.add_channel(conn, campaign_id, key, "category")
             payload: dict[str, Any] = {
                 "name": channel_name,
                 "parent_key": "category",
@@ -452,7 +456,7 @@ class RulesService:
             )
         for faction in state.in_play:
             key = f"orders:{faction}"
-            await repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
+            repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
             rows.append(
                 OutboxMessage(
                     key,
@@ -513,10 +517,11 @@ class RulesService:
                         {"user_id": previous},
                     ),
                 )
-            async with self.db.write() as conn:
-                await repo.set_member(conn, campaign_id, faction, user_id)
-                await repo.insert_outbox(conn, campaign_id, messages, now=now)
-                await repo.insert_audit(
+
+            def _tx(conn: Connection) -> None:
+                repo.set_member(conn, campaign_id, faction, user_id)
+                repo.insert_outbox(conn, campaign_id, messages, now=now)
+                repo.insert_audit(
                     conn,
                     campaign_id=campaign_id,
                     user_id=None,
@@ -524,6 +529,8 @@ class RulesService:
                     detail={"faction": faction, "user_id": user_id, "previous": previous},
                     now=now,
                 )
+
+            await self.db.write(_tx)
             cached.players[faction] = user_id
         self._notify(campaign_id)
 
@@ -535,9 +542,10 @@ class RulesService:
             if previous is None:
                 return
             now = self._clock()
-            async with self.db.write() as conn:
-                await repo.remove_member(conn, campaign_id, faction)
-                await repo.insert_outbox(
+
+            def _tx(conn: Connection) -> None:
+                repo.remove_member(conn, campaign_id, faction)
+                repo.insert_outbox(
                     conn,
                     campaign_id,
                     [
@@ -549,6 +557,8 @@ class RulesService:
                     ],
                     now=now,
                 )
+
+            await self.db.write(_tx)
             cached.players.pop(faction, None)
         self._notify(campaign_id)
 
@@ -562,10 +572,11 @@ class RulesService:
                 OutboxMessage("umpire", OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": user_id})
             ]
             messages += [_add_member(f"orders:{f}", user_id) for f in cached.state.in_play]
-            async with self.db.write() as conn:
-                await repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=user_id)
-                await repo.insert_outbox(conn, campaign_id, messages, now=now)
-                await repo.insert_audit(
+
+            def _tx(conn: Connection) -> CampaignInfo | None:
+                repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=user_id)
+                repo.insert_outbox(conn, campaign_id, messages, now=now)
+                repo.insert_audit(
                     conn,
                     campaign_id=campaign_id,
                     user_id=by,
@@ -573,7 +584,10 @@ class RulesService:
                     detail={"umpire": user_id, "previous": cached.info.umpire_user_id},
                     now=now,
                 )
-                info = await repo.campaign_info(conn, campaign_id)
+                info = repo.campaign_info(conn, campaign_id)
+                return info
+
+            info = await self.db.write(_tx)
             assert info is not None
             cached.info = info
         self._notify(campaign_id)
@@ -604,9 +618,10 @@ class RulesService:
         async with self._locks.get(campaign_id):
             cached = await self._load(campaign_id)
             now = self._clock()
-            async with self.db.write() as conn:
-                await repo.update_campaign(conn, campaign_id, now=now, status=status)
-                await repo.insert_audit(
+
+            def _tx(conn: Connection) -> CampaignInfo | None:
+                repo.update_campaign(conn, campaign_id, now=now, status=status)
+                repo.insert_audit(
                     conn,
                     campaign_id=campaign_id,
                     user_id=by,
@@ -614,7 +629,10 @@ class RulesService:
                     detail={"from": cached.info.status.value, "to": status.value},
                     now=now,
                 )
-                info = await repo.campaign_info(conn, campaign_id)
+                info = repo.campaign_info(conn, campaign_id)
+                return info
+
+            info = await self.db.write(_tx)
             assert info is not None
             cached.info = info
             return info
@@ -760,16 +778,17 @@ class RulesService:
             "order_seq": version,
             "acting_as": acting_as.value,
         }
-        async with self.db.write() as conn:
+
+        def _tx(conn: Connection) -> None:
             if interaction_id is not None:
-                await repo.insert_processed(
+                repo.insert_processed(
                     conn,
                     interaction_id=interaction_id,
                     campaign_id=info.id,
                     result=result_doc,
                     now=now,
                 )
-            await repo.save_state(
+            repo.save_state(
                 conn,
                 campaign_id=info.id,
                 expected_version=info.version,
@@ -778,7 +797,7 @@ class RulesService:
                 now=now,
                 status=status,
             )
-            await repo.insert_order(
+            repo.insert_order(
                 conn,
                 campaign_id=info.id,
                 seq=version,
@@ -791,7 +810,7 @@ class RulesService:
                 dice_after=new_state.dice_rolls,
                 now=now,
             )
-            await repo.insert_events(
+            repo.insert_events(
                 conn,
                 campaign_id=info.id,
                 first_seq=cached.last_event_seq + 1,
@@ -799,13 +818,13 @@ class RulesService:
                 events=event_rows,
                 now=now,
             )
-            await repo.insert_outbox(conn, info.id, messages, now=now)
+            repo.insert_outbox(conn, info.id, messages, now=now)
             if gone_keys:
-                await repo.delete_open_deadlines(conn, info.id, gone_keys)
+                repo.delete_open_deadlines(conn, info.id, gone_keys)
             for key in new_keys:
                 faction, hours = wanted[key]
                 due_at, reminder_at = self.deadline_policy.times(now, hours)
-                await repo.insert_deadline(
+                repo.insert_deadline(
                     conn,
                     campaign_id=info.id,
                     decision_key=key,
@@ -814,7 +833,7 @@ class RulesService:
                     reminder_at=reminder_at,
                 )
             if acting_as in (ActingAs.UMPIRE, ActingAs.ADMIN):
-                await repo.insert_audit(
+                repo.insert_audit(
                     conn,
                     campaign_id=info.id,
                     user_id=actor.user_id,
@@ -822,6 +841,8 @@ class RulesService:
                     detail={"order": order_payload, "acting_as": acting_as.value, "seq": version},
                     now=now,
                 )
+
+        await self.db.write(_tx)
         new_info = CampaignInfo(
             id=info.id,
             guild_id=info.guild_id,
@@ -846,8 +867,11 @@ class RulesService:
         return SubmitResult(info.id, events, version, version, acting_as, False, new_state)
 
     async def _first_result(self, campaign_id: int, interaction_id: str) -> SubmitResult | None:
-        async with self.db.read() as conn:
-            found = await repo.get_processed(conn, interaction_id)
+        def _tx(conn: Connection) -> tuple[int, dict[str, Any]] | None:
+            found = repo.get_processed(conn, interaction_id)
+            return found
+
+        found = await self.db.read(_tx)
         if found is None:
             return None
         stored_campaign, doc = found
@@ -872,12 +896,18 @@ class RulesService:
         cached = self._cache.get(campaign_id)
         if cached is not None:
             return cached
-        async with self.db.read() as conn:
-            record = await repo.load_campaign(conn, campaign_id)
+
+        def _tx(
+            conn: Connection,
+        ) -> tuple[repo.CampaignRecord, dict[str, int], list[DeadlineRecord]]:
+            record = repo.load_campaign(conn, campaign_id)
             if record is None:
                 raise UnknownCampaign(campaign_id)
-            players = await repo.players_of(conn, campaign_id)
-            open_deadlines = await repo.open_deadlines(conn, campaign_id)
+            players = repo.players_of(conn, campaign_id)
+            open_deadlines = repo.open_deadlines(conn, campaign_id)
+            return record, players, open_deadlines
+
+        record, players, open_deadlines = await self.db.read(_tx)
         cached = _Cached(
             record.info,
             load_state(record.state_json),
@@ -907,10 +937,23 @@ class RulesService:
         """
         return (await self._load(campaign_id)).state
 
+    async def get_view(self, campaign_id: int) -> CampaignView:
+        """The campaign's row and who plays which faction, from the in-memory cache (read from
+        the database on a miss); every change made through this service keeps it current.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        return (await self._load(campaign_id)).view()
+
     async def get_campaign(self, campaign_id: int) -> CampaignInfo:
         """The campaign's row. Raises :class:`UnknownCampaign`."""
-        async with self.db.read() as conn:
-            info = await repo.campaign_info(conn, campaign_id)
+
+        def _tx(conn: Connection) -> CampaignInfo | None:
+            info = repo.campaign_info(conn, campaign_id)
+            return info
+
+        info = await self.db.read(_tx)
         if info is None:
             raise UnknownCampaign(campaign_id)
         return info
@@ -919,60 +962,90 @@ class RulesService:
         self, *, guild_id: int | None = None, statuses: Iterable[CampaignStatus] | None = None
     ) -> list[CampaignInfo]:
         """Campaigns in id order, optionally of one guild and in some statuses."""
-        async with self.db.read() as conn:
-            return await repo.list_campaigns(
+
+        def _tx(conn: Connection) -> list[CampaignInfo]:
+            return repo.list_campaigns(
                 conn, guild_id=guild_id, statuses=None if statuses is None else list(statuses)
             )
 
+        return await self.db.read(_tx)
+
     async def campaign_for_channel(self, discord_channel_id: int) -> CampaignInfo | None:
         """The campaign whose category, channel or thread has this Discord id, if any."""
-        async with self.db.read() as conn:
-            channel = await repo.channel_by_discord_id(conn, discord_channel_id)
+
+        def _tx(conn: Connection) -> CampaignInfo | None:
+            channel = repo.channel_by_discord_id(conn, discord_channel_id)
             if channel is None:
                 return None
-            return await repo.campaign_info(conn, channel.campaign_id)
+            return repo.campaign_info(conn, channel.campaign_id)
+
+        return await self.db.read(_tx)
 
     async def channel_key_for(self, discord_channel_id: int) -> ChannelRecord | None:
         """The campaign channel record (key, parent) with this Discord id, if any."""
-        async with self.db.read() as conn:
-            return await repo.channel_by_discord_id(conn, discord_channel_id)
+
+        def _tx(conn: Connection) -> ChannelRecord | None:
+            return repo.channel_by_discord_id(conn, discord_channel_id)
+
+        return await self.db.read(_tx)
 
     async def channels(self, campaign_id: int) -> dict[str, ChannelRecord]:
         """The campaign's channels by key (``discord_id`` ``None`` until created)."""
-        async with self.db.read() as conn:
-            return await repo.channels_of(conn, campaign_id)
+
+        def _tx(conn: Connection) -> dict[str, ChannelRecord]:
+            return repo.channels_of(conn, campaign_id)
+
+        return await self.db.read(_tx)
 
     async def factions_of(self, campaign_id: int, user_id: int) -> list[str]:
         """The factions ``user_id`` plays in the campaign, sorted."""
-        async with self.db.read() as conn:
-            return await repo.factions_of(conn, campaign_id, user_id)
+
+        def _tx(conn: Connection) -> list[str]:
+            return repo.factions_of(conn, campaign_id, user_id)
+
+        return await self.db.read(_tx)
 
     async def players(self, campaign_id: int) -> dict[str, int]:
         """Faction -> player user id (factions without a player are the umpire's)."""
-        async with self.db.read() as conn:
-            return await repo.players_of(conn, campaign_id)
+
+        def _tx(conn: Connection) -> dict[str, int]:
+            return repo.players_of(conn, campaign_id)
+
+        return await self.db.read(_tx)
 
     async def events(
         self, campaign_id: int, *, after_seq: int = 0, limit: int | None = None
     ) -> list[StoredEvent]:
         """The campaign's event log after ``after_seq``."""
-        async with self.db.read() as conn:
-            return await repo.list_events(conn, campaign_id, after_seq=after_seq, limit=limit)
+
+        def _tx(conn: Connection) -> list[StoredEvent]:
+            return repo.list_events(conn, campaign_id, after_seq=after_seq, limit=limit)
+
+        return await self.db.read(_tx)
 
     async def deadlines(self, campaign_id: int) -> list[DeadlineRecord]:
         """The campaign's open deadlines, soonest first."""
-        async with self.db.read() as conn:
-            return await repo.open_deadlines(conn, campaign_id)
+
+        def _tx(conn: Connection) -> list[DeadlineRecord]:
+            return repo.open_deadlines(conn, campaign_id)
+
+        return await self.db.read(_tx)
 
     async def audit_log(self, campaign_id: int) -> list[AuditRecord]:
         """The campaign's audit log, oldest first."""
-        async with self.db.read() as conn:
-            return await repo.list_audit(conn, campaign_id)
+
+        def _tx(conn: Connection) -> list[AuditRecord]:
+            return repo.list_audit(conn, campaign_id)
+
+        return await self.db.read(_tx)
 
     async def queue_messages(self, campaign_id: int, messages: Sequence[OutboxMessage]) -> None:
         """Queue messages that report no state change (reminders, notices) in one transaction."""
-        async with self.db.write() as conn:
-            await repo.insert_outbox(conn, campaign_id, messages, now=self._clock())
+
+        def _tx(conn: Connection) -> None:
+            repo.insert_outbox(conn, campaign_id, messages, now=self._clock())
+
+        await self.db.write(_tx)
         self._notify(campaign_id)
 
     # ----------------------------------------------------------------------- replay
@@ -989,11 +1062,15 @@ class RulesService:
             ReplayMismatch: ``check`` and the replay differs from what was stored.
             UnknownCampaign: no such campaign.
         """
-        async with self.db.read() as conn:
-            record = await repo.load_campaign(conn, campaign_id)
+
+        def _tx(conn: Connection) -> tuple[repo.CampaignRecord, list[repo.StoredOrder]]:
+            record = repo.load_campaign(conn, campaign_id)
             if record is None:
                 raise UnknownCampaign(campaign_id)
-            orders = await repo.list_orders(conn, campaign_id)
+            orders = repo.list_orders(conn, campaign_id)
+            return record, orders
+
+        record, orders = await self.db.read(_tx)
         stored = load_state(record.state_json)
         state = self._new_game(self.ruleset, record.info.scenario, stored.dice_seed)
         for row in orders:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
+from sqlalchemy.engine import Connection
 
 from caedes_bot.outbox import OutboxDispatcher, PermanentError, RetryableError
 from caedes_bot.persistence import repository as repo
@@ -54,18 +56,23 @@ async def _set_up(service: RulesService, discord: FakeDiscord, clock: FakeClock)
 
 
 async def _posts(service: RulesService, cid: int, texts: list[tuple[str, str]]) -> list[int]:
-    async with service.db.write() as conn:
-        return await repo.insert_outbox(
+    def _q(conn: Connection) -> Any:
+        return repo.insert_outbox(
             conn,
             cid,
             [OutboxMessage(key, OutboxKind.POST, {"content": t}) for key, t in texts],
             now=T0,
         )
 
+    return await service.db.write(_q)
+
 
 async def _status(db: Database, cid: int, ids: list[int]) -> list[tuple[OutboxStatus, int]]:
-    async with db.read() as conn:
-        rows = await repo.outbox_rows(conn, cid, ids=ids)
+    def _q(conn: Connection) -> Any:
+        rows = repo.outbox_rows(conn, cid, ids=ids)
+        return rows
+
+    rows = await db.read(_q)
     return [(r.status, r.attempts) for r in rows]
 
 
@@ -100,8 +107,12 @@ async def test_retryable_failure_backs_off_and_blocks_only_its_channel(
         (OutboxStatus.PENDING, 0),
         (OutboxStatus.DELIVERED, 1),
     ]
-    async with db.read() as conn:
-        row = await repo.outbox_row(conn, a1)
+
+    def _q(conn: Connection) -> Any:
+        row = repo.outbox_row(conn, a1)
+        return row
+
+    row = await db.read(_q)
     assert row is not None and row.next_attempt_at == T0 + timedelta(seconds=1)
     assert row.last_error == "RetryableError: 502"
 
@@ -110,8 +121,12 @@ async def test_retryable_failure_backs_off_and_blocks_only_its_channel(
     assert discord.calls.count(a1) == 1
     clock.advance(0.5)
     assert await dispatcher.run_once() == 0  # second failure: next wait 2 s
-    async with db.read() as conn:
-        row = await repo.outbox_row(conn, a1)
+
+    def _q(conn: Connection) -> Any:
+        row = repo.outbox_row(conn, a1)
+        return row
+
+    row = await db.read(_q)
     assert row is not None and row.next_attempt_at == T0 + timedelta(seconds=3)
     clock.advance(2)
     assert await dispatcher.run_once() == 2  # a1 then a2
@@ -130,8 +145,12 @@ async def test_rate_limit_retry_after_is_respected(
     (a1,) = await _posts(service, cid, [("announcements", "a1")])
     discord.failures[a1] = [RetryableError("429", retry_after=30)]
     await OutboxDispatcher(db, discord, clock=clock).run_once()
-    async with db.read() as conn:
-        row = await repo.outbox_row(conn, a1)
+
+    def _q(conn: Connection) -> Any:
+        row = repo.outbox_row(conn, a1)
+        return row
+
+    row = await db.read(_q)
     assert row is not None and row.next_attempt_at == T0 + timedelta(seconds=30)
 
 
@@ -154,8 +173,9 @@ async def test_edit_finds_the_message_it_changes(
 ) -> None:
     discord = FakeDiscord()
     cid = await _set_up(service, discord, clock)
-    async with db.write() as conn:
-        await repo.insert_outbox(
+
+    def _q(conn: Connection) -> Any:
+        repo.insert_outbox(
             conn,
             cid,
             [
@@ -170,6 +190,8 @@ async def test_edit_finds_the_message_it_changes(
             ],
             now=T0,
         )
+
+    await db.write(_q)
     assert await OutboxDispatcher(db, discord, clock=clock).run_once() == 2
     thread = (await service.channels(cid))["orders:DAW"].discord_id
     assert thread is not None and discord.messages[thread] == ["panel v2"]
@@ -178,13 +200,13 @@ async def test_edit_finds_the_message_it_changes(
 async def test_channel_setup_resumes_after_a_crash_and_creates_nothing_twice(
     service: RulesService, db: Database, clock: FakeClock
 ) -> None:
-    """A crash right after Discord made #battles (before the id was stored): a fresh
+    """A crash right after Discord made a third place (before its id was stored): a fresh
     dispatcher finishes the set-up; every channel and thread exists once."""
     info = await service.create_campaign(1, "Camp", "test", created_by=9, umpire_user_id=9)
     discord = FakeDiscord(crash_after_creations=3)
     with pytest.raises(SimulatedCrash):
         await OutboxDispatcher(db, discord, clock=clock, concurrency=1).run_once()
-    assert discord.creations == ["Camp", "announcements", "battles"]
+    assert len(discord.creations) == 3 and discord.creations[0] == "Camp"
     discord.crash_after_creations = None
 
     fresh = OutboxDispatcher(db, discord, clock=clock)
@@ -197,8 +219,12 @@ async def test_channel_setup_resumes_after_a_crash_and_creates_nothing_twice(
     assert chans["battles"].discord_id == discord.places[(chans["category"].discord_id, "battles")]
     camp = await service.get_campaign(info.id)
     assert camp.category_id == chans["category"].discord_id
-    async with db.read() as conn:
-        rows = await repo.outbox_rows(conn, info.id)
+
+    def _q(conn: Connection) -> Any:
+        rows = repo.outbox_rows(conn, info.id)
+        return rows
+
+    rows = await db.read(_q)
     assert all(r.status is OutboxStatus.DELIVERED for r in rows)
     orders_daw = chans["orders:DAW"].discord_id
     assert orders_daw is not None and discord.members[orders_daw] == {9}
@@ -208,12 +234,20 @@ async def test_a_dependent_row_waits_and_fails_with_its_dependency(
     service: RulesService, db: Database, clock: FakeClock
 ) -> None:
     info = await service.create_campaign(1, "Camp", "test", created_by=9)
-    async with db.read() as conn:
-        rows = await repo.outbox_rows(conn, info.id)
+
+    def _q(conn: Connection) -> Any:
+        rows = repo.outbox_rows(conn, info.id)
+        return rows
+
+    rows = await db.read(_q)
     category = rows[0].id
     discord = FakeDiscord(failures={category: [PermanentError("Missing Access")]})
     await OutboxDispatcher(db, discord, clock=clock).run_once()
-    async with db.read() as conn:
-        rows = await repo.outbox_rows(conn, info.id)
+
+    def _q(conn: Connection) -> Any:
+        rows = repo.outbox_rows(conn, info.id)
+        return rows
+
+    rows = await db.read(_q)
     assert {r.status for r in rows} == {OutboxStatus.FAILED}
     assert discord.creations == []

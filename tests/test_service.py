@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
@@ -76,15 +78,17 @@ async def _campaign(service: RulesService, name: str = "Test", guild: int = 1) -
 
 
 async def _counts(db: Database, campaign_id: int) -> tuple[int, int, int, int]:
-    async with db.read() as conn:
-        info = await repo.campaign_info(conn, campaign_id)
+    def _q(conn: Connection) -> Any:
+        info = repo.campaign_info(conn, campaign_id)
         assert info is not None
         return (
             info.version,
-            await repo.count_rows(conn, campaign_orders, campaign_id),
-            await repo.count_rows(conn, campaign_events, campaign_id),
-            await repo.count_rows(conn, outbox, campaign_id),
+            repo.count_rows(conn, campaign_orders, campaign_id),
+            repo.count_rows(conn, campaign_events, campaign_id),
+            repo.count_rows(conn, outbox, campaign_id),
         )
+
+    return await db.read(_q)
 
 
 async def test_accepted_order_writes_state_order_events_and_outbox_together(
@@ -107,8 +111,12 @@ async def test_accepted_order_writes_state_order_events_and_outbox_together(
         (1, 1, "StandInBumped", None),
         (2, 1, "StandInSecret", ["DAW"]),
     ]
-    async with db.read() as conn:
-        rows = await repo.outbox_rows(conn, cid)
+
+    def _q(conn: Connection) -> Any:
+        rows = repo.outbox_rows(conn, cid)
+        return rows
+
+    rows = await db.read(_q)
     posts = [(r.channel_key, r.kind) for r in rows[-2:]]
     assert posts == [("announcements", OutboxKind.POST), ("orders:DAW", OutboxKind.POST)]
 
@@ -155,8 +163,12 @@ async def test_umpire_may_order_for_any_faction_and_it_is_logged(
     cid = await _campaign(service)
     result = await service.submit(cid, Actor(UMPIRE), StandInBump("ORC", amount=2))
     assert result.acting_as is ActingAs.UMPIRE
-    async with db.read() as conn:
-        orders = await repo.list_orders(conn, cid)
+
+    def _q(conn: Connection) -> Any:
+        orders = repo.list_orders(conn, cid)
+        return orders
+
+    orders = await db.read(_q)
     assert orders[-1].acting_as is ActingAs.UMPIRE
     assert orders[-1].actor_user_id == UMPIRE
     audit = await service.audit_log(cid)
@@ -283,8 +295,12 @@ async def test_campaign_setup_queues_channels_threads_and_welcome(
         7, "Seven Swords", "test", created_by=1, umpire_user_id=UMPIRE
     )
     assert info.status is CampaignStatus.SETTING_UP and info.version == 0
-    async with db.read() as conn:
-        rows = await repo.outbox_rows(conn, info.id)
+
+    def _q(conn: Connection) -> Any:
+        rows = repo.outbox_rows(conn, info.id)
+        return rows
+
+    rows = await db.read(_q)
     summary = [(r.kind.value, r.channel_key) for r in rows]
     assert summary == [
         ("create_category", "category"),
@@ -329,12 +345,19 @@ async def test_deadlines_follow_the_turn(service: RulesService, db: Database) ->
 
 async def test_queries_for_the_discord_edge(service: RulesService, db: Database) -> None:
     cid = await _campaign(service)
-    async with db.write() as conn:
-        await repo.set_channel_discord_id(conn, cid, "orders:DAW", 4242)
+
+    def _q(conn: Connection) -> Any:
+        repo.set_channel_discord_id(conn, cid, "orders:DAW", 4242)
+
+    await db.write(_q)
     found = await service.campaign_for_channel(4242)
     assert found is not None and found.id == cid
     assert await service.campaign_for_channel(1) is None
     assert await service.players(cid) == {"DAW": PLAYER_DAW, "ORC": PLAYER_ORC}
-    async with db.read() as conn:
-        count = await conn.scalar(sa.select(sa.func.count()).select_from(outbox))
+
+    def _q(conn: Connection) -> Any:
+        count = conn.scalar(sa.select(sa.func.count()).select_from(outbox))
+        return count
+
+    count = await db.read(_q)
     assert count and count > 0

@@ -1,9 +1,12 @@
-"""All SQL of the bot: small async functions over one ``AsyncConnection`` (design.md section 4).
+"""All SQL of the bot: small synchronous functions over one ``Connection`` (design.md section 4).
 
-Every function takes the connection of the transaction it belongs to (from
-:meth:`~caedes_bot.persistence.db.Database.write` or ``.read``), so a caller composes several
-of them into ONE transaction. The statements are SQLAlchemy Core: an order costs a handful of
-statements and maps no ORM rows. Nothing here is SQLite-specific.
+Every function takes the connection of the transaction it belongs to; a caller composes several
+of them into ONE transaction function and runs it with
+:meth:`~caedes_bot.persistence.db.Database.write` (on the single writer thread) or
+:meth:`~caedes_bot.persistence.db.Database.read` (on a reader thread), so a whole transaction
+costs one hop off the event loop. The statements are SQLAlchemy Core, and those on an order's
+path are built once at import: an order costs a handful of statements and maps no ORM rows.
+Nothing here is SQLite-specific.
 
 Results are typed frozen dataclasses; timestamps are aware UTC datetimes.
 """
@@ -17,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection
+from sqlalchemy.engine import Connection
 
 from caedes_bot.persistence.db import RawJSON
 from caedes_bot.persistence.tables import (
@@ -213,8 +216,8 @@ def _info(row: Any) -> CampaignInfo:
     )
 
 
-async def insert_campaign(
-    conn: AsyncConnection,
+def insert_campaign(
+    conn: Connection,
     *,
     guild_id: int,
     name: str,
@@ -225,7 +228,7 @@ async def insert_campaign(
     now: datetime,
 ) -> int:
     """Insert a campaign in ``setting_up`` at version 0; returns its id."""
-    result = await conn.execute(
+    result = conn.execute(
         sa.insert(campaigns).values(
             guild_id=guild_id,
             name=name,
@@ -245,10 +248,10 @@ async def insert_campaign(
     return int(pk[0])
 
 
-async def load_campaign(conn: AsyncConnection, campaign_id: int) -> CampaignRecord | None:
+def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
     """The campaign with its state JSON text, or ``None``."""
     row = (
-        await conn.execute(
+        conn.execute(
             sa.select(
                 *_INFO_COLUMNS,
                 sa.type_coerce(campaigns.c.state, sa.Text).label("state_json"),
@@ -261,16 +264,14 @@ async def load_campaign(conn: AsyncConnection, campaign_id: int) -> CampaignReco
     return CampaignRecord(_info(row), row._mapping["state_json"], row._mapping["last_event_seq"])
 
 
-async def campaign_info(conn: AsyncConnection, campaign_id: int) -> CampaignInfo | None:
+def campaign_info(conn: Connection, campaign_id: int) -> CampaignInfo | None:
     """The campaign without its state, or ``None``."""
-    row = (
-        await conn.execute(sa.select(*_INFO_COLUMNS).where(campaigns.c.id == campaign_id))
-    ).first()
+    row = (conn.execute(sa.select(*_INFO_COLUMNS).where(campaigns.c.id == campaign_id))).first()
     return None if row is None else _info(row)
 
 
-async def list_campaigns(
-    conn: AsyncConnection,
+def list_campaigns(
+    conn: Connection,
     *,
     guild_id: int | None = None,
     statuses: Sequence[CampaignStatus] | None = None,
@@ -281,20 +282,36 @@ async def list_campaigns(
         stmt = stmt.where(campaigns.c.guild_id == guild_id)
     if statuses is not None:
         stmt = stmt.where(campaigns.c.status.in_(list(statuses)))
-    return [_info(r) for r in await conn.execute(stmt)]
+    return [_info(r) for r in conn.execute(stmt)]
 
 
-async def update_campaign(
-    conn: AsyncConnection, campaign_id: int, *, now: datetime, **values: Any
-) -> None:
+def update_campaign(conn: Connection, campaign_id: int, *, now: datetime, **values: Any) -> None:
     """Change columns of a campaign that are not the state (status, umpire, category)."""
-    await conn.execute(
+    conn.execute(
         sa.update(campaigns).where(campaigns.c.id == campaign_id).values(updated_at=now, **values)
     )
 
 
-async def save_state(
-    conn: AsyncConnection,
+_SAVE_STATE = (
+    sa.update(campaigns)
+    .where(
+        campaigns.c.id == sa.bindparam("b_id"),
+        campaigns.c.version == sa.bindparam("b_version"),
+    )
+    .values(
+        state=sa.bindparam("b_state", type_=campaigns.c.state.type),
+        version=campaigns.c.version + 1,
+        last_event_seq=sa.bindparam("b_last_event_seq"),
+        updated_at=sa.bindparam("b_now", type_=campaigns.c.updated_at.type),
+    )
+)
+_SAVE_STATE_AND_STATUS = _SAVE_STATE.values(
+    status=sa.bindparam("b_status", type_=campaigns.c.status.type)
+)
+
+
+def save_state(
+    conn: Connection,
     *,
     campaign_id: int,
     expected_version: int,
@@ -310,19 +327,18 @@ async def save_state(
     Raises:
         StaleVersion: another writer got there first (nothing was changed).
     """
-    values: dict[str, Any] = {
-        "state": RawJSON(state_json),
-        "version": campaigns.c.version + 1,
-        "last_event_seq": last_event_seq,
-        "updated_at": now,
+    params: dict[str, Any] = {
+        "b_id": campaign_id,
+        "b_version": expected_version,
+        "b_state": RawJSON(state_json),
+        "b_last_event_seq": last_event_seq,
+        "b_now": now,
     }
-    if status is not None:
-        values["status"] = status
-    result = await conn.execute(
-        sa.update(campaigns)
-        .where(campaigns.c.id == campaign_id, campaigns.c.version == expected_version)
-        .values(**values)
-    )
+    if status is None:
+        result = conn.execute(_SAVE_STATE, params)
+    else:
+        params["b_status"] = status
+        result = conn.execute(_SAVE_STATE_AND_STATUS, params)
     if result.rowcount != 1:
         raise StaleVersion(f"campaign {campaign_id} is no longer at version {expected_version}")
     return expected_version + 1
@@ -332,8 +348,11 @@ async def save_state(
 # Order and event logs
 
 
-async def insert_order(
-    conn: AsyncConnection,
+_INSERT_ORDER = sa.insert(campaign_orders)
+
+
+def insert_order(
+    conn: Connection,
     *,
     campaign_id: int,
     seq: int,
@@ -347,25 +366,29 @@ async def insert_order(
     now: datetime,
 ) -> None:
     """Append an accepted order to the log (``payload`` holds ``"type"``)."""
-    await conn.execute(
-        sa.insert(campaign_orders).values(
-            campaign_id=campaign_id,
-            seq=seq,
-            actor_user_id=actor_user_id,
-            acting_as=acting_as,
-            faction=faction,
-            type=payload["type"],
-            payload=payload,
-            interaction_id=interaction_id,
-            dice_before=dice_before,
-            dice_after=dice_after,
-            created_at=now,
-        )
+    conn.execute(
+        _INSERT_ORDER,
+        {
+            "campaign_id": campaign_id,
+            "seq": seq,
+            "actor_user_id": actor_user_id,
+            "acting_as": acting_as,
+            "faction": faction,
+            "type": payload["type"],
+            "payload": payload,
+            "interaction_id": interaction_id,
+            "dice_before": dice_before,
+            "dice_after": dice_after,
+            "created_at": now,
+        },
     )
 
 
-async def insert_events(
-    conn: AsyncConnection,
+_INSERT_EVENT = sa.insert(campaign_events)
+
+
+def insert_events(
+    conn: Connection,
     *,
     campaign_id: int,
     first_seq: int,
@@ -376,8 +399,8 @@ async def insert_events(
     """Append events (payload with ``"type"``, audience) numbered from ``first_seq``."""
     if not events:
         return
-    await conn.execute(
-        sa.insert(campaign_events),
+    conn.execute(
+        _INSERT_EVENT,
         [
             {
                 "campaign_id": campaign_id,
@@ -393,9 +416,9 @@ async def insert_events(
     )
 
 
-async def list_orders(conn: AsyncConnection, campaign_id: int) -> list[StoredOrder]:
+def list_orders(conn: Connection, campaign_id: int) -> list[StoredOrder]:
     """The campaign's order log in order."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(campaign_orders)
         .where(campaign_orders.c.campaign_id == campaign_id)
         .order_by(campaign_orders.c.seq)
@@ -418,8 +441,8 @@ async def list_orders(conn: AsyncConnection, campaign_id: int) -> list[StoredOrd
     ]
 
 
-async def list_events(
-    conn: AsyncConnection, campaign_id: int, *, after_seq: int = 0, limit: int | None = None
+def list_events(
+    conn: Connection, campaign_id: int, *, after_seq: int = 0, limit: int | None = None
 ) -> list[StoredEvent]:
     """The campaign's events with ``seq > after_seq``, in order."""
     stmt = (
@@ -439,13 +462,13 @@ async def list_events(
             audience=r.audience,
             created_at=r.created_at,
         )
-        for r in await conn.execute(stmt)
+        for r in conn.execute(stmt)
     ]
 
 
-async def count_rows(conn: AsyncConnection, table: sa.Table, campaign_id: int) -> int:
+def count_rows(conn: Connection, table: sa.Table, campaign_id: int) -> int:
     """How many rows of ``table`` belong to the campaign (for checks and tests)."""
-    value = await conn.scalar(
+    value = conn.scalar(
         sa.select(sa.func.count()).select_from(table).where(table.c.campaign_id == campaign_id)
     )
     return int(value or 0)
@@ -455,8 +478,11 @@ async def count_rows(conn: AsyncConnection, table: sa.Table, campaign_id: int) -
 # Idempotency
 
 
-async def insert_processed(
-    conn: AsyncConnection,
+_INSERT_PROCESSED = sa.insert(processed_interactions)
+
+
+def insert_processed(
+    conn: Connection,
     *,
     interaction_id: str,
     campaign_id: int,
@@ -464,19 +490,21 @@ async def insert_processed(
     now: datetime,
 ) -> None:
     """Record an interaction's first result. Raises ``IntegrityError`` if already recorded."""
-    await conn.execute(
-        sa.insert(processed_interactions).values(
-            interaction_id=interaction_id, campaign_id=campaign_id, result=result, created_at=now
-        )
+    conn.execute(
+        _INSERT_PROCESSED,
+        {
+            "interaction_id": interaction_id,
+            "campaign_id": campaign_id,
+            "result": result,
+            "created_at": now,
+        },
     )
 
 
-async def get_processed(
-    conn: AsyncConnection, interaction_id: str
-) -> tuple[int, dict[str, Any]] | None:
+def get_processed(conn: Connection, interaction_id: str) -> tuple[int, dict[str, Any]] | None:
     """``(campaign_id, result)`` stored for an interaction, or ``None``."""
     row = (
-        await conn.execute(
+        conn.execute(
             sa.select(processed_interactions.c.campaign_id, processed_interactions.c.result).where(
                 processed_interactions.c.interaction_id == interaction_id
             )
@@ -489,26 +517,26 @@ async def get_processed(
 # Members
 
 
-async def set_member(conn: AsyncConnection, campaign_id: int, faction: str, user_id: int) -> None:
+def set_member(conn: Connection, campaign_id: int, faction: str, user_id: int) -> None:
     """Give ``faction`` to ``user_id`` (replacing any previous player of that faction)."""
-    await conn.execute(
+    conn.execute(
         sa.delete(members).where(members.c.campaign_id == campaign_id, members.c.faction == faction)
     )
-    await conn.execute(
+    conn.execute(
         sa.insert(members).values(campaign_id=campaign_id, faction=faction, user_id=user_id)
     )
 
 
-async def remove_member(conn: AsyncConnection, campaign_id: int, faction: str) -> None:
+def remove_member(conn: Connection, campaign_id: int, faction: str) -> None:
     """Leave ``faction`` without a player (the umpire runs it, R-PBP-UMP-02)."""
-    await conn.execute(
+    conn.execute(
         sa.delete(members).where(members.c.campaign_id == campaign_id, members.c.faction == faction)
     )
 
 
-async def factions_of(conn: AsyncConnection, campaign_id: int, user_id: int) -> list[str]:
+def factions_of(conn: Connection, campaign_id: int, user_id: int) -> list[str]:
     """The factions ``user_id`` holds in the campaign, sorted."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(members.c.faction)
         .where(members.c.campaign_id == campaign_id, members.c.user_id == user_id)
         .order_by(members.c.faction)
@@ -516,9 +544,9 @@ async def factions_of(conn: AsyncConnection, campaign_id: int, user_id: int) -> 
     return [r.faction for r in rows]
 
 
-async def players_of(conn: AsyncConnection, campaign_id: int) -> dict[str, int]:
+def players_of(conn: Connection, campaign_id: int) -> dict[str, int]:
     """Faction -> player user id, for factions that have a player."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(members.c.faction, members.c.user_id).where(members.c.campaign_id == campaign_id)
     )
     return {r.faction: r.user_id for r in rows}
@@ -528,37 +556,31 @@ async def players_of(conn: AsyncConnection, campaign_id: int) -> dict[str, int]:
 # Channels
 
 
-async def add_channel(
-    conn: AsyncConnection, campaign_id: int, key: str, parent_key: str | None
-) -> None:
+def add_channel(conn: Connection, campaign_id: int, key: str, parent_key: str | None) -> None:
     """Register a channel key (its Discord id comes later, from the outbox)."""
-    await conn.execute(
+    conn.execute(
         sa.insert(channels).values(campaign_id=campaign_id, key=key, parent_key=parent_key)
     )
 
 
-async def set_channel_discord_id(
-    conn: AsyncConnection, campaign_id: int, key: str, discord_id: int
-) -> None:
+def set_channel_discord_id(conn: Connection, campaign_id: int, key: str, discord_id: int) -> None:
     """Store the Discord id of a created channel, category or thread."""
-    await conn.execute(
+    conn.execute(
         sa.update(channels)
         .where(channels.c.campaign_id == campaign_id, channels.c.key == key)
         .values(discord_id=discord_id)
     )
 
 
-async def channels_of(conn: AsyncConnection, campaign_id: int) -> dict[str, ChannelRecord]:
+def channels_of(conn: Connection, campaign_id: int) -> dict[str, ChannelRecord]:
     """The campaign's channels by key."""
-    rows = await conn.execute(sa.select(channels).where(channels.c.campaign_id == campaign_id))
+    rows = conn.execute(sa.select(channels).where(channels.c.campaign_id == campaign_id))
     return {r.key: ChannelRecord(r.campaign_id, r.key, r.discord_id, r.parent_key) for r in rows}
 
 
-async def channel_by_discord_id(conn: AsyncConnection, discord_id: int) -> ChannelRecord | None:
+def channel_by_discord_id(conn: Connection, discord_id: int) -> ChannelRecord | None:
     """The campaign channel (or category, or thread) with this Discord id, if any."""
-    row = (
-        await conn.execute(sa.select(channels).where(channels.c.discord_id == discord_id))
-    ).first()
+    row = (conn.execute(sa.select(channels).where(channels.c.discord_id == discord_id))).first()
     return (
         None
         if row is None
@@ -596,8 +618,11 @@ def new_nonce() -> str:
     return secrets.token_hex(10)
 
 
-async def insert_outbox(
-    conn: AsyncConnection,
+_INSERT_OUTBOX_RETURNING = sa.insert(outbox).returning(outbox.c.id, sort_by_parameter_order=True)
+
+
+def insert_outbox(
+    conn: Connection,
     campaign_id: int,
     messages: Sequence[OutboxMessage],
     *,
@@ -627,10 +652,7 @@ async def insert_outbox(
         }
 
     if all(m.depends_on_key is None for m in messages):
-        result = await conn.execute(
-            sa.insert(outbox).returning(outbox.c.id, sort_by_parameter_order=True),
-            [row(m, None) for m in messages],
-        )
+        result = conn.execute(_INSERT_OUTBOX_RETURNING, [row(m, None) for m in messages])
         return [r.id for r in result]
     ids: list[int] = []
     by_key: dict[str, int] = {}
@@ -639,7 +661,7 @@ async def insert_outbox(
         if m.depends_on_key is not None:
             dep = by_key.get(m.depends_on_key)
             if dep is None:
-                dep = await conn.scalar(
+                dep = conn.scalar(
                     sa.select(outbox.c.id).where(
                         outbox.c.campaign_id == campaign_id,
                         outbox.c.dedupe_key == m.depends_on_key,
@@ -647,7 +669,7 @@ async def insert_outbox(
                 )
             if dep is None:
                 raise LookupError(f"no outbox row with dedupe key {m.depends_on_key!r}")
-        result = await conn.execute(sa.insert(outbox).values(**row(m, dep)))
+        result = conn.execute(sa.insert(outbox).values(**row(m, dep)))
         pk = result.inserted_primary_key
         assert pk is not None
         ids.append(int(pk[0]))
@@ -656,9 +678,9 @@ async def insert_outbox(
     return ids
 
 
-async def outbox_key_exists(conn: AsyncConnection, campaign_id: int, dedupe_key: str) -> bool:
+def outbox_key_exists(conn: Connection, campaign_id: int, dedupe_key: str) -> bool:
     """Whether a row with this dedupe key was ever queued for the campaign."""
-    found = await conn.scalar(
+    found = conn.scalar(
         sa.select(outbox.c.id).where(
             outbox.c.campaign_id == campaign_id, outbox.c.dedupe_key == dedupe_key
         )
@@ -666,30 +688,24 @@ async def outbox_key_exists(conn: AsyncConnection, campaign_id: int, dedupe_key:
     return found is not None
 
 
-async def outbox_heads(
-    conn: AsyncConnection, *, now: datetime, limit: int = 50
-) -> list[OutboxRecord]:
-    """The first pending row of every channel queue, if it is due, in id order.
+def pending_outbox(conn: Connection, *, limit: int = 100) -> list[OutboxRecord]:
+    """The oldest pending rows, in id order (due or not).
 
-    A queue is ``(campaign_id, channel_key)``; later rows of a queue wait for its head.
+    Because the list is a prefix of all pending rows by id, the first row of each queue
+    ``(campaign_id, channel_key)`` in it is that queue's head.
     """
-    heads = (
-        sa.select(sa.func.min(outbox.c.id))
-        .where(outbox.c.status == OutboxStatus.PENDING)
-        .group_by(outbox.c.campaign_id, outbox.c.channel_key)
-    )
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(outbox)
-        .where(outbox.c.id.in_(heads), outbox.c.next_attempt_at <= now)
+        .where(outbox.c.status == OutboxStatus.PENDING)
         .order_by(outbox.c.id)
         .limit(limit)
     )
     return [_outbox_record(r) for r in rows]
 
 
-async def next_outbox_attempt(conn: AsyncConnection) -> datetime | None:
+def next_outbox_attempt(conn: Connection) -> datetime | None:
     """When the earliest pending row may next be tried, or ``None`` if none is pending."""
-    value: datetime | None = await conn.scalar(
+    value: datetime | None = conn.scalar(
         sa.select(sa.func.min(outbox.c.next_attempt_at)).where(
             outbox.c.status == OutboxStatus.PENDING
         )
@@ -699,27 +715,25 @@ async def next_outbox_attempt(conn: AsyncConnection) -> datetime | None:
     return value
 
 
-async def outbox_rows(
-    conn: AsyncConnection, campaign_id: int, *, ids: Sequence[int] | None = None
+def outbox_rows(
+    conn: Connection, campaign_id: int, *, ids: Sequence[int] | None = None
 ) -> list[OutboxRecord]:
     """Rows of a campaign (all, or those with ``ids``) in id order."""
     stmt = sa.select(outbox).where(outbox.c.campaign_id == campaign_id).order_by(outbox.c.id)
     if ids is not None:
         stmt = stmt.where(outbox.c.id.in_(list(ids)))
-    return [_outbox_record(r) for r in await conn.execute(stmt)]
+    return [_outbox_record(r) for r in conn.execute(stmt)]
 
 
-async def outbox_row(conn: AsyncConnection, row_id: int) -> OutboxRecord | None:
+def outbox_row(conn: Connection, row_id: int) -> OutboxRecord | None:
     """One row by id."""
-    r = (await conn.execute(sa.select(outbox).where(outbox.c.id == row_id))).first()
+    r = (conn.execute(sa.select(outbox).where(outbox.c.id == row_id))).first()
     return None if r is None else _outbox_record(r)
 
 
-async def delivered_message_id(
-    conn: AsyncConnection, campaign_id: int, message_key: str
-) -> int | None:
+def delivered_message_id(conn: Connection, campaign_id: int, message_key: str) -> int | None:
     """The Discord message id of the delivered post with ``dedupe_key == message_key``."""
-    value: int | None = await conn.scalar(
+    value: int | None = conn.scalar(
         sa.select(outbox.c.discord_message_id).where(
             outbox.c.campaign_id == campaign_id,
             outbox.c.dedupe_key == message_key,
@@ -729,8 +743,8 @@ async def delivered_message_id(
     return value
 
 
-async def mark_outbox_delivered(
-    conn: AsyncConnection,
+def mark_outbox_delivered(
+    conn: Connection,
     row: OutboxRecord,
     *,
     now: datetime,
@@ -742,7 +756,7 @@ async def mark_outbox_delivered(
     For a row that created a channel, category or thread, its Discord id is stored in
     ``channels`` (and a category's in ``campaigns.category_id``) so later rows resolve it.
     """
-    await conn.execute(
+    conn.execute(
         sa.update(outbox)
         .where(outbox.c.id == row.id)
         .values(
@@ -755,34 +769,34 @@ async def mark_outbox_delivered(
         )
     )
     if row.kind in CREATING_KINDS and discord_id is not None:
-        await set_channel_discord_id(conn, row.campaign_id, row.channel_key, discord_id)
+        set_channel_discord_id(conn, row.campaign_id, row.channel_key, discord_id)
         if row.kind is OutboxKind.CREATE_CATEGORY:
-            await conn.execute(
+            conn.execute(
                 sa.update(campaigns)
                 .where(campaigns.c.id == row.campaign_id)
                 .values(category_id=discord_id)
             )
 
 
-async def mark_outbox_retry(
-    conn: AsyncConnection, row: OutboxRecord, *, error: str, next_attempt_at: datetime
+def mark_outbox_retry(
+    conn: Connection, row: OutboxRecord, *, error: str, next_attempt_at: datetime
 ) -> None:
     """Count a failed attempt and schedule the next one."""
-    await conn.execute(
+    conn.execute(
         sa.update(outbox)
         .where(outbox.c.id == row.id)
         .values(attempts=row.attempts + 1, last_error=error[:2000], next_attempt_at=next_attempt_at)
     )
 
 
-async def defer_outbox(conn: AsyncConnection, row_id: int, *, until: datetime) -> None:
+def defer_outbox(conn: Connection, row_id: int, *, until: datetime) -> None:
     """Put a row off until ``until`` without counting an attempt (it waits for another row)."""
-    await conn.execute(sa.update(outbox).where(outbox.c.id == row_id).values(next_attempt_at=until))
+    conn.execute(sa.update(outbox).where(outbox.c.id == row_id).values(next_attempt_at=until))
 
 
-async def mark_outbox_failed(conn: AsyncConnection, row: OutboxRecord, *, error: str) -> None:
+def mark_outbox_failed(conn: Connection, row: OutboxRecord, *, error: str) -> None:
     """Give up on a row (a permanent failure); later rows of its queue go on."""
-    await conn.execute(
+    conn.execute(
         sa.update(outbox)
         .where(outbox.c.id == row.id)
         .values(status=OutboxStatus.FAILED, attempts=row.attempts + 1, last_error=error[:2000])
@@ -806,9 +820,9 @@ def _deadline(r: Any) -> DeadlineRecord:
     )
 
 
-async def open_deadlines(conn: AsyncConnection, campaign_id: int) -> list[DeadlineRecord]:
+def open_deadlines(conn: Connection, campaign_id: int) -> list[DeadlineRecord]:
     """The campaign's deadlines that have not fired, by due time."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(deadlines)
         .where(deadlines.c.campaign_id == campaign_id, deadlines.c.fired.is_(False))
         .order_by(deadlines.c.due_at, deadlines.c.id)
@@ -816,8 +830,8 @@ async def open_deadlines(conn: AsyncConnection, campaign_id: int) -> list[Deadli
     return [_deadline(r) for r in rows]
 
 
-async def insert_deadline(
-    conn: AsyncConnection,
+def insert_deadline(
+    conn: Connection,
     *,
     campaign_id: int,
     decision_key: str,
@@ -826,7 +840,7 @@ async def insert_deadline(
     reminder_at: datetime | None,
 ) -> None:
     """Add a deadline (the key must be new for the campaign)."""
-    await conn.execute(
+    conn.execute(
         sa.insert(deadlines).values(
             campaign_id=campaign_id,
             decision_key=decision_key,
@@ -839,13 +853,11 @@ async def insert_deadline(
     )
 
 
-async def delete_open_deadlines(
-    conn: AsyncConnection, campaign_id: int, decision_keys: Sequence[str]
-) -> None:
+def delete_open_deadlines(conn: Connection, campaign_id: int, decision_keys: Sequence[str]) -> None:
     """Drop deadlines that are no longer owed (the decision was made)."""
     if not decision_keys:
         return
-    await conn.execute(
+    conn.execute(
         sa.delete(deadlines).where(
             deadlines.c.campaign_id == campaign_id,
             deadlines.c.decision_key.in_(list(decision_keys)),
@@ -854,20 +866,20 @@ async def delete_open_deadlines(
     )
 
 
-async def set_deadline_due(
-    conn: AsyncConnection, deadline_id: int, *, due_at: datetime, reminder_at: datetime | None
+def set_deadline_due(
+    conn: Connection, deadline_id: int, *, due_at: datetime, reminder_at: datetime | None
 ) -> None:
     """Move a deadline (the umpire's change, R-PBP-UMP-03)."""
-    await conn.execute(
+    conn.execute(
         sa.update(deadlines)
         .where(deadlines.c.id == deadline_id)
         .values(due_at=due_at, reminder_at=reminder_at, reminded=False)
     )
 
 
-async def due_reminders(conn: AsyncConnection, *, now: datetime) -> list[DeadlineRecord]:
+def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
     """Open deadlines whose reminder time has come and that were not reminded yet."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(deadlines)
         .where(
             deadlines.c.fired.is_(False),
@@ -880,9 +892,9 @@ async def due_reminders(conn: AsyncConnection, *, now: datetime) -> list[Deadlin
     return [_deadline(r) for r in rows]
 
 
-async def due_deadlines(conn: AsyncConnection, *, now: datetime) -> list[DeadlineRecord]:
+def due_deadlines(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
     """Open deadlines that have passed."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(deadlines)
         .where(deadlines.c.fired.is_(False), deadlines.c.due_at <= now)
         .order_by(deadlines.c.due_at, deadlines.c.id)
@@ -890,12 +902,12 @@ async def due_deadlines(conn: AsyncConnection, *, now: datetime) -> list[Deadlin
     return [_deadline(r) for r in rows]
 
 
-async def next_deadline_time(conn: AsyncConnection) -> datetime | None:
+def next_deadline_time(conn: Connection) -> datetime | None:
     """The earliest time at which a reminder or a deadline falls due, or ``None``."""
-    due: datetime | None = await conn.scalar(
+    due: datetime | None = conn.scalar(
         sa.select(sa.func.min(deadlines.c.due_at)).where(deadlines.c.fired.is_(False))
     )
-    remind: datetime | None = await conn.scalar(
+    remind: datetime | None = conn.scalar(
         sa.select(sa.func.min(deadlines.c.reminder_at)).where(
             deadlines.c.fired.is_(False), deadlines.c.reminded.is_(False)
         )
@@ -906,24 +918,22 @@ async def next_deadline_time(conn: AsyncConnection) -> datetime | None:
     return min(t if t.tzinfo is not None else t.replace(tzinfo=UTC) for t in times)
 
 
-async def mark_reminded(conn: AsyncConnection, deadline_id: int) -> None:
+def mark_reminded(conn: Connection, deadline_id: int) -> None:
     """The reminder for this deadline was queued."""
-    await conn.execute(
-        sa.update(deadlines).where(deadlines.c.id == deadline_id).values(reminded=True)
-    )
+    conn.execute(sa.update(deadlines).where(deadlines.c.id == deadline_id).values(reminded=True))
 
 
-async def mark_fired(conn: AsyncConnection, deadline_id: int) -> None:
+def mark_fired(conn: Connection, deadline_id: int) -> None:
     """The deadline passed and was acted on."""
-    await conn.execute(sa.update(deadlines).where(deadlines.c.id == deadline_id).values(fired=True))
+    conn.execute(sa.update(deadlines).where(deadlines.c.id == deadline_id).values(fired=True))
 
 
 # ---------------------------------------------------------------------------------------------
 # Audit
 
 
-async def insert_audit(
-    conn: AsyncConnection,
+def insert_audit(
+    conn: Connection,
     *,
     campaign_id: int,
     user_id: int | None,
@@ -932,16 +942,16 @@ async def insert_audit(
     now: datetime,
 ) -> None:
     """Log an umpire's or admin's action."""
-    await conn.execute(
+    conn.execute(
         sa.insert(audit_log).values(
             campaign_id=campaign_id, user_id=user_id, action=action, detail=detail, created_at=now
         )
     )
 
 
-async def list_audit(conn: AsyncConnection, campaign_id: int) -> list[AuditRecord]:
+def list_audit(conn: Connection, campaign_id: int) -> list[AuditRecord]:
     """The campaign's audit log, oldest first."""
-    rows = await conn.execute(
+    rows = conn.execute(
         sa.select(audit_log).where(audit_log.c.campaign_id == campaign_id).order_by(audit_log.c.id)
     )
     return [AuditRecord(r.campaign_id, r.user_id, r.action, r.detail, r.created_at) for r in rows]

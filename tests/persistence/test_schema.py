@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from sqlalchemy.engine import Connection
 
-from caedes_bot.persistence.db import Database, migrate_to_head
+from caedes_bot.persistence.db import Database, migrate_to_head, sync_url
 from caedes_bot.persistence.tables import Base
 from tests.persistence.support import sqlite_url
 
@@ -43,29 +47,43 @@ async def test_migrate_to_head_refuses_inside_a_running_loop(tmp_path: Path) -> 
     await asyncio.to_thread(migrate_to_head, sqlite_url(tmp_path / "x.db"))
 
 
+def _pragmas(conn: Connection) -> tuple[object, ...]:
+    return tuple(
+        conn.scalar(sa.text(f"PRAGMA {name}"))
+        for name in ("foreign_keys", "journal_mode", "synchronous", "busy_timeout")
+    )
+
+
 async def test_sqlite_pragmas_on_every_connection(db: Database) -> None:
-    for engine in (db.writer, db.reader):
-        async with engine.connect() as conn:
-            assert await conn.scalar(sa.text("PRAGMA foreign_keys")) == 1
-            assert await conn.scalar(sa.text("PRAGMA journal_mode")) == "wal"
-            assert await conn.scalar(sa.text("PRAGMA synchronous")) == 1  # NORMAL
-            assert await conn.scalar(sa.text("PRAGMA busy_timeout")) == 30_000
+    # foreign keys on, WAL, synchronous NORMAL (1), 30 s busy timeout
+    assert await db.write(_pragmas) == (1, "wal", 1, 30_000)
+    assert await db.read(_pragmas) == (1, "wal", 1, 30_000)
 
 
-async def test_writer_has_one_connection(db: Database) -> None:
-    """One writer (design.md section 4): a second write waits for the first to finish."""
-    order: list[str] = []
+async def test_one_writer_thread_runs_writes_one_at_a_time(db: Database) -> None:
+    """One writer (design.md section 4): writes never overlap, and all run on one thread."""
+    running: list[int] = []
+    overlaps: list[int] = []
+    threads: set[int] = set()
 
-    async def first() -> None:
-        async with db.write():
-            order.append("first in")
-            await asyncio.sleep(0)
-            await asyncio.sleep(0)
-            order.append("first out")
+    def work(n: int) -> int:
+        running.append(n)
+        if len(running) > 1:
+            overlaps.append(n)
+        threads.add(threading.get_ident())
+        time.sleep(0.001)
+        running.remove(n)
+        return n
 
-    async def second() -> None:
-        async with db.write():
-            order.append("second in")
+    def task(n: int) -> Callable[[Connection], int]:
+        return lambda _conn: work(n)
 
-    await asyncio.gather(first(), second())
-    assert order == ["first in", "first out", "second in"]
+    results = await asyncio.gather(*(db.write(task(n)) for n in range(20)))
+    assert results == list(range(20))
+    assert overlaps == [] and len(threads) == 1
+
+
+def test_async_urls_map_to_their_sync_drivers() -> None:
+    assert str(sync_url("sqlite+aiosqlite:///x.db")) == "sqlite+pysqlite:///x.db"
+    assert str(sync_url("postgresql+asyncpg://u@h/db")) == "postgresql+psycopg://u@h/db"
+    assert str(sync_url("postgresql+psycopg://u@h/db")) == "postgresql+psycopg://u@h/db"
