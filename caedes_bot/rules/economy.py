@@ -6,8 +6,8 @@
 * :func:`pay_upkeep` charges ceil(N/6) RP for the faction's non-Undead units, less Salt, and
   disbands the fewest units needed when RP fall short (R-UPK-01..05, R-ATTR-UNDEAD-02).
 * ``BuyUnits`` / ``CancelPurchase`` buy units of the faction's own order of battle in step 5
-  (R-BUY-01..04, R-ATTR-HERO-01); :func:`unit_price` is the one place where discounts will
-  apply (R-COMM-03..09, economy issue).
+  (R-BUY-01..04, R-ATTR-HERO-01), less earmarked commodity discounts (R-COMM-03..09,
+  :mod:`caedes_bot.rules.redeem`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from caedes_bot.rules import redeem
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.muster import legal_muster_provinces
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Unit
 
@@ -448,7 +449,6 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
         NotEnoughRP: the faction cannot pay (RP never go negative, R-BUY-02).
     """
     assert isinstance(order, BuyUnits)
-    from caedes_bot.rules.muster import legal_muster_provinces  # muster imports this module
 
     if order.count < 1:
         raise RuleViolation(

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from caedes_bot.gamedata.model import (
+    ARCHURSIA,
+    ESTLON,
     LIMITED_RACES,
     Attribute,
     BaseType,
@@ -54,11 +56,6 @@ RACE_TERRAINS: Mapping[Race, tuple[frozenset[Terrain], str]] = {
     Race.WOOD_ELVEN: (frozenset({Terrain.FOREST}), "R-RACE-WEL-01"),
     Race.BUGBEAR: (frozenset({Terrain.HILLS, Terrain.MOUNTAINS}), "R-RACE-BUG-01"),
 }
-
-#: Name of the Acherousian capital, the only Acherousian muster site (R-RACE-ACH-01).
-ARCHURSIA = "Archursia"
-#: Island group of the High Elven muster sites (R-RACE-HEL-01).
-ESTLON = "estlon"
 
 
 # --------------------------------------------------------------------------- orders, events
@@ -174,8 +171,8 @@ def _judge(
 
     race = kind.race
     if race is Race.ACHEROUSIAN:
-        if name != ARCHURSIA:
-            return _Verdict(("R-RACE-ACH-01", f"Acherousians muster only in {ARCHURSIA}."))
+        if province.id != ARCHURSIA:
+            return _Verdict(("R-RACE-ACH-01", "Acherousians muster only in Archursia."))
         return _Verdict()
     if race is Race.HIGH_ELVEN:
         if province.island != ESTLON:
@@ -255,7 +252,7 @@ def unitless_muster_site(ruleset: Ruleset, faction: str, province_id: str) -> bo
     if province is None:
         return False
     races = {k.race for k in ruleset.order_of_battle(faction) if not k.hero}
-    return (Race.ACHEROUSIAN in races and province.name == ARCHURSIA) or (
+    return (Race.ACHEROUSIAN in races and province.id == ARCHURSIA) or (
         Race.HIGH_ELVEN in races and province.island == ESTLON
     )
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from caedes_bot.gamedata.model import BaseType, Ruleset
 from caedes_bot.rules.state import FactionState, GameState, Step, Unit
 
-#: How many land units of each type one ship carries (R-MOVE-14): one cavalry or two infantry.
-_CARGO_ROOM = {BaseType.INFANTRY: 1, BaseType.CAVALRY: 2}
+#: Room a ship has, and room each land unit type takes, so that a ship carries one cavalry
+#: unit or up to two infantry units (R-MOVE-14).
 _SHIP_ROOM = 2
+_CARGO_ROOM = {BaseType.INFANTRY: 1, BaseType.CAVALRY: 2}
 
 
 def new_game(ruleset: Ruleset, scenario_id: str, seed: str) -> GameState:

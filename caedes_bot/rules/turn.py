@@ -394,16 +394,16 @@ def reset_movement(state: GameState, faction: str) -> None:
 # --------------------------------------------------------------------------- mercenaries
 
 
+#: The Orc Giant allies, Mercenary only under the option ``giant_allies_mercenary``.
+GIANT_ALLIES = "U-ORC-07"
+
+
 def is_mercenary(kind: UnitKind, options: Options) -> bool:
     """Whether ``kind`` is a Mercenary (R-ATTR-MERC-01), counting the Giant allies when the
     option ``giant_allies_mercenary`` is on (R-ATTR-MISS-03)."""
     if kind.has(Attribute.MERCENARY):
         return True
     return options.giant_allies_mercenary and kind.id == GIANT_ALLIES
-
-
-#: The Orc Giant allies, Mercenary only under the option ``giant_allies_mercenary``.
-GIANT_ALLIES = "U-ORC-07"
 
 
 def mercenary_excess(units: Sequence[Unit], ruleset: Ruleset, options: Options) -> list[Unit]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import Attribute, Ruleset
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.muster import unitless_muster_site
 from caedes_bot.rules.state import GameState
 
 
@@ -57,8 +58,6 @@ def elimination_check(state: GameState, ruleset: Ruleset) -> list[Event]:
     where it could muster with no unit there (R-VIC-05). An eliminated faction loses its
     provinces (unowned), RP, commodities, purchases and pacts; its vassals are released and it
     leaves any fealty it swore (R-FEAL-05). Mutates ``state``; returns the events."""
-    from caedes_bot.rules.muster import unitless_muster_site
-
     with_units = {u.owner for u in state.units.values()}
     events: list[Event] = []
     for code in state.in_play:
