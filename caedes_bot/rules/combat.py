@@ -667,11 +667,12 @@ def handout_order(
     factions: Iterable[str], owner: str | None, turn_order: Sequence[str]
 ) -> list[str]:
     """Defending factions in the order hits are handed out (R-COMBAT-06): the province owner
-    first, then turn order."""
+    first, then turn order (R-TURN-01)."""
     present = set(factions)
-    rest = [code for code in turn_order if code in present and code != owner]
-    rest += sorted(present - set(rest) - {owner} if owner else present - set(rest))
-    return ([owner] if owner in present and owner is not None else []) + rest
+    first = [owner] if owner is not None and owner in present else []
+    rank = {code: n for n, code in enumerate(turn_order)}
+    rest = sorted(present - set(first), key=lambda code: (rank.get(code, len(rank)), code))
+    return first + rest
 
 
 def _fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Fighter]:

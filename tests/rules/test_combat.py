@@ -661,3 +661,22 @@ def test_r_combat_02_default_battle_order_for_a_missed_deadline() -> None:
     assert of_type(events, BattleEnded)[0].result is BattleResult.ATTACKER_WON  # type: ignore[attr-defined]
     with pytest.raises(IllegalCombat):
         fight_default_battle(after, rs, script)
+
+
+def test_r_combat_06_hand_out_order_owner_first_then_turn_order() -> None:
+    from caedes_bot.rules.combat import Fighter, handout_order, has_real_choice, share_hits
+    from tests.rules.builders import TURN_ORDER
+
+    assert handout_order({"WEL", "ORC"}, "WEL", TURN_ORDER) == ["WEL", "ORC"]
+    assert handout_order({"WEL", "ORC"}, "DAW", TURN_ORDER) == ["ORC", "WEL"]
+    assert handout_order({"WEL", "ORC"}, None, TURN_ORDER) == ["ORC", "WEL"]
+    orc, wel = kind("ORCI", "ORC"), kind("WELI", "WEL")
+    side = [Fighter(1, orc, "ORC", Side.DEFENDER), Fighter(2, wel, "WEL", Side.DEFENDER)]
+    # Three hits on one unit each: one each, the third is lost (R-COMBAT-06).
+    assert share_hits(side, 3, ["WEL", "ORC"]) == [("WEL", 1), ("ORC", 1)]
+    fort = kind("F", "ORC", attributes=["fortitude"])
+    two = [Fighter(1, fort, "ORC", Side.DEFENDER), Fighter(2, fort, "ORC", Side.DEFENDER)]
+    assert has_real_choice(two, 2)  # destroy one, or wound both (R-ATTR-FORTI-01)
+    assert not has_real_choice(two, 1)  # wound either: the same
+    assert not has_real_choice(two, 3)  # one destroyed and one wounded, whichever
+    assert not has_real_choice(two, 4)
