@@ -1048,6 +1048,78 @@ class RulesService:
         await self.db.write(_tx)
         self._notify(campaign_id)
 
+    # ----------------------------------------------------------------------- deadlines
+
+    async def due_reminders(self, now: datetime) -> list[DeadlineRecord]:
+        """Deadlines of active campaigns whose reminder is due and not sent (R-PBP-DEAD-02)."""
+        return await self.db.read(lambda conn: repo.due_reminders(conn, now=now))
+
+    async def due_deadlines(self, now: datetime) -> list[DeadlineRecord]:
+        """Deadlines of active campaigns that have passed and not fired (R-PBP-DEAD-03)."""
+        return await self.db.read(lambda conn: repo.due_deadlines(conn, now=now))
+
+    async def next_deadline_time(self) -> datetime | None:
+        """When the next reminder or deadline of an active campaign falls due."""
+        return await self.db.read(repo.next_deadline_time)
+
+    async def remind(self, deadline: DeadlineRecord) -> None:
+        """Queue the reminder of ``deadline`` to its faction's orders thread, pinging the
+        faction's player only (ux.md "Pings"), and mark it sent, in one transaction."""
+        cached = await self._load(deadline.campaign_id)
+        unix = int(deadline.due_at.timestamp())
+        faction = deadline.faction
+        what = "its turn" if deadline.decision_key.startswith("turn:") else "a decision"
+        player = cached.players.get(faction) if faction else None
+        message = OutboxMessage(
+            f"orders:{faction}" if faction else "umpire",
+            OutboxKind.POST,
+            {
+                "content": f"Reminder: {faction or 'someone'} still owes {what}; "
+                f"the deadline is <t:{unix}:R>.",
+                "mention_user_ids": [player] if player is not None else [],
+                "deadline": deadline.decision_key,
+            },
+            dedupe_key=f"reminder:{deadline.id}",
+        )
+        now = self._clock()
+
+        def _tx(conn: Connection) -> None:
+            if not repo.outbox_key_exists(conn, deadline.campaign_id, f"reminder:{deadline.id}"):
+                repo.insert_outbox(conn, deadline.campaign_id, [message], now=now)
+            repo.mark_reminded(conn, deadline.id)
+
+        await self.db.write(_tx)
+        self._notify(deadline.campaign_id)
+
+    async def mark_deadline_fired(self, deadline: DeadlineRecord) -> None:
+        """The deadline has been acted on (or needs nothing more)."""
+        await self.db.write(lambda conn: repo.mark_fired(conn, deadline.id))
+
+    async def move_deadline(
+        self, deadline: DeadlineRecord, due_at: datetime, *, by: int | None = None
+    ) -> None:
+        """The umpire moves a deadline (R-PBP-UMP-03); its reminder is re-armed. Logged."""
+        window = due_at - self._clock()
+        lead = min(
+            window * self.deadline_policy.reminder_fraction,
+            self.deadline_policy.max_reminder_lead,
+        )
+        now = self._clock()
+
+        def _tx(conn: Connection) -> None:
+            repo.set_deadline_due(conn, deadline.id, due_at=due_at, reminder_at=due_at - lead)
+            repo.insert_audit(
+                conn,
+                campaign_id=deadline.campaign_id,
+                user_id=by,
+                action="deadline_moved",
+                detail={"deadline": deadline.decision_key, "due_at": due_at.isoformat()},
+                now=now,
+            )
+
+        await self.db.write(_tx)
+        self._notify(deadline.campaign_id)
+
     # ----------------------------------------------------------------------- replay
 
     async def replay(self, campaign_id: int, *, check: bool = True) -> GameState:

@@ -877,8 +877,12 @@ def set_deadline_due(
     )
 
 
+def _active_campaigns() -> sa.Select[tuple[int]]:
+    return sa.select(campaigns.c.id).where(campaigns.c.status == CampaignStatus.ACTIVE)
+
+
 def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
-    """Open deadlines whose reminder time has come and that were not reminded yet."""
+    """Open deadlines of active campaigns whose reminder time has come, not yet reminded."""
     rows = conn.execute(
         sa.select(deadlines)
         .where(
@@ -886,6 +890,7 @@ def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
             deadlines.c.reminded.is_(False),
             deadlines.c.reminder_at.is_not(None),
             deadlines.c.reminder_at <= now,
+            deadlines.c.campaign_id.in_(_active_campaigns()),
         )
         .order_by(deadlines.c.reminder_at, deadlines.c.id)
     )
@@ -893,23 +898,28 @@ def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
 
 
 def due_deadlines(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
-    """Open deadlines that have passed."""
+    """Open deadlines of active campaigns that have passed (a paused campaign's wait)."""
     rows = conn.execute(
         sa.select(deadlines)
-        .where(deadlines.c.fired.is_(False), deadlines.c.due_at <= now)
+        .where(
+            deadlines.c.fired.is_(False),
+            deadlines.c.due_at <= now,
+            deadlines.c.campaign_id.in_(_active_campaigns()),
+        )
         .order_by(deadlines.c.due_at, deadlines.c.id)
     )
     return [_deadline(r) for r in rows]
 
 
 def next_deadline_time(conn: Connection) -> datetime | None:
-    """The earliest time at which a reminder or a deadline falls due, or ``None``."""
+    """The earliest time at which a reminder or a deadline of an active campaign falls due."""
+    active = deadlines.c.campaign_id.in_(_active_campaigns())
     due: datetime | None = conn.scalar(
-        sa.select(sa.func.min(deadlines.c.due_at)).where(deadlines.c.fired.is_(False))
+        sa.select(sa.func.min(deadlines.c.due_at)).where(deadlines.c.fired.is_(False), active)
     )
     remind: datetime | None = conn.scalar(
         sa.select(sa.func.min(deadlines.c.reminder_at)).where(
-            deadlines.c.fired.is_(False), deadlines.c.reminded.is_(False)
+            deadlines.c.fired.is_(False), deadlines.c.reminded.is_(False), active
         )
     )
     times = [t for t in (due, remind) if t is not None]

@@ -1,0 +1,109 @@
+"""The service with the real rules and the shipped default scenario: a whole game round
+played through ``RulesService.submit`` with the campaign's seeded dice, then replayed exactly
+from the order log (R-GEN-01, R-TURN-01, R-TURN-02, R-PBP-DEAD-04)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from caedes_bot.gamedata.loader import load_ruleset
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.tables import ActingAs, CampaignStatus
+from caedes_bot.rules.combat import FightBattle
+from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.movement import MoveUnits
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import Step
+from caedes_bot.rules.turn import EndStep, UmpireAdvance
+from caedes_bot.service import Actor, NotAuthorised, RulesService
+from tests.persistence.fixtures import db, db_template, db_url
+
+__all__ = ["db", "db_template", "db_url"]
+
+UMPIRE = 900
+PLAYER_DAW = 101
+
+
+@pytest.fixture(scope="module")
+def rules() -> Ruleset:
+    return load_ruleset()
+
+
+@pytest.fixture
+async def service(db: Database, rules: Ruleset) -> AsyncIterator[RulesService]:
+    yield RulesService(db, rules)
+
+
+async def play_first_round(service: RulesService, campaign_id: int) -> int:
+    """Dawnians buy 3 Infantry and send both Knights into Sarnath Fields (held by the
+    Acherousians); every decision is answered by its default through the umpire; everyone
+    else passes. Returns the number of orders given."""
+    given = 0
+
+    async def give(actor: Actor, order: Order) -> None:
+        nonlocal given
+        await service.submit(campaign_id, actor, order, interaction_id=f"o{given}")
+        given += 1
+
+    daw, umpire = Actor(PLAYER_DAW), Actor(UMPIRE)
+    state = await service.get_state(campaign_id)
+    bought = moved = False
+    for _ in range(500):
+        state = await service.get_state(campaign_id)
+        if state.round != 1:
+            break
+        active = state.active
+        assert active is not None
+        if state.pending:
+            await give(umpire, UmpireAdvance(active))
+        elif active == "DAW" and state.step is Step.BUY and not bought:
+            await give(daw, BuyUnits("DAW", "U-DAW-01", 3))
+            bought = True
+        elif active == "DAW" and state.step is Step.MOVE and not moved:
+            await give(daw, MoveUnits("DAW", (5,), "sarnath-fields"))
+            await give(daw, MoveUnits("DAW", (10,), "sarnath-fields"))
+            moved = True
+        elif state.step is Step.COMBAT and state.battles_due:
+            await give(
+                daw if active == "DAW" else umpire, FightBattle(active, state.battles_due[0])
+            )
+        else:
+            await give(daw if active == "DAW" else umpire, EndStep(active))
+    assert state.round == 2 and bought and moved
+    return given
+
+
+async def test_a_whole_game_round_replays_exactly(service: RulesService, db: Database) -> None:
+    info = await service.create_campaign(
+        1, "Real", "default", created_by=UMPIRE, umpire_user_id=UMPIRE
+    )
+    await service.assign(info.id, PLAYER_DAW, "DAW")
+    start = await service.start(info.id, Actor(UMPIRE))
+    assert start.acting_as is ActingAs.UMPIRE
+    assert (start.state.round, start.state.active, start.state.step) == (1, "DAW", Step.TRADE)
+    assert (await service.get_campaign(info.id)).status is CampaignStatus.ACTIVE
+
+    given = await play_first_round(service, info.id)
+    state = await service.get_state(info.id)
+    assert (state.round, state.active) == (2, "DAW")
+    assert state.dice_rolls > 0  # the battle rolled the campaign's seeded dice
+    assert (await service.get_campaign(info.id)).version == given + 1  # + StartCampaign
+
+    service.forget()
+    assert await service.get_state(info.id) == state
+    assert await service.replay(info.id) == state
+
+
+async def test_only_the_umpire_starts_a_campaign(service: RulesService) -> None:
+    info = await service.create_campaign(
+        1, "Real", "default", created_by=UMPIRE, umpire_user_id=UMPIRE
+    )
+    await service.assign(info.id, PLAYER_DAW, "DAW")
+    with pytest.raises(NotAuthorised) as err:
+        await service.start(info.id, Actor(PLAYER_DAW))
+    assert err.value.rule == "R-PBP-UMP-01"
+    result = await service.start(info.id, Actor(555, is_admin=True))
+    assert result.acting_as is ActingAs.ADMIN
