@@ -30,7 +30,7 @@ def main() -> int:
     discord.utils.setup_logging(handler=logging.StreamHandler(sys.stdout), level=level, root=True)
     migrate_to_head(settings.database_url)  # Alembic runs its own event loop: before the bot's
     try:
-        CaedesBot(settings).run(token, log_handler=None)
+        CaedesBot(settings, freeze_gc=True).run(token, log_handler=None)
     except discord.LoginFailure:
         return fail(
             "Discord rejected the token in CAEDES_DISCORD_TOKEN. Copy it again from the Developer Portal."

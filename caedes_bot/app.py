@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -26,6 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs._checks import ChannelDirectory
 from caedes_bot.cogs._errors import handle_app_command_error
 from caedes_bot.discord_sender import DiscordSender
 from caedes_bot.gamedata.loader import load_ruleset
@@ -93,16 +95,20 @@ class CaedesBot(commands.Bot):
         outbox_options: keyword arguments for :class:`~caedes_bot.outbox.OutboxDispatcher`
             (tests shorten the retry delays).
         shutdown_grace: seconds ``close`` lets the outbox finish its current pass.
+        freeze_gc: move everything alive after start-up out of the garbage collector's sight
+            (``gc.freeze``), which removes its long pauses of the event loop (design.md
+            section 4); ``bot.py`` turns it on.
         options: passed to :class:`discord.ext.commands.Bot` (e.g. ``guild_ready_timeout``).
 
     Attributes (set by ``setup_hook``):
         db: the database engines. ruleset: the game data. service: the rules service.
-        outbox: the outbox dispatcher.
+        directory: which campaign each channel belongs to. outbox: the outbox dispatcher.
     """
 
     db: Database
     ruleset: Ruleset
     service: RulesService
+    directory: ChannelDirectory
     outbox: OutboxDispatcher
 
     def __init__(
@@ -113,6 +119,7 @@ class CaedesBot(commands.Bot):
         extensions: Sequence[str] = EXTENSIONS,
         outbox_options: Mapping[str, Any] | None = None,
         shutdown_grace: float = 5.0,
+        freeze_gc: bool = False,
         **options: Any,
     ) -> None:
         options.setdefault("intents", discord.Intents.default())
@@ -128,6 +135,7 @@ class CaedesBot(commands.Bot):
         self._extensions = tuple(extensions)
         self._outbox_options = dict(outbox_options or {})
         self._shutdown_grace = shutdown_grace
+        self._freeze_gc = freeze_gc
         self._background: list[asyncio.Task[None]] = []
         self._db: Database | None = None
         self.synced: list[app_commands.AppCommand] = []
@@ -140,6 +148,7 @@ class CaedesBot(commands.Bot):
         else:
             self.ruleset = await asyncio.to_thread(load_ruleset, self.settings.config_dir)
         self.service = RulesService(self.db, self.ruleset)
+        self.directory = ChannelDirectory(self.service)
         for name in self._extensions:
             await self.load_extension(name)
         sender = DiscordSender(self, owner_of=self._campaign_owning)
@@ -148,6 +157,9 @@ class CaedesBot(commands.Bot):
         self._start_background(self.outbox.run(), "caedes-outbox")
         if self.settings.sync_commands:
             self.synced = await self.sync_commands()
+        if self._freeze_gc:
+            gc.collect()
+            gc.freeze()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync the slash commands: to each development guild (at once), or globally."""

@@ -94,20 +94,33 @@ def channel_overwrites(
 
 
 def message_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """``content`` and ``embeds`` of an outbox payload, cut to Discord's limits.
+    """``content``, ``embeds`` and ``allowed_mentions`` of an outbox payload, cut to Discord's
+    limits.
 
-    The announcer keeps messages short; this is the last guard, so a long message is shortened
+    Only the members listed in ``mention_user_ids`` are pinged (they are named at the start of
+    the content); any other mention in the text shows but pings nobody (ux.md "Pings"). The
+    announcer keeps messages short; this is the last guard, so a long message is shortened
     rather than refused.
     """
     fields: dict[str, Any] = {}
+    mention_ids = [int(u) for u in payload.get("mention_user_ids") or ()]
     content = payload.get("content")
-    if isinstance(content, str) and content:
-        fields["content"] = truncate(content, MESSAGE_LIMIT)
+    text = content if isinstance(content, str) else ""
+    if mention_ids:
+        text = " ".join(f"<@{u}>" for u in mention_ids) + (f" {text}" if text else "")
+    if text:
+        fields["content"] = truncate(text, MESSAGE_LIMIT)
     embeds: Sequence[Mapping[str, Any]] = payload.get("embeds") or ()
     if embeds:
         fields["embeds"] = [
             fit_embed(discord.Embed.from_dict(dict(e))) for e in embeds[:EMBEDS_PER_MESSAGE]
         ]
+    fields["allowed_mentions"] = discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(u) for u in mention_ids],
+    )
     return fields
 
 
@@ -295,7 +308,7 @@ class DiscordSender:
     async def _post(self, row: OutboxRow) -> DeliveryResult:
         await self.client.wait_until_ready()
         fields = message_fields(row.payload)
-        if not fields:
+        if "content" not in fields and "embeds" not in fields:
             raise PermanentError(f"row {row.id}: nothing to post")
         message = await self._messageable(row).send(nonce=row.nonce, **fields)
         return DeliveryResult(message.id)
@@ -305,7 +318,7 @@ class DiscordSender:
         if row.message_id is None:
             raise PermanentError(f"row {row.id}: no message to edit")
         fields = message_fields(row.payload)
-        if not fields:
+        if "content" not in fields and "embeds" not in fields:
             raise PermanentError(f"row {row.id}: nothing to change")
         await self._messageable(row).get_partial_message(row.message_id).edit(**fields)
         return DeliveryResult(row.message_id)

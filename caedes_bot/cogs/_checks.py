@@ -14,6 +14,7 @@ Cogs call :func:`campaign_context` with what they need; a refusal raises a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
@@ -21,7 +22,7 @@ import discord
 
 from caedes_bot.cogs._errors import NotInCampaign, NotPermitted
 from caedes_bot.persistence.repository import CampaignInfo
-from caedes_bot.service import Actor, RulesService
+from caedes_bot.service import Actor, CampaignView, RulesService
 
 
 class Need(Enum):
@@ -38,12 +39,14 @@ class CampaignContext:
 
     Attributes:
         campaign: the campaign's row.
+        players: faction -> the member playing it (factions nobody holds are the umpire's).
         user_id: the member using the command.
         is_admin: the member has Manage Server.
         is_umpire: the member is this campaign's umpire.
     """
 
     campaign: CampaignInfo
+    players: Mapping[str, int]
     user_id: int
     is_admin: bool
     is_umpire: bool
@@ -102,15 +105,51 @@ def _candidate_ids(channel: object) -> list[int]:
     return ids
 
 
-async def find_campaign(interaction: discord.Interaction) -> CampaignInfo | None:
-    """The campaign whose category, channel or thread the interaction comes from, if any."""
+class ChannelDirectory:
+    """Which campaign a Discord channel, category or thread belongs to.
+
+    A binding never changes once the outbox has made the channel, so a found one is kept in
+    memory; a miss is asked of the service again next time (the channel may not exist yet).
+    The bot holds one (``CaedesBot.directory``).
+    """
+
+    def __init__(self, service: RulesService) -> None:
+        self._service = service
+        self._known: dict[int, int] = {}
+
+    async def campaign_of(self, channel_id: int) -> int | None:
+        """The id of the campaign owning ``channel_id``, or ``None``."""
+        known = self._known.get(channel_id)
+        if known is not None:
+            return known
+        info = await self._service.campaign_for_channel(channel_id)
+        if info is None:
+            return None
+        self._known[channel_id] = info.id
+        return info.id
+
+
+def directory_of(interaction: discord.Interaction) -> ChannelDirectory:
+    """The bot's :class:`ChannelDirectory` (a fresh one if the client has none)."""
+    directory = getattr(interaction.client, "directory", None)
+    if isinstance(directory, ChannelDirectory):
+        return directory
+    return ChannelDirectory(service_of(interaction))
+
+
+async def find_campaign(interaction: discord.Interaction) -> CampaignView | None:
+    """The campaign whose category, channel or thread the interaction comes from, with its
+    players, if any."""
     if interaction.guild_id is None or interaction.channel is None:
         return None
-    service = service_of(interaction)
+    directory = directory_of(interaction)
     for channel_id in _candidate_ids(interaction.channel):
-        info = await service.campaign_for_channel(channel_id)
-        if info is not None and info.guild_id == interaction.guild_id:
-            return info
+        campaign_id = await directory.campaign_of(channel_id)
+        if campaign_id is None:
+            continue
+        view = await service_of(interaction).get_view(campaign_id)
+        if view.info.guild_id == interaction.guild_id:
+            return view
     return None
 
 
@@ -123,11 +162,13 @@ async def campaign_context(
         NotInCampaign: the channel belongs to no campaign.
         NotPermitted: the member lacks what ``need`` asks (admin; umpire or admin).
     """
-    info = await find_campaign(interaction)
-    if info is None:
+    view = await find_campaign(interaction)
+    if view is None:
         raise NotInCampaign()
+    info = view.info
     context = CampaignContext(
         campaign=info,
+        players=view.players,
         user_id=interaction.user.id,
         is_admin=is_admin(interaction),
         is_umpire=info.umpire_user_id is not None and info.umpire_user_id == interaction.user.id,

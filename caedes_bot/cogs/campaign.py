@@ -219,7 +219,7 @@ class CampaignCog(commands.Cog):
         self._not_a_bot(member)
         state = await self.service.get_state(info.id)
         code = self._faction(faction, state.in_play)
-        holder = (await self.service.players(info.id)).get(code)
+        holder = context.players.get(code)
         label = faction_label(self.ruleset.faction(code))
         if holder == member.id:
             await interaction.response.send_message(
@@ -247,7 +247,7 @@ class CampaignCog(commands.Cog):
         state = await self.service.get_state(info.id)
         code = self._faction(faction, state.in_play)
         label = faction_label(self.ruleset.faction(code))
-        if code not in await self.service.players(info.id):
+        if code not in context.players:
             raise UserError(
                 f"Nobody holds {label}; the umpire runs it already.", rule="R-PBP-UMP-02"
             )
@@ -266,7 +266,7 @@ class CampaignCog(commands.Cog):
         except UserError:
             return []
         state = await self.service.get_state(context.campaign.id)
-        players = await self.service.players(context.campaign.id)
+        players = context.players
         needle = current.strip().casefold()
         items: list[tuple[bool, str, str]] = []
         for code in state.in_play:
@@ -297,7 +297,7 @@ class CampaignCog(commands.Cog):
                 rule="R-PBP-UMP-01",
                 allowed="an admin names one with `/campaign umpire`",
             )
-        players = await self.service.players(info.id)
+        players = context.players
         result = await self.service.start(info.id, context.actor)
         state = result.state
         umpire_run = [c for c in state.in_play if c not in players]
@@ -321,7 +321,7 @@ class CampaignCog(commands.Cog):
         context = await campaign_context(interaction)
         info = context.campaign
         state = await self.service.get_state(info.id)
-        players = await self.service.players(info.id)
+        players = context.players
         scenario = self.ruleset.scenarios.get(info.scenario)
         embed = discord.Embed(
             title=info.name, description=f"The campaign is {_STATUS_TEXT[info.status]}."

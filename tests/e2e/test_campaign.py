@@ -9,69 +9,14 @@ turn order).
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from caedes_bot.gamedata.model import Ruleset
+from tests.e2e.campaigns import CAMPAIGN_CHANNELS, DEFAULT_FACTIONS, new_campaign, thread_members
 from tests.e2e.conftest import MakeBot
 from tests.e2e.harness import BotRunner
 from tests.fakediscord import FakeDiscord, FakeUser
-from tests.fakediscord.world import GUILD_CATEGORY, GUILD_TEXT, PRIVATE_THREAD
-
-CAMPAIGN_CHANNELS = ["announcements", "battles", "table-talk", "umpire"]
-DEFAULT_FACTIONS = ["DAW", "ORC", "WEL", "LIZ", "DWA", "HEL", "ACH"]
-
-
-def setup_done(fake: FakeDiscord, name: str, factions: list[str]) -> dict[str, Any] | None:
-    """The campaign's category, channels and threads once all exist, else ``None``."""
-    world = fake.world
-    categories = [c for c in world.channels_named(name) if c["type"] == GUILD_CATEGORY]
-    if len(categories) != 1:
-        return None
-    category = categories[0]
-    found: dict[str, Any] = {"category": category}
-    for key in CAMPAIGN_CHANNELS:
-        chans = [
-            c
-            for c in world.channels_named(key, parent_id=int(category["id"]))
-            if c["type"] == GUILD_TEXT
-        ]
-        if not chans:
-            return None
-        found[key] = chans[0]
-    for code in factions:
-        threads = world.channels_named(
-            f"orders-{code.lower()}", parent_id=int(found["announcements"]["id"])
-        )
-        if not threads:
-            return None
-        found[f"orders:{code}"] = threads[0]
-    welcome = [
-        m
-        for m in world.messages[int(found["announcements"]["id"])]
-        if "is being set up" in m["content"]
-    ]
-    if not welcome:
-        return None
-    return found
-
-
-async def new_campaign(
-    fake: FakeDiscord, name: str = "Seven Swords", scenario: str = "default", **options: Any
-) -> dict[str, Any]:
-    record = await fake.slash(fake.admin, "campaign new", name=name, scenario=scenario, **options)
-    assert record.ephemeral, record.text
-    assert f"Setting up **{name}**" in record.text
-    factions = DEFAULT_FACTIONS if scenario == "default" else ["DAW", "ORC", "ACH"]
-    found: dict[str, Any] = await fake.wait_for(
-        lambda: setup_done(fake, name, factions), what=f"the set-up of {name}"
-    )
-    return found
-
-
-def thread_members(fake: FakeDiscord, thread: dict[str, Any]) -> set[int]:
-    return fake.world.thread_members[int(thread["id"])]
+from tests.fakediscord.world import PRIVATE_THREAD
 
 
 async def test_bot_starts_and_syncs_commands_to_the_dev_guild(

@@ -16,8 +16,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from caedes_bot.persistence.repository import OutboxMessage
 from caedes_bot.persistence.tables import OutboxKind, OutboxStatus, outbox
+from tests.e2e.campaigns import DEFAULT_FACTIONS, new_campaign, setup_done, thread_members
 from tests.e2e.conftest import MakeBot
-from tests.e2e.test_campaign import DEFAULT_FACTIONS, new_campaign, setup_done, thread_members
 from tests.fakediscord import DROP, LOSE_ANSWER, FakeDiscord
 
 THREADS = r"^/channels/\d+/threads$"
@@ -122,3 +122,91 @@ async def test_every_message_arrives_in_order_once_despite_faults(
     assert all(f.remaining == 0 for f in fake.chaos.faults)
     injected = Counter(status for _, _, status in fake.chaos.injected)
     assert injected == Counter({429: 7, 503: 3, 500: 1, DROP: 2, LOSE_ANSWER: 2})
+
+
+async def test_edits_follow_their_post_and_a_refusal_is_not_retried(
+    fake: FakeDiscord, make_bot: MakeBot, database_url: str
+) -> None:
+    runner = await make_bot()
+    found = await new_campaign(fake, scenario="skirmish")
+    service = runner.bot.service
+    (campaign,) = await service.campaigns()
+    channel_id = int(found["battles"]["id"])
+    # Discord refuses the first post (403): the row fails for good and the queue moves on.
+    fake.chaos.fail(403, count=1, method="POST", path=rf"^/channels/{channel_id}/messages$")
+    await service.queue_messages(
+        campaign.id,
+        [
+            OutboxMessage("battles", OutboxKind.POST, {"content": "refused"}),
+            OutboxMessage(
+                "battles",
+                OutboxKind.POST,
+                {"content": "Battle of Orme: round 1"},
+                dedupe_key="battle:1",
+            ),
+            OutboxMessage(
+                "battles",
+                OutboxKind.EDIT,
+                {"message_key": "battle:1", "content": "Battle of Orme: round 2"},
+            ),
+        ],
+    )
+    messages = fake.world.messages[channel_id]
+    await fake.wait_for(lambda: messages and messages[-1]["edited_timestamp"], what="the edit")
+    assert [m["content"] for m in messages] == ["Battle of Orme: round 2"]
+    assert len(fake.requests_to("POST", rf"^/channels/{channel_id}/messages$")) == 2  # no retry
+    await runner.stop()
+    statuses = await outbox_statuses(database_url)
+    assert statuses["failed"] == 1 and statuses["pending"] == 0
+
+
+async def test_unassign_takes_the_player_out_of_the_orders_thread(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-PBP-UMP-02: a faction nobody holds goes back to the umpire."""
+    await make_bot()
+    found = await new_campaign(fake, scenario="skirmish")
+    talk, thread = found["table-talk"], found["orders:ORC"]
+    player = fake.players[0]
+    await fake.slash(fake.admin, "campaign assign", member=player, faction="ORC", channel=talk)
+    await fake.wait_for(
+        lambda: player.id in thread_members(fake, thread), what="the player in the thread"
+    )
+    record = await fake.slash(fake.admin, "campaign unassign", faction="ORC", channel=talk)
+    assert record.ephemeral and "run by the umpire" in record.text
+    await fake.wait_for(
+        lambda: player.id not in thread_members(fake, thread), what="the player out"
+    )
+    again = await fake.slash(fake.admin, "campaign unassign", faction="ORC", channel=talk)
+    assert "Nobody holds" in again.text
+
+
+async def test_posts_ping_only_the_members_they_name(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """ux.md "Pings": a post pings the members it lists, never everyone, and no one else."""
+    runner = await make_bot()
+    found = await new_campaign(fake, scenario="skirmish")
+    service = runner.bot.service
+    (campaign,) = await service.campaigns()
+    alice, bob = fake.players[0], fake.players[1]
+    await service.queue_messages(
+        campaign.id,
+        [
+            OutboxMessage(
+                "announcements",
+                OutboxKind.POST,
+                {
+                    "content": f"Your turn. (<@{bob.id}> waits.) @everyone",
+                    "mention_user_ids": [alice.id],
+                },
+            ),
+            OutboxMessage(
+                "announcements", OutboxKind.POST, {"content": f"<@{alice.id}> took Orme."}
+            ),
+        ],
+    )
+    channel = fake.world.messages[int(found["announcements"]["id"])]
+    await fake.wait_for(lambda: len(channel) >= 3, what="both posts")
+    turn, capture = channel[-2], channel[-1]
+    assert turn["content"].startswith(f"<@{alice.id}> Your turn.")
+    assert [m["id"] for m in turn["mentions"]] == [str(alice.id)] and not turn["mention_everyone"]
+    assert capture["mentions"] == [] and not capture["mention_everyone"]

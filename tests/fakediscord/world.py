@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -762,11 +763,30 @@ class World:
             "type": 0,
             "flags": int(body.get("flags") or 0) | flags,
         }
+        self._resolve_mentions(message, body.get("allowed_mentions"))
         if body.get("nonce") is not None:
             message["nonce"] = body["nonce"]
         if channel_id in self.channels:
             message["guild_id"] = str(self.guild_id)
         return message
+
+    def _resolve_mentions(self, message: JSON, allowed: JSON | None) -> None:
+        """Who the message pings, as Discord works it out from the content and
+        ``allowed_mentions`` (absent: everything in the content pings)."""
+        content = message.get("content") or ""
+        named = [int(m) for m in re.findall(r"<@!?(\d+)>", content)]
+        if allowed is None:
+            pinged = named
+            everyone = "@everyone" in content or "@here" in content
+        else:
+            parse = allowed.get("parse") or []
+            listed = {int(u) for u in allowed.get("users") or []}
+            pinged = [u for u in named if "users" in parse or u in listed]
+            everyone = "everyone" in parse and ("@everyone" in content or "@here" in content)
+        message["mentions"] = [
+            self.users[u].user_payload() for u in dict.fromkeys(pinged) if u in self.users
+        ]
+        message["mention_everyone"] = everyone
 
     def post_message(self, author_id: int, channel_id: int, body: JSON) -> tuple[JSON, bool]:
         """``POST /channels/{channel}/messages``; returns the message and whether it is new.
@@ -827,6 +847,8 @@ class World:
                 message[key] = (
                     body[key] if body[key] is not None else ([] if key != "content" else "")
                 )
+        if "content" in body:
+            self._resolve_mentions(message, body.get("allowed_mentions"))
         if "flags" in body and body["flags"] is not None:
             keep = int(message.get("flags") or 0) & EPHEMERAL
             message["flags"] = int(body["flags"]) | keep
