@@ -820,7 +820,7 @@ class RulesService:
             )
             repo.insert_outbox(conn, info.id, messages, now=now)
             if gone_keys:
-                repo.delete_open_deadlines(conn, info.id, gone_keys)
+                repo.close_open_deadlines(conn, info.id, gone_keys)
             for key in new_keys:
                 faction, hours = wanted[key]
                 due_at, reminder_at = self.deadline_policy.times(now, hours)
@@ -1093,7 +1093,7 @@ class RulesService:
 
     async def mark_deadline_fired(self, deadline: DeadlineRecord) -> None:
         """The deadline has been acted on (or needs nothing more)."""
-        await self.db.write(lambda conn: repo.mark_fired(conn, deadline.id))
+        await self.db.write(lambda conn: repo.mark_fired(conn, deadline))
 
     async def move_deadline(
         self, deadline: DeadlineRecord, due_at: datetime, *, by: int | None = None

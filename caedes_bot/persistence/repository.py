@@ -853,16 +853,21 @@ def insert_deadline(
     )
 
 
-def delete_open_deadlines(conn: Connection, campaign_id: int, decision_keys: Sequence[str]) -> None:
-    """Drop deadlines that are no longer owed (the decision was made)."""
+def close_open_deadlines(conn: Connection, campaign_id: int, decision_keys: Sequence[str]) -> None:
+    """Close deadlines that are no longer owed (the decision was made, the turn moved on).
+
+    Rows are kept, marked ``fired`` (closed), so an id is never reused for another deadline.
+    """
     if not decision_keys:
         return
     conn.execute(
-        sa.delete(deadlines).where(
+        sa.update(deadlines)
+        .where(
             deadlines.c.campaign_id == campaign_id,
             deadlines.c.decision_key.in_(list(decision_keys)),
             deadlines.c.fired.is_(False),
         )
+        .values(fired=True)
     )
 
 
@@ -933,9 +938,17 @@ def mark_reminded(conn: Connection, deadline_id: int) -> None:
     conn.execute(sa.update(deadlines).where(deadlines.c.id == deadline_id).values(reminded=True))
 
 
-def mark_fired(conn: Connection, deadline_id: int) -> None:
-    """The deadline passed and was acted on."""
-    conn.execute(sa.update(deadlines).where(deadlines.c.id == deadline_id).values(fired=True))
+def mark_fired(conn: Connection, deadline: DeadlineRecord) -> None:
+    """The deadline passed and was acted on (closed)."""
+    conn.execute(
+        sa.update(deadlines)
+        .where(
+            deadlines.c.id == deadline.id,
+            deadlines.c.campaign_id == deadline.campaign_id,
+            deadlines.c.decision_key == deadline.decision_key,
+        )
+        .values(fired=True)
+    )
 
 
 # ---------------------------------------------------------------------------------------------

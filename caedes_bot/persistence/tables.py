@@ -279,7 +279,8 @@ class OutboxEntry(Base):
 
 class Deadline(Base):
     """A deadline of a campaign: a turn (``turn:<round>:<faction>``) or a decision
-    (``decision:<id>``). Re-armed from here when the bot starts."""
+    (``decision:<id>``). Re-armed from here when the bot starts. ``fired`` means closed: it
+    passed and was acted on, or what it waited for was done."""
 
     __tablename__ = "deadlines"
     __table_args__ = (sa.UniqueConstraint("campaign_id", "decision_key"),)
