@@ -34,6 +34,7 @@ from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.outbox import OutboxDispatcher
 from caedes_bot.persistence.db import Database
+from caedes_bot.scheduler import Scheduler
 from caedes_bot.service import RulesService
 from caedes_bot.settings import Settings
 
@@ -94,6 +95,8 @@ class CaedesBot(commands.Bot):
         extensions: the cogs to load; :data:`EXTENSIONS` by default.
         outbox_options: keyword arguments for :class:`~caedes_bot.outbox.OutboxDispatcher`
             (tests shorten the retry delays).
+        scheduler_options: keyword arguments for :class:`~caedes_bot.scheduler.Scheduler`
+            (tests give it a fake clock).
         shutdown_grace: seconds ``close`` lets the outbox finish its current pass.
         freeze_gc: move everything alive after start-up out of the garbage collector's sight
             (``gc.freeze``), which removes its long pauses of the event loop (design.md
@@ -103,6 +106,7 @@ class CaedesBot(commands.Bot):
     Attributes (set by ``setup_hook``):
         db: the database engines. ruleset: the game data. service: the rules service.
         directory: which campaign each channel belongs to. outbox: the outbox dispatcher.
+        scheduler: reminders and passed deadlines.
     """
 
     db: Database
@@ -110,6 +114,7 @@ class CaedesBot(commands.Bot):
     service: RulesService
     directory: ChannelDirectory
     outbox: OutboxDispatcher
+    scheduler: Scheduler
 
     def __init__(
         self,
@@ -118,6 +123,7 @@ class CaedesBot(commands.Bot):
         ruleset: Ruleset | None = None,
         extensions: Sequence[str] = EXTENSIONS,
         outbox_options: Mapping[str, Any] | None = None,
+        scheduler_options: Mapping[str, Any] | None = None,
         shutdown_grace: float = 5.0,
         freeze_gc: bool = False,
         **options: Any,
@@ -134,6 +140,7 @@ class CaedesBot(commands.Bot):
         self._given_ruleset = ruleset
         self._extensions = tuple(extensions)
         self._outbox_options = dict(outbox_options or {})
+        self._scheduler_options = dict(scheduler_options or {})
         self._shutdown_grace = shutdown_grace
         self._freeze_gc = freeze_gc
         self._background: list[asyncio.Task[None]] = []
@@ -155,6 +162,9 @@ class CaedesBot(commands.Bot):
         self.outbox = OutboxDispatcher(self.db, sender, **self._outbox_options)
         self.service.add_listener(self.outbox.wake)
         self._start_background(self.outbox.run(), "caedes-outbox")
+        self.scheduler = Scheduler(self.service, **self._scheduler_options)
+        self.service.add_listener(self.scheduler.wake)
+        self._start_background(self.scheduler.run(), "caedes-scheduler")
         if self.settings.sync_commands:
             self.synced = await self.sync_commands()
         if self._freeze_gc:
@@ -196,6 +206,8 @@ class CaedesBot(commands.Bot):
             return
         if hasattr(self, "outbox"):
             self.outbox.stop()
+        if hasattr(self, "scheduler"):
+            self.scheduler.stop()
         tasks, self._background = self._background, []
         _done, pending = await asyncio.wait(tasks, timeout=self._shutdown_grace)
         for task in pending:
