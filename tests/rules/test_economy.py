@@ -19,6 +19,7 @@ from caedes_bot.rules.economy import (
     UnitsBought,
     UnitsDisbanded,
     UpkeepPaid,
+    begin_turn_holdings,
     collect,
     disband_order,
     end_of_turn,
@@ -28,7 +29,7 @@ from caedes_bot.rules.economy import (
 )
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
-from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.rules.turn import EndStep
 from tests.rules.builders import kind, ruleset, state, with_options
 
@@ -194,14 +195,11 @@ def test_r_coll_04_option_at_collection() -> None:
 def test_r_coll_04_option_full_round_pays_two_turns_after_capture() -> None:
     """R-COLL-04 with full_round: b, taken during a turn (not held at its start), is not in the
     basis carried out of that turn; a, held all turn, is."""
-    from caedes_bot.rules.economy import begin_turn_holdings
-
     rs = _rs(income_hold_rule="full_round")
     st = _daw(rs, [("DI", "a")], owners={"a": "DAW", "c": "ORC"})
     begin_turn_holdings(st, "DAW")
     st.owners["b"] = "DAW"
-    st.unit(1).location = "a"
-    st.units["9"] = st.unit(1).__class__(id=9, kind="DI", owner="DAW", location="b")
+    st.units["9"] = Unit(id=9, kind="DI", owner="DAW", location="b")
     end_of_turn(st, rs, "DAW")
     assert st.factions["DAW"].income_basis == ["a"]
 
