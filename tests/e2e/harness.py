@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import discord
 import discord.gateway
@@ -149,6 +148,3 @@ class BotRunner:
             problems.append("ERROR records:\n" + self.errors.describe())
         if problems:
             raise AssertionError("\n".join(problems))
-
-
-BotFactory = Callable[..., Any]
