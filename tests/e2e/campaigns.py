@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.world import GUILD_CATEGORY, GUILD_TEXT
 
 CAMPAIGN_CHANNELS = ["announcements", "battles", "table-talk", "umpire"]
@@ -60,3 +60,35 @@ async def new_campaign(
 
 def thread_members(fake: FakeDiscord, thread: dict[str, Any]) -> set[int]:
     return fake.world.thread_members[int(thread["id"])]
+
+
+async def start_campaign(
+    fake: FakeDiscord,
+    *,
+    name: str = "Seven Swords",
+    scenario: str = "skirmish",
+    players: dict[str, FakeUser] | None = None,
+    umpire: FakeUser | None = None,
+) -> dict[str, Any]:
+    """A campaign set up, staffed and started through the bot's own commands.
+
+    ``players`` maps faction codes to members (default: the first player holds DAW); the
+    umpire defaults to the fake's last player. Returns :func:`setup_done`'s places once every
+    player is in their orders thread and the start is answered.
+    """
+    umpire = umpire or fake.players[-1]
+    players = players if players is not None else {"DAW": fake.players[0]}
+    found = await new_campaign(fake, name, scenario, umpire=umpire)
+    talk = found["table-talk"]
+    for faction, member in players.items():
+        record = await fake.slash(
+            umpire, "campaign assign", member=member, faction=faction, channel=talk
+        )
+        assert "now plays" in record.text, record.text
+    await fake.wait_for(
+        lambda: all(m.id in thread_members(fake, found[f"orders:{f}"]) for f, m in players.items()),
+        what="every player in their orders thread",
+    )
+    started = await fake.slash(umpire, "campaign start", channel=talk)
+    assert "has begun" in started.text, started.text
+    return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from tests.e2e.campaigns import new_campaign
+from tests.e2e.campaigns import start_campaign
 from tests.e2e.conftest import MakeBot
 from tests.fakediscord import FakeDiscord
 
@@ -26,12 +26,9 @@ async def test_turn_reminder_pings_the_player_in_the_orders_thread(
     """R-PBP-DEAD-02."""
     clock = Clock()
     runner = await make_bot(scheduler_options={"clock": clock})
-    umpire, alice = fake.players[3], fake.players[0]
-    found = await new_campaign(fake, scenario="skirmish", umpire=umpire)
-    talk, thread = found["table-talk"], found["orders:DAW"]
-    await fake.slash(umpire, "campaign assign", member=alice, faction="DAW", channel=talk)
-    started = await fake.slash(umpire, "campaign start", channel=talk)
-    assert "Dawnians (DAW) plays first" in started.text
+    alice = fake.players[0]
+    found = await start_campaign(fake, players={"DAW": alice})
+    thread = found["orders:DAW"]
     messages = fake.world.messages[int(thread["id"])]
 
     def reminders() -> list[dict[str, object]]:
