@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tests.fakediscord import FakeDiscord, FakeUser
@@ -51,7 +52,9 @@ async def new_campaign(
     record = await fake.slash(fake.admin, "campaign new", name=name, scenario=scenario, **options)
     assert record.ephemeral, record.text
     assert f"Setting up **{name}**" in record.text
-    factions = DEFAULT_FACTIONS if scenario == "default" else ["DAW", "ORC", "ACH"]
+    # the reply names every faction that gets an orders thread: "... Dawnians (DAW), ..."
+    factions = re.findall(r"\(([A-Z]{3})\)", record.text.split("orders thread", 1)[1])
+    assert factions, record.text
     found: dict[str, Any] = await fake.wait_for(
         lambda: setup_done(fake, name, factions), what=f"the set-up of {name}"
     )

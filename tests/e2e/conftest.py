@@ -96,7 +96,8 @@ async def make_bot(
         )
         options.setdefault("outbox_options", FAST_OUTBOX)
         options.setdefault("guild_ready_timeout", 0.01)
-        bot = CaedesBot(settings, ruleset=ruleset, **options)
+        options.setdefault("ruleset", ruleset)  # ruleset=None: the bot loads the game data
+        bot = CaedesBot(settings, **options)
         runner = BotRunner(fake, bot, errors)
         runners.append(runner)
         return await runner.start()

@@ -33,7 +33,8 @@ async def test_bot_starts_and_syncs_commands_to_the_dev_guild(
 async def test_commands_sync_globally_without_dev_guilds(
     fake: FakeDiscord, make_bot: MakeBot
 ) -> None:
-    await make_bot(dev_guild=False)
+    runner = await make_bot(dev_guild=False, ruleset=None)  # as in production: loads config/
+    assert "default" in runner.bot.ruleset.scenarios
     assert [c["name"] for c in fake.synced[None]] == ["campaign"]
     assert fake.guild_id not in fake.synced
 
