@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,6 +36,11 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
+
+#: The writer checkpoints SQLite's WAL after this many write transactions.
+CHECKPOINT_EVERY = 100
 
 #: Milliseconds a SQLite connection waits for a lock before failing with "database is locked".
 BUSY_TIMEOUT_MS = 30_000
@@ -79,7 +85,9 @@ def sync_url(url: str | URL) -> URL:
     return parsed.set(drivername=f"{parsed.get_backend_name()}+{driver}")
 
 
-def _make_engine(url: URL, *, pool_size: int, begin: str, echo: bool) -> Engine:
+def _make_engine(
+    url: URL, *, pool_size: int, begin: str, echo: bool, autocheckpoint: bool = True
+) -> Engine:
     sqlite = is_sqlite(url)
     engine = sa.create_engine(
         url,
@@ -101,6 +109,9 @@ def _make_engine(url: URL, *, pool_size: int, begin: str, echo: bool) -> Engine:
             cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
+            if not autocheckpoint:
+                # the writer checkpoints between transactions instead (Database._checkpoint)
+                cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
         @event.listens_for(engine, "begin")
@@ -125,15 +136,41 @@ class Database:
     def __init__(self, url: str, *, echo: bool = False, readers: int = 4) -> None:
         self.url = url
         target = sync_url(url)
-        self.writer = _make_engine(target, pool_size=1, begin="BEGIN IMMEDIATE", echo=echo)
+        self._sqlite = is_sqlite(target)
+        self.writer = _make_engine(
+            target, pool_size=1, begin="BEGIN IMMEDIATE", echo=echo, autocheckpoint=False
+        )
         self.reader = _make_engine(target, pool_size=readers, begin="BEGIN", echo=echo)
         self._write_thread = ThreadPoolExecutor(1, thread_name_prefix="caedes-db-writer")
+        self._writes = 0
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="caedes-db-reader")
 
-    @staticmethod
-    def _transaction(engine: Engine, work: Callable[[Connection], T]) -> T:
-        with engine.begin() as conn:
-            return work(conn)
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        with self.writer.begin() as conn:
+            result = work(conn)
+        self._writes += 1
+        if self._sqlite and self._writes % CHECKPOINT_EVERY == 0:
+            # queued behind this transaction on the writer thread, not inside it: the caller
+            # does not wait for it, and the next write waits only if it comes at once
+            self._write_thread.submit(self._checkpoint)
+        return result
+
+    def _checkpoint(self, mode: str = "PASSIVE") -> None:
+        """Copy the WAL back into the database file (SQLite), on the writer thread.
+
+        The writer's own automatic checkpoint is off, so no order's commit pays for one.
+        """
+        try:
+            raw = self.writer.raw_connection()  # outside any transaction
+            try:
+                cursor = raw.cursor()
+                cursor.execute(f"PRAGMA wal_checkpoint({mode})")
+                cursor.fetchall()
+                cursor.close()
+            finally:
+                raw.close()
+        except Exception:  # a failed checkpoint is retried by the next one
+            log.exception("WAL checkpoint failed")
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(conn)`` as one transaction on the writer thread; commit if it returns,
@@ -143,7 +180,7 @@ class Database:
         order asked. If the awaiting task is cancelled the transaction still completes.
         """
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._write_thread, self._transaction, self.writer, work)
+        return await loop.run_in_executor(self._write_thread, self._transaction, work)
 
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(conn)`` in one read transaction (a consistent snapshot) on a reader
@@ -161,6 +198,8 @@ class Database:
     async def dispose(self) -> None:
         """Close every connection and stop the threads."""
         loop = asyncio.get_running_loop()
+        if self._sqlite:
+            await loop.run_in_executor(self._write_thread, self._checkpoint, "TRUNCATE")
         await loop.run_in_executor(self._write_thread, self.writer.dispose)
         await loop.run_in_executor(self._read_threads, self.reader.dispose)
         self._write_thread.shutdown(wait=True)
