@@ -247,7 +247,15 @@ class OutboxDispatcher:
             queues = await self.db.read(self._queues)
             if not queues:
                 break
-            results = await asyncio.gather(*(self._serve_queue(q, ctx) for q, ctx in queues))
+            tasks = [asyncio.ensure_future(self._serve_queue(q, ctx)) for q, ctx in queues]
+            try:
+                results = await asyncio.gather(*tasks)
+            except BaseException:
+                # one queue died (or we were cancelled): stop the others before leaving
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                raise
             delivered += sum(count for count, _ in results)
             if not any(progress for _, progress in results):
                 break
