@@ -124,7 +124,8 @@ async def test_accepted_order_writes_state_order_events_and_outbox_together(
 async def test_refused_order_changes_nothing_and_writes_nothing(
     service: RulesService, db: Database
 ) -> None:
-    """R-BUY-02: RP never negative; a refusal leaves state, logs and outbox as they were."""
+    """A refusal leaves state, logs and outbox as they were (the stand-in refuses as the
+    rules do, with a rule ID and what is allowed instead)."""
     cid = await _campaign(service)
     before_counts = await _counts(db, cid)
     before_state = await service.get_state(cid)

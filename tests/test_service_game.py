@@ -14,6 +14,7 @@ from caedes_bot.persistence.db import Database
 from caedes_bot.persistence.tables import ActingAs, CampaignStatus
 from caedes_bot.rules.combat import FightBattle
 from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.errors import NotEnoughRP
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import Step
@@ -107,3 +108,32 @@ async def test_only_the_umpire_starts_a_campaign(service: RulesService) -> None:
     assert err.value.rule == "R-PBP-UMP-01"
     result = await service.start(info.id, Actor(555, is_admin=True))
     assert result.acting_as is ActingAs.ADMIN
+
+
+async def test_refused_real_order_changes_nothing(service: RulesService, db: Database) -> None:
+    """R-BUY-02: RP can never be negative. The Dawnians reach step 5 of their first turn with
+    12 RP + 16 collected - 3 upkeep = 25 RP (see tests/rules/test_scenario_round.py):
+    9 Infantry at 3 RP (27) are refused and nothing is written; 8 (24) leave 1 RP."""
+    info = await service.create_campaign(
+        1, "Real", "default", created_by=UMPIRE, umpire_user_id=UMPIRE
+    )
+    await service.assign(info.id, PLAYER_DAW, "DAW")
+    await service.start(info.id, Actor(UMPIRE))
+    daw = Actor(PLAYER_DAW)
+    while (await service.get_state(info.id)).step is not Step.BUY:
+        await service.submit(info.id, daw, EndStep("DAW"))
+    before = await service.get_campaign(info.id)
+    events_before = len(await service.events(info.id))
+    assert (await service.get_state(info.id)).factions["DAW"].rp == 25
+    with pytest.raises(NotEnoughRP) as err:
+        await service.submit(info.id, daw, BuyUnits("DAW", "U-DAW-01", 9), interaction_id="buy-9")
+    assert err.value.rule == "R-BUY-02"
+    after = await service.get_campaign(info.id)
+    assert after.version == before.version
+    assert len(await service.events(info.id)) == events_before
+    service.forget()
+    assert (await service.get_state(info.id)).factions["DAW"].rp == 25
+    result = await service.submit(
+        info.id, daw, BuyUnits("DAW", "U-DAW-01", 8), interaction_id="buy-8"
+    )
+    assert result.state.factions["DAW"].rp == 1
