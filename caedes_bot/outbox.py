@@ -205,13 +205,17 @@ class OutboxDispatcher:
     async def run(self) -> None:
         """Deliver until :meth:`stop`: a pass, then wait for :meth:`wake` or the next due row."""
         while not self._stopping:
+            failed = False
             try:
                 await self.run_once()
             except Exception:
+                failed = True
                 log.exception("outbox pass failed")
             if self._stopping:
                 break
             delay = await self._idle_delay()
+            if failed:
+                delay = max(delay, self.base_delay)  # never spin on a persistent error
             if delay > 0 and not self._wake.is_set():
                 sleeper = asyncio.ensure_future(self._sleep(delay))
                 waker = asyncio.ensure_future(self._wake.wait())

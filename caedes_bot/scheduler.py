@@ -36,6 +36,9 @@ from caedes_bot.service import Actor, CampaignNotActive, RulesService
 
 log = logging.getLogger(__name__)
 
+#: Seconds to wait after a failed tick before the next one.
+ERROR_PAUSE = 5.0
+
 #: Builds the order that moves a stalled campaign on for ``faction`` (``UmpireAdvance``).
 AdvanceFactory = Callable[[str], Order]
 
@@ -100,9 +103,11 @@ class Scheduler:
         """Tick until :meth:`stop`, sleeping until the next reminder or deadline (at most
         ``idle_poll``) or until :meth:`wake`."""
         while not self._stopping:
+            failed = False
             try:
                 await self.tick()
             except Exception:
+                failed = True
                 log.exception("scheduler tick failed")
             if self._stopping:
                 break
@@ -110,6 +115,8 @@ class Scheduler:
             delay = self.idle_poll
             if nxt is not None:
                 delay = max(0.0, min(delay, (nxt - self._clock()).total_seconds()))
+            if failed:
+                delay = max(delay, ERROR_PAUSE)  # never spin on a persistent error
             if delay > 0 and not self._wake.is_set():
                 sleeper = asyncio.ensure_future(self._sleep(delay))
                 waker = asyncio.ensure_future(self._wake.wait())

@@ -251,3 +251,29 @@ async def test_a_dependent_row_waits_and_fails_with_its_dependency(
     rows = await db.read(_q)
     assert {r.status for r in rows} == {OutboxStatus.FAILED}
     assert discord.creations == []
+
+
+async def test_run_sleeps_until_the_head_in_backoff_is_due(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """The loop waits for the retrying head (5 s), not for the rows queued behind it."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    a1, _a2 = await _posts(service, cid, [("announcements", "a1"), ("announcements", "a2")])
+    discord.failures[a1] = [RetryableError("503")]
+    sleeps: list[float] = []
+    dispatcher: OutboxDispatcher
+
+    async def fake_sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock.advance(seconds)
+        if len(sleeps) >= 2:
+            dispatcher.stop()
+
+    dispatcher = OutboxDispatcher(
+        db, discord, clock=clock, sleep=fake_sleep, base_delay=5, idle_poll=60
+    )
+    await dispatcher.run()
+    assert sleeps == [5.0, 60.0]
+    ann = (await service.channels(cid))["announcements"].discord_id
+    assert ann is not None and discord.messages[ann][1:] == ["a1", "a2"]

@@ -159,3 +159,24 @@ async def test_a_deadline_fired_twice_after_a_crash_acts_once(
     assert len(ids) == len(set(ids))  # no order applied twice
     assert ids[1:3] == ["deadline:1:0", "deadline:1:1"]
     assert await fresh.replay(cid) == state
+
+
+async def test_run_sleeps_until_the_next_reminder_or_deadline(
+    service: RulesService, clock: FakeClock
+) -> None:
+    """Reminder at 22 h, deadline at 24 h (R-PBP-DEAD-01, -02); then the Orcs' reminder 22 h
+    after their turn began."""
+    cid = await _started(service)
+    sleeps: list[float] = []
+    scheduler: Scheduler
+
+    async def fake_sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock.advance(seconds=seconds)
+        if len(sleeps) >= 3:
+            scheduler.stop()
+
+    scheduler = Scheduler(service, clock=clock, sleep=fake_sleep, idle_poll=48 * 3600)
+    await scheduler.run()
+    assert sleeps == [22 * 3600, 2 * 3600, 22 * 3600]
+    assert (await service.get_state(cid)).active == "ORC"

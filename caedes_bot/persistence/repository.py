@@ -704,11 +704,17 @@ def pending_outbox(conn: Connection, *, limit: int = 100) -> list[OutboxRecord]:
 
 
 def next_outbox_attempt(conn: Connection) -> datetime | None:
-    """When the earliest pending row may next be tried, or ``None`` if none is pending."""
+    """When the next queue head may be tried, or ``None`` if nothing is pending.
+
+    Only heads count: rows waiting behind a head in backoff are not due before it.
+    """
+    heads = (
+        sa.select(sa.func.min(outbox.c.id))
+        .where(outbox.c.status == OutboxStatus.PENDING)
+        .group_by(outbox.c.campaign_id, outbox.c.channel_key)
+    )
     value: datetime | None = conn.scalar(
-        sa.select(sa.func.min(outbox.c.next_attempt_at)).where(
-            outbox.c.status == OutboxStatus.PENDING
-        )
+        sa.select(sa.func.min(outbox.c.next_attempt_at)).where(outbox.c.id.in_(heads))
     )
     if value is not None and value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
