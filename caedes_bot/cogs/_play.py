@@ -1,0 +1,330 @@
+"""What every gameplay command and button shares: for which faction a member acts, giving the
+order to the service, and the private answer that shows its effect (ux.md "Whose command is
+it", "Every order gets an answer that shows its effect").
+
+* :func:`choose_faction` (pure): a member who holds several factions acts for the one whose
+  turn it is, or for one that owes a decision, or names the faction; the umpire acts for the
+  active faction unless told otherwise (R-PBP-UMP-01, R-PBP-UMP-02).
+* :class:`Seat`: the campaign, its state and the faction acted for, with :meth:`Seat.submit`.
+  The service checks again that the member may give the order (R-SETUP-02) and logs the
+  umpire's orders in the audit log.
+* :func:`effect_text`: the lines of an accepted order's events that the faction may see
+  (R-GEN-07), and where the turn now stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import discord
+
+from caedes_bot.cogs._checks import campaign_context, directory_of, is_admin, service_of
+from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError
+from caedes_bot.cogs._transformers import resolve_faction
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState, Step
+from caedes_bot.service import Actor, CampaignView, RulesService, SubmitResult
+from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
+
+__all__ = [
+    "Seat",
+    "Table",
+    "choose_faction",
+    "effect_text",
+    "ruleset_of",
+    "seat_for_command",
+    "seat_for_faction",
+    "table_for_autocomplete",
+]
+
+
+def ruleset_of(interaction: discord.Interaction) -> Ruleset:
+    """The bot's game data."""
+    ruleset = getattr(interaction.client, "ruleset", None)
+    if not isinstance(ruleset, Ruleset):
+        raise RuntimeError("this client has no ruleset (setup_hook did not run?)")
+    return ruleset
+
+
+def choose_faction(
+    ruleset: Ruleset,
+    state: GameState,
+    players: Mapping[str, int],
+    user_id: int,
+    *,
+    is_umpire: bool,
+    named: str | None = None,
+) -> str:
+    """The faction a member acts for (ux.md "Whose command is it").
+
+    * ``named``: that faction (code, name or adjective; near matches suggested);
+    * otherwise, of the member's factions: the active one, else the first that owes a
+      decision, else the first in turn order;
+    * a member with no faction who is the umpire acts for the active faction.
+
+    Raises:
+        UnknownName: ``named`` is no faction in play.
+        NotPermitted: the member plays nothing here and is not the umpire, or the umpire named
+            nothing while no faction is playing.
+    """
+    if named:
+        return resolve_faction(ruleset, named, state.in_play)
+    mine = [code for code in state.in_play if players.get(code) == user_id]
+    if state.active in mine:
+        assert state.active is not None
+        return state.active
+    owing = [d.faction for d in state.pending if d.faction in mine]
+    if owing:
+        return owing[0]
+    if mine:
+        return mine[0]
+    if is_umpire:
+        if state.active is None:
+            raise NotPermitted(
+                "No faction is playing now.", allowed="name the faction with the faction option"
+            )
+        return state.active
+    raise NotPermitted(
+        "You play no faction in this campaign.",
+        rule="R-SETUP-02",
+        allowed="ask the umpire for one (`/campaign assign`)",
+    )
+
+
+@dataclass
+class Seat:
+    """A member at the table: the campaign, its current state, and the faction acted for.
+
+    Attributes:
+        interaction: the command or click. service: the rules service. ruleset: game data.
+        campaign: the campaign's row and players. state: its current state (read-only).
+        faction: the faction acted for. user_id: the member.
+        is_umpire: the member is the campaign's umpire. is_admin: has Manage Server.
+    """
+
+    interaction: discord.Interaction
+    service: RulesService
+    ruleset: Ruleset
+    campaign: CampaignView
+    state: GameState
+    faction: str
+    user_id: int
+    is_umpire: bool
+    is_admin: bool
+
+    @property
+    def campaign_id(self) -> int:
+        return self.campaign.info.id
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(user_id=self.user_id, is_admin=self.is_admin)
+
+    @property
+    def plays(self) -> bool:
+        """The member is the faction's player."""
+        return self.campaign.players.get(self.faction) == self.user_id
+
+    @property
+    def for_umpire(self) -> bool:
+        """The umpire acts for a faction that is not theirs (logged, R-PBP-UMP-01)."""
+        return not self.plays and self.is_umpire
+
+    def require_own(self) -> None:
+        """Refuse unless the member plays the faction or is the umpire (private information
+        and controls, R-GEN-07).
+
+        Raises:
+            NotPermitted: neither.
+        """
+        if self.plays or self.is_umpire:
+            return
+        mine = sorted(f for f, u in self.campaign.players.items() if u == self.user_id)
+        raise NotPermitted(
+            f"You do not play {faction_name(self.ruleset, self.faction)}.",
+            rule="R-SETUP-02",
+            allowed=f"act for {', '.join(mine)}" if mine else "ask the umpire for a faction",
+        )
+
+    async def submit(self, order: Order) -> SubmitResult:
+        """Give ``order`` through the service, once per interaction (a repeated click returns
+        the first result). Refusals propagate as :class:`~caedes_bot.rules.errors.RuleViolation`."""
+        result = await self.service.submit(
+            self.campaign_id, self.actor, order, interaction_id=str(self.interaction.id)
+        )
+        self.state = result.state
+        return result
+
+    async def reload(self) -> GameState:
+        """The campaign's state as it is now (after any order given meanwhile)."""
+        self.state = await self.service.get_state(self.campaign_id)
+        return self.state
+
+
+async def seat_for_command(interaction: discord.Interaction, named: str | None) -> Seat:
+    """The seat of a slash command used in a campaign's channel or thread.
+
+    Raises:
+        NotInCampaign: the channel belongs to no campaign.
+        UnknownName / NotPermitted: see :func:`choose_faction`.
+    """
+    context = await campaign_context(interaction)
+    service = service_of(interaction)
+    ruleset = ruleset_of(interaction)
+    state = await service.get_state(context.campaign.id)
+    view = await service.get_view(context.campaign.id)
+    faction = choose_faction(
+        ruleset,
+        state,
+        context.players,
+        interaction.user.id,
+        is_umpire=context.is_umpire,
+        named=named,
+    )
+    return Seat(
+        interaction,
+        service,
+        ruleset,
+        view,
+        state,
+        faction,
+        interaction.user.id,
+        context.is_umpire,
+        context.is_admin,
+    )
+
+
+async def seat_for_faction(
+    interaction: discord.Interaction, campaign_id: int, faction: str
+) -> Seat:
+    """The seat behind a button or select of campaign ``campaign_id`` acting for ``faction``:
+    the state is reloaded from the service on every click (design.md section 5).
+
+    Raises:
+        NotInCampaign: the campaign is not of this server.
+    """
+    service = service_of(interaction)
+    view = await service.get_view(campaign_id)
+    if view.info.guild_id != interaction.guild_id:
+        raise NotInCampaign()
+    directory_of(interaction)  # keeps the channel directory warm for later commands
+    state = await service.get_state(campaign_id)
+    user_id = interaction.user.id
+    return Seat(
+        interaction,
+        service,
+        ruleset_of(interaction),
+        view,
+        state,
+        faction,
+        user_id,
+        view.info.umpire_user_id == user_id,
+        is_admin(interaction),
+    )
+
+
+def visible_lines(
+    events: Sequence[Event], state: GameState, ruleset: Ruleset, faction: str
+) -> list[str]:
+    """The lines of ``events`` that ``faction`` may see (R-GEN-07)."""
+    lines = []
+    for event in events:
+        audience = event.audience()
+        if audience is not None and faction not in audience:
+            continue
+        line = event_line(event, state, ruleset)
+        if line is not None:
+            lines.append(line)
+    return lines
+
+
+def where_now(state: GameState, ruleset: Ruleset, faction: str) -> str:
+    """Where the turn stands, for the end of an answer."""
+    if state.finished:
+        return "The campaign is over."
+    if state.active is None:
+        return "No faction is playing."
+    if state.active != faction:
+        return f"Now playing: {faction_name(ruleset, state.active)} (step {state.step.label})."
+    rule, text = STEP_TEXT[state.step]
+    return f"Now: step {state.step.label} ({rule}). {text}"
+
+
+def effect_text(seat: Seat, result: SubmitResult, *, headline: str | None = None) -> str:
+    """The private answer to an accepted order: ``headline``, the lines of its events the
+    faction may see, and where the turn stands; noted when the umpire acted for a faction
+    (logged, R-PBP-UMP-01) or when the same click came twice."""
+    lines: list[str] = []
+    if result.duplicate:
+        lines.append("Already done (this was a repeated click); nothing changed again.")
+    if seat.for_umpire:
+        lines.append(
+            f"*As umpire, for {faction_name(seat.ruleset, seat.faction)}: logged (R-PBP-UMP-01).*"
+        )
+    if headline:
+        lines.append(headline)
+    lines += visible_lines(result.events, result.state, seat.ruleset, seat.faction)
+    step_changed = any(type(e).__name__ == "StepBegan" for e in result.events)
+    if step_changed or not lines:
+        lines.append(where_now(result.state, seat.ruleset, seat.faction))
+    return "\n".join(lines)
+
+
+def step_is(state: GameState, faction: str, round_no: int, step: Step) -> bool:
+    """Whether the turn is still ``faction``'s, in game round ``round_no``, at ``step``."""
+    return (
+        not state.finished
+        and state.active == faction
+        and state.round == round_no
+        and state.step is step
+    )
+
+
+def stale(state: GameState, ruleset: Ruleset, faction: str) -> UserError:
+    """The refusal of a control left over from an earlier step or turn."""
+    return UserError(
+        "That control belongs to an earlier step; the game has moved on.",
+        rule="R-TURN-02",
+        allowed=where_now(state, ruleset, faction),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """What an autocomplete needs: the campaign, its state and the faction the member would
+    act for (``None`` if none can be told)."""
+
+    campaign: CampaignView
+    state: GameState
+    faction: str | None
+    ruleset: Ruleset
+
+
+async def table_for_autocomplete(interaction: discord.Interaction) -> Table | None:
+    """The :class:`Table` of an autocomplete, or ``None`` outside a campaign. Never raises for
+    the member's mistakes: an autocomplete only offers, the command checks."""
+    from caedes_bot.cogs._checks import find_campaign
+
+    view = await find_campaign(interaction)
+    if view is None:
+        return None
+    service = service_of(interaction)
+    ruleset = ruleset_of(interaction)
+    state = await service.get_state(view.info.id)
+    named = getattr(interaction.namespace, "faction", None)
+    try:
+        faction: str | None = choose_faction(
+            ruleset,
+            state,
+            view.players,
+            interaction.user.id,
+            is_umpire=view.info.umpire_user_id == interaction.user.id,
+            named=named if isinstance(named, str) and named else None,
+        )
+    except (UserError, RuleViolation):
+        faction = None
+    return Table(view, state, faction, ruleset)

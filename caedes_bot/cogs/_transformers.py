@@ -1,0 +1,460 @@
+"""Names typed by players, and the choices offered while they type (ux.md "Autocomplete that
+knows the game").
+
+Two halves, both pure functions of the static ruleset and a game state (no discord), so they
+are tested without a bot:
+
+* **resolving** what a member typed into ids, with near-match suggestions for a misspelt name
+  (``No province 'Ormee'. Did you mean Orme?``): :func:`resolve_province`, :func:`resolve_kind`,
+  :func:`resolve_faction`, :func:`parse_units`, :func:`pick_units`;
+* **choices** for autocomplete: ONLY what is legal now, best first (the member's own places
+  first), labelled so the label alone is enough to choose ("Orme (plains, river) - Dawnian -
+  3 units"), at most 25, labels under 100 characters. Each returns ``(label, value)`` pairs;
+  :func:`caedes_bot.ui.text.choices` turns them into Discord choices. The commands still check
+  the final value: autocomplete is a help, never a guarantee.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.loader import suggest
+from caedes_bot.gamedata.model import Ruleset, UnitKind
+from caedes_bot.rules import diplomacy, economy, movement, muster
+from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
+from caedes_bot.rules.state import GameState, Unit
+from caedes_bot.ui.describe import faction_adjective, kind_stats, province_label
+
+#: At most this many choices (Discord's limit).
+MAX_CHOICES = 25
+
+Choice = tuple[str, str]
+
+
+# --------------------------------------------------------------------------- resolving
+
+
+def _matches(needle: str, *texts: str) -> bool:
+    needle = needle.strip().casefold()
+    return not needle or any(needle in t.casefold() for t in texts)
+
+
+def resolve_province(ruleset: Ruleset, text: str, *, rule: str = "R-MOVE-01") -> str:
+    """The province id named by ``text`` (its id or its name, any case).
+
+    Raises:
+        UnknownName: no such province; carries up to three near matches by name
+            ("No province 'Ormee'. Did you mean Orme?").
+    """
+    value = text.strip()
+    provinces = ruleset.map.provinces
+    if value in provinces:
+        return value
+    folded = value.casefold()
+    for pid, province in provinces.items():
+        if folded in (pid.casefold(), province.name.casefold()):
+            return pid
+    names = [p.name for p in provinces.values()]
+    raise UnknownName("province", value, suggest(value, names), rule=rule)
+
+
+def resolve_kind(
+    ruleset: Ruleset,
+    text: str,
+    among: Iterable[UnitKind] | None = None,
+    *,
+    rule: str = "R-BUY-01",
+) -> UnitKind:
+    """The unit kind named by ``text``: its id, its display name ("Dawnian Knights") or its short
+    name ("Knights"), any case; a name that is the start of exactly one kind also counts.
+
+    Args:
+        among: the kinds to look in (default: every kind of the order of battle).
+
+    Raises:
+        UnknownName: no such kind among them, with near matches.
+    """
+    kinds = list(among) if among is not None else list(ruleset.units.values())
+    value = text.strip()
+    folded = value.casefold()
+    for kind in kinds:
+        if folded in (kind.id.casefold(), kind.display_name.casefold(), kind.name.casefold()):
+            return kind
+    starts = [k for k in kinds if k.display_name.casefold().startswith(folded) and folded]
+    if len(starts) == 1:
+        return starts[0]
+    contains = [
+        k
+        for k in kinds
+        if folded and (folded in k.display_name.casefold() or folded in k.name.casefold())
+    ]
+    if len(contains) == 1:
+        return contains[0]
+    names = [k.display_name for k in kinds]
+    close = suggest(value, names) or tuple(k.display_name for k in contains[:3])
+    raise UnknownName("unit", value, close, rule=rule)
+
+
+def resolve_faction(
+    ruleset: Ruleset, text: str, codes: Sequence[str], *, rule: str = "R-SETUP-02"
+) -> str:
+    """The faction code among ``codes`` named by ``text``: code, name or adjective, any case.
+
+    Raises:
+        UnknownName: none of ``codes``, with near matches.
+    """
+    value = text.strip()
+    for code in codes:
+        faction = ruleset.faction(code)
+        if value.casefold() in (
+            code.casefold(),
+            faction.name.casefold(),
+            faction.adjective.casefold(),
+        ):
+            return code
+    names = [*codes, *(ruleset.faction(c).name for c in codes)]
+    raise UnknownName("faction", value, suggest(value, names), rule=rule)
+
+
+_UNITS = re.compile(r"^\s*(?:(?P<count>\d+)\s*[x×*]?\s*)?(?P<name>.*?)\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRequest:
+    """Part of a ``/move`` units option: ``count`` units (``None``: all that can move) of the
+    kind named ``name`` (``None``: every kind)."""
+
+    name: str | None
+    count: int | None
+
+
+def parse_units(text: str) -> list[UnitRequest]:
+    """Read a ``units`` option: ``"2xU-DAW-01"`` (the autocomplete's values), ``"2 knights"``,
+    ``"knights"`` (all of them), ``"all"``, or several joined by commas. A trailing
+    ``@province`` (added by the autocomplete) is ignored here.
+
+    Raises:
+        RuleViolation: nothing readable (R-MOVE-01).
+    """
+    requests: list[UnitRequest] = []
+    for part in text.split(","):
+        part = part.split("@", 1)[0].strip()
+        if not part:
+            continue
+        if part.casefold() in ("all", "everything", "*"):
+            requests.append(UnitRequest(None, None))
+            continue
+        match = _UNITS.match(part)
+        assert match is not None  # the pattern matches any text
+        count = int(match["count"]) if match["count"] else None
+        name = match["name"] or None
+        if count is not None and count < 1:
+            raise RuleViolation("Move at least one unit.", rule="R-MOVE-01")
+        requests.append(UnitRequest(name, count))
+    if not requests:
+        raise RuleViolation(
+            f"'{text}' names no units.",
+            rule="R-MOVE-01",
+            allowed="a count and a unit, like `2 Dawnian Infantry`, or `all`",
+        )
+    return requests
+
+
+def _movable_here(state: GameState, ruleset: Ruleset, faction: str, province: str) -> list[Unit]:
+    return [
+        u
+        for u in state.units_at(province)
+        if u.owner == faction and movement.plan_moves(state, ruleset, u)
+    ]
+
+
+def pick_units(
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    province: str,
+    requests: Sequence[UnitRequest],
+    destination: str | None = None,
+) -> tuple[int, ...]:
+    """The ids of ``faction``'s units in ``province`` that ``requests`` ask for (R-MOVE-01).
+
+    Among units of a kind the ones that can reach ``destination`` come first, then those with
+    the most movement left, then by id.
+
+    Raises:
+        UnknownName: a kind with no movable unit of the faction in the province.
+        IllegalMove: fewer movable units of a kind than asked, or none at all.
+    """
+    here = _movable_here(state, ruleset, faction, province)
+    name = ruleset.map.space_name(province)
+    if not here:
+        raise IllegalMove(
+            f"None of your units in {name} can move now.",
+            rule="R-MOVE-01",
+            allowed="a province where your units can still move (see the autocomplete)",
+        )
+
+    def order(unit: Unit) -> tuple[int, int, int]:
+        reach = 0
+        if destination is not None:
+            reach = 0 if destination in movement.plan_moves(state, ruleset, unit) else 1
+        return (reach, unit.movement_used, unit.id)
+
+    chosen: list[int] = []
+    kinds_here = {u.kind: ruleset.kind(u.kind) for u in here}
+    for request in requests:
+        if request.name is None:
+            what = "units"
+            pool = [u for u in here if u.id not in chosen]
+        else:
+            kind = resolve_kind(ruleset, request.name, kinds_here.values(), rule="R-MOVE-01")
+            what = kind.display_name
+            pool = [u for u in here if u.kind == kind.id and u.id not in chosen]
+        pool.sort(key=order)
+        count = len(pool) if request.count is None else request.count
+        if not pool or count > len(pool):
+            raise IllegalMove(
+                f"Only {len(pool)} {what} in {name} can move now, not {count or 'any'}.",
+                rule="R-MOVE-01",
+                allowed=f"at most {len(pool)} {what}",
+            )
+        chosen += [u.id for u in pool[:count]]
+    return tuple(chosen)
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def _by_owner_first(state: GameState, faction: str | None, province: str) -> int:
+    owner = state.owner(province)
+    if faction is not None and owner == faction:
+        return 0
+    if owner is None:
+        return 1
+    return 2
+
+
+def province_choices(
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str | None,
+    current: str,
+    candidates: Iterable[str] | None = None,
+    *,
+    notes: dict[str, str] | None = None,
+) -> list[Choice]:
+    """Provinces matching ``current``, the faction's own first, then unowned, then others', each
+    by name, labelled by :func:`~caedes_bot.ui.describe.province_label` (plus ``notes[id]``)."""
+    pool = list(ruleset.map.provinces) if candidates is None else list(candidates)
+    items: list[tuple[tuple[int, str], Choice]] = []
+    for pid in pool:
+        province = ruleset.map.provinces.get(pid)
+        if province is None or not _matches(current, province.name, pid):
+            continue
+        label = province_label(state, ruleset, pid)
+        if notes and pid in notes:
+            label += f" - {notes[pid]}"
+        items.append(((_by_owner_first(state, faction, pid), province.name), (label, pid)))
+    items.sort(key=lambda item: item[0])
+    return [choice for _, choice in items[:MAX_CHOICES]]
+
+
+def buyable_kinds(ruleset: Ruleset, faction: str) -> list[UnitKind]:
+    """The kinds ``faction`` may buy in step 5 with this version of the bot (R-BUY-01,
+    R-BUY-03), in order-of-battle order."""
+    out = []
+    for kind in ruleset.order_of_battle(faction):
+        try:
+            economy.check_buyable(ruleset, faction, kind.id)
+        except RuleViolation:
+            continue
+        out.append(kind)
+    return out
+
+
+def buy_choices(state: GameState, ruleset: Ruleset, faction: str, current: str) -> list[Choice]:
+    """Units ``faction`` may buy now with their price after discounts (R-BUY-01, R-COMM-09):
+    the affordable ones first. Label: ``"Dawnian Knights - 6 RP - A5 D4 M2"``."""
+    rp = state.factions[faction].rp
+    items: list[tuple[tuple[int, int], Choice]] = []
+    for index, kind in enumerate(buyable_kinds(ruleset, faction)):
+        if not _matches(current, kind.display_name, kind.id):
+            continue
+        price = economy.unit_price(state, faction, kind)
+        note = "" if price <= rp else " - too dear now"
+        label = f"{kind.display_name} - {price} RP - {kind_stats(kind)}{note}"
+        items.append(((0 if price <= rp else 1, index), (label, kind.id)))
+    items.sort(key=lambda item: item[0])
+    return [choice for _, choice in items[:MAX_CHOICES]]
+
+
+def muster_kind_choices(
+    state: GameState, ruleset: Ruleset, faction: str, current: str
+) -> list[Choice]:
+    """Units bought this turn and waiting for step 8 (R-MUSTER-01): ``"Dawnian Knights (2
+    waiting)"``; those with somewhere to go first."""
+    waiting: dict[str, int] = {}
+    for kind_id in state.factions[faction].purchases:
+        waiting[kind_id] = waiting.get(kind_id, 0) + 1
+    items: list[tuple[int, Choice]] = []
+    for kind_id, count in waiting.items():
+        kind = ruleset.kind(kind_id)
+        if not _matches(current, kind.display_name, kind_id):
+            continue
+        legal = muster.legal_muster_provinces(state, ruleset, faction, kind_id)
+        note = "" if legal else " - nowhere to muster"
+        items.append((0 if legal else 1, (f"{kind.display_name} ({count} waiting){note}", kind_id)))
+    items.sort(key=lambda item: item[0])
+    return [choice for _, choice in items[:MAX_CHOICES]]
+
+
+def muster_province_choices(
+    state: GameState, ruleset: Ruleset, faction: str, kind_id: str | None, current: str
+) -> list[Choice]:
+    """Provinces where one unit of ``kind_id`` may be mustered now (R-MUSTER-01..08,
+    R-RACE-*); with no kind, every province where any waiting unit may go."""
+    waiting = state.factions[faction].purchases
+    kinds = [kind_id] if kind_id else sorted(set(waiting))
+    legal: set[str] = set()
+    for kid in kinds:
+        try:
+            legal |= set(muster.legal_muster_provinces(state, ruleset, faction, kid))
+        except KeyError:
+            continue
+    return province_choices(state, ruleset, faction, current, legal)
+
+
+@dataclass(frozen=True, slots=True)
+class Stack:
+    """``faction``'s units of one kind in one province that can still move (R-MOVE-01)."""
+
+    province: str
+    kind: str
+    unit_ids: tuple[int, ...]
+
+    @property
+    def value(self) -> str:
+        """The autocomplete value: ``"2xU-DAW-01@harrowgate"``."""
+        return f"{len(self.unit_ids)}x{self.kind}@{self.province}"
+
+
+def movable_stacks(state: GameState, ruleset: Ruleset, faction: str) -> list[Stack]:
+    """Every stack of ``faction``'s units that can still move, by province name then kind."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for unit in movement.movable_units(state, ruleset, faction):
+        groups.setdefault((unit.location, unit.kind), []).append(unit.id)
+    stacks = [Stack(p, k, tuple(ids)) for (p, k), ids in groups.items()]
+    stacks.sort(key=lambda s: (ruleset.map.space_name(s.province), s.kind))
+    return stacks
+
+
+def stack_label(ruleset: Ruleset, stack: Stack, count: int | None = None) -> str:
+    """``"2 Dawnian Infantry in Harrowgate"``."""
+    n = len(stack.unit_ids) if count is None else count
+    return (
+        f"{n} {ruleset.kind(stack.kind).display_name} in {ruleset.map.space_name(stack.province)}"
+    )
+
+
+def unit_choices(
+    state: GameState, ruleset: Ruleset, faction: str, origin: str | None, current: str
+) -> list[Choice]:
+    """What ``/move`` may take: stacks of movable units, from ``origin`` if given (then also
+    "all" and one unit of each kind that has several), else from everywhere."""
+    stacks = movable_stacks(state, ruleset, faction)
+    if origin:
+        stacks = [s for s in stacks if s.province == origin]
+    out: list[Choice] = []
+    for stack in stacks:
+        kind = ruleset.kind(stack.kind)
+        if not _matches(current, kind.display_name, stack.province, kind.id):
+            continue
+        out.append((stack_label(ruleset, stack), stack.value))
+        if origin and len(stack.unit_ids) > 1:
+            out.append((stack_label(ruleset, stack, 1), f"1x{stack.kind}@{stack.province}"))
+    if origin and len(stacks) > 1 and _matches(current, "all"):
+        total = sum(len(s.unit_ids) for s in stacks)
+        name = ruleset.map.space_name(origin)
+        out.insert(0, (f"All {total} units that can move in {name}", "all"))
+    return out[:MAX_CHOICES]
+
+
+def origin_choices(
+    state: GameState, ruleset: Ruleset, faction: str, current: str, preferred: str | None = None
+) -> list[Choice]:
+    """Provinces where ``faction`` has units that can still move; ``preferred`` first."""
+    stacks = movable_stacks(state, ruleset, faction)
+    counts: dict[str, int] = {}
+    for stack in stacks:
+        counts[stack.province] = counts.get(stack.province, 0) + len(stack.unit_ids)
+    notes = {p: f"{n} can move" for p, n in counts.items()}
+    found = province_choices(state, ruleset, faction, current, counts, notes=notes)
+    if preferred:
+        found.sort(key=lambda c: c[1] != preferred)
+    return found
+
+
+def destination_choices(
+    state: GameState, ruleset: Ruleset, faction: str, unit_ids: Sequence[int], current: str
+) -> list[Choice]:
+    """Provinces that every one of ``unit_ids`` may reach now (R-MOVE-01..12), attacks marked
+    (R-MOVE-02): the faction's own first."""
+    reach = movement.legal_destinations(state, ruleset, unit_ids)
+    notes = {p: "attack" for p, attack in reach.items() if attack}
+    return province_choices(state, ruleset, faction, current, reach, notes=notes)
+
+
+def battle_choices(state: GameState, ruleset: Ruleset, current: str) -> list[Choice]:
+    """The battles still due this step 7 (R-COMBAT-01, R-COMBAT-02), in the default order."""
+    out: list[Choice] = []
+    for space in state.battles_due:
+        name = ruleset.map.space_name(space)
+        if not _matches(current, name, space):
+            continue
+        defenders = sorted({faction_adjective(ruleset, u.owner) for u in state.units_at(space)})
+        mine = sum(1 for u in state.units_at(space) if u.owner == state.active)
+        theirs = sum(1 for u in state.units_at(space) if u.owner != state.active)
+        label = f"{name} - your {mine} against {theirs} ({', '.join(defenders)})"
+        out.append((label, space))
+    return out[:MAX_CHOICES]
+
+
+def kind_choices(ruleset: Ruleset, faction: str | None, current: str) -> list[Choice]:
+    """Unit kinds for ``/unit``: the faction's own order of battle first."""
+    kinds = sorted(
+        (k for k in ruleset.units.values() if _matches(current, k.display_name, k.id)),
+        key=lambda k: (k.faction != faction, ruleset.turn_order.index(k.faction), k.id),
+    )
+    out: list[Choice] = []
+    for kind in kinds[:MAX_CHOICES]:
+        cost = "no cost" if kind.cost is None else f"{kind.cost} RP"
+        out.append((f"{kind.display_name} - {cost} - {kind_stats(kind)}", kind.id))
+    return out
+
+
+def faction_choices(
+    ruleset: Ruleset, codes: Sequence[str], current: str, first: Sequence[str] = ()
+) -> list[Choice]:
+    """Factions among ``codes`` matching ``current``; those in ``first`` come first."""
+    out: list[tuple[bool, Choice]] = []
+    for code in codes:
+        faction = ruleset.faction(code)
+        if not _matches(current, faction.name, code, faction.adjective):
+            continue
+        out.append((code not in first, (f"{faction.emoji} {faction.name} ({code})", code)))
+    out.sort(key=lambda item: item[0])
+    return [choice for _, choice in out[:MAX_CHOICES]]
+
+
+def neighbour_codes(state: GameState, ruleset: Ruleset, faction: str) -> list[str]:
+    """The factions in play that ``faction`` may negotiate with now (R-PBP-NEG-02), in turn
+    order."""
+    return [
+        code
+        for code in state.in_play
+        if code != faction
+        and not state.factions[code].eliminated
+        and diplomacy.neighbours(state, ruleset, faction, code)
+    ]

@@ -1,0 +1,159 @@
+"""Step 7, Combat: ``/attack`` (or the turn panel's "Fight…" select) and the battle message's
+controls (R-COMBAT-01..13, R-COMBAT-16).
+
+The attacker picks the order of its battles (R-COMBAT-02). Each battle has one message in
+``#battles`` (made and edited by :mod:`caedes_bot.ui.announcer`); while a decision is owed it
+carries the attacker's **Press on** / **Withdraw** buttons (R-COMBAT-08) and, for each side hit,
+a casualty select with a **Use default** button (R-COMBAT-06). The controls name the pending
+decision (``caedes:<campaign>:dec.<id>:<action>``), so a click that comes after the decision
+was made changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._checks import service_of
+from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._play import (
+    Seat,
+    effect_text,
+    seat_for_command,
+    seat_for_faction,
+    table_for_autocomplete,
+    where_now,
+)
+from caedes_bot.cogs._transformers import battle_choices, resolve_province
+from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat import (
+    AssignCasualties,
+    BattleEnded,
+    BattleRoundEnded,
+    FightBattle,
+    PressOn,
+    Withdraw,
+)
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import GameState
+from caedes_bot.ui import views
+from caedes_bot.ui.describe import faction_name, kind_counts, space_name
+from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
+from caedes_bot.ui.text import choices
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+
+def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> list[str]:
+    """Short lines on how the battles of an order went: rounds fought and the result."""
+    lines = []
+    for event in events:
+        if isinstance(event, BattleRoundEnded):
+            lines.append(f"Round {event.round} at {space_name(ruleset, event.space)} is over.")
+        elif isinstance(event, BattleEnded):
+            owner = faction_name(ruleset, event.owner) if event.owner else "nobody"
+            lines.append(
+                f"The battle at {space_name(ruleset, event.space)} is over: "
+                f"{RESULT_TEXT[event.result]}; it is held by {owner}."
+            )
+    if state.battle is not None:
+        waiting = [d for d in state.pending if d.detail.get("battle") == state.battle.id]
+        if waiting:
+            who = ", ".join(faction_name(ruleset, d.faction) for d in waiting)
+            lines.append(f"Waiting for {who} on the battle message in #battles.")
+    return lines
+
+
+async def fight(seat: Seat, space: str) -> None:
+    """Begin the battle in ``space`` (R-COMBAT-02) and answer privately."""
+    result = await seat.submit(FightBattle(seat.faction, space))
+    news = battle_news(result.events, result.state, seat.ruleset)
+    head = f"The battle at {space_name(seat.ruleset, space)} has begun: every die is shown in #battles."
+    text = effect_text(seat, result, headline=head)
+    await seat.interaction.response.send_message("\n".join([text, *news]), ephemeral=True)
+
+
+async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """A click on a battle message: Press on, Withdraw, a casualty choice or its default."""
+    decision_id = int(ref.parts[1])
+    state = await service_of(interaction).get_state(ref.campaign_id)
+    decision = next((d for d in state.pending if d.id == decision_id), None)
+    if decision is None:
+        seat = await seat_for_faction(interaction, ref.campaign_id, state.active or "")
+        raise UserError(
+            "This choice has already been made.",
+            rule="R-COMBAT-06",
+            allowed=where_now(state, seat.ruleset, state.active or ""),
+        )
+    seat = await seat_for_faction(interaction, ref.campaign_id, decision.faction)
+    ruleset = seat.ruleset
+    if ref.action == "press":
+        order: PressOn | Withdraw | AssignCasualties = PressOn(decision.faction)
+        head = "You press on (R-COMBAT-08)."
+    elif ref.action == "withdraw":
+        order = Withdraw(decision.faction)
+        head = "You withdraw (R-COMBAT-08)."
+    else:
+        if ref.action == "default":
+            default = decision.detail.get("default")
+            ids = tuple(int(str(u)) for u in default) if isinstance(default, list) else ()
+        else:
+            ids = casualty_assignment(decision.detail, ref.values)
+        order = AssignCasualties(decision.faction, ids)
+        kinds = {}
+        units = decision.detail.get("units")
+        for item in units if isinstance(units, list) else ():
+            if isinstance(item, dict):
+                kinds[int(item["id"])] = str(item["kind"])
+        chosen = kind_counts(ruleset, [kinds.get(u, "?") for u in ids])
+        head = f"Casualties chosen: {chosen} (R-COMBAT-06)."
+    result = await seat.submit(order)
+    news = battle_news(result.events, result.state, ruleset)
+    text = effect_text(seat, result, headline=head)
+    await interaction.response.send_message("\n".join([text, *news]), ephemeral=True)
+
+
+class AttackCog(commands.Cog):
+    """``/attack``."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="attack", description="Fight your next battle, in step 7")
+    @app_commands.describe(
+        province="Where to fight: one of the battles you must fight this step",
+        faction=FACTION_HELP,
+    )
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def attack(
+        self, interaction: discord.Interaction, province: str, faction: str | None = None
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        space = resolve_province(seat.ruleset, province, rule="R-COMBAT-01")
+        await fight(seat, space)
+
+    @attack.autocomplete("province")
+    async def _battles(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction != table.state.active:
+            return []
+        return choices(battle_choices(table.state, table.ruleset, current))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the cog and the battle message's controls."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the attack cog needs a CaedesBot")
+    await bot.add_cog(AttackCog(bot))
+    views.register(bot, "dec", on_decision)

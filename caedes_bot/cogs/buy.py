@@ -1,0 +1,147 @@
+"""Step 5, Buy: ``/buy`` and the turn panel's "Buy…" select (R-BUY-01..04).
+
+``/buy unit count`` buys ``count`` units at once; "Buy…" on the turn panel opens a private
+select of the faction's units with their prices after discounts, each choice buying one. Every
+purchase is answered privately with its effect: "Bought 2 Dawnian Knights for 12 RP. 7 RP left."
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._play import (
+    Seat,
+    effect_text,
+    seat_for_command,
+    seat_for_faction,
+    stale,
+    step_is,
+    table_for_autocomplete,
+)
+from caedes_bot.cogs._transformers import buy_choices, resolve_kind
+from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
+from caedes_bot.gamedata.model import Ruleset, UnitKind
+from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.errors import UnknownName
+from caedes_bot.rules.state import Step
+from caedes_bot.ui import views
+from caedes_bot.ui.text import choices
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+#: At most this many units in one ``/buy``.
+MAX_COUNT = 50
+
+
+def kind_to_buy(ruleset: Ruleset, faction: str, text: str) -> UnitKind:
+    """The kind named ``text``: looked for in the faction's own order of battle first, then
+    among every faction's (so that another faction's unit is refused by R-BUY-01 with a
+    reason, not reported unknown).
+
+    Raises:
+        UnknownName: no such unit anywhere (near matches from the faction's own list).
+    """
+    own = [k for k in ruleset.order_of_battle(faction) if not k.hero]
+    try:
+        return resolve_kind(ruleset, text, own, rule="R-BUY-01")
+    except UnknownName as own_error:
+        try:
+            return resolve_kind(ruleset, text, rule="R-BUY-01")
+        except UnknownName:
+            raise own_error from None
+
+
+def buy_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
+    """The private "Buy…" message: the RP left and a select of the units with their prices."""
+    rp = seat.state.factions[seat.faction].rp
+    options = [
+        views.option(label, value)
+        for label, value in buy_choices(seat.state, seat.ruleset, seat.faction, "")
+    ]
+    obj = ["buy", seat.faction, seat.state.round]
+    rows = views.layout(
+        [
+            views.select(
+                views.custom_id(seat.campaign_id, obj, "kind"),
+                options,
+                placeholder="Buy one unit…",
+            )
+        ]
+    )
+    text = f"You have {rp} RP. Each choice buys one unit (R-BUY-01); prices include discounts."
+    return text, rows
+
+
+async def open_buy(seat: Seat) -> None:
+    """Answer a click on "Buy…" with the private buy menu."""
+    seat.require_own()
+    if not step_is(seat.state, seat.faction, seat.state.round, Step.BUY):
+        raise stale(seat.state, seat.ruleset, seat.faction)
+    text, rows = buy_menu(seat)
+    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+
+
+async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """A unit chosen in the buy menu: buy one, show the effect and the menu again."""
+    _, faction, round_no = ref.parts[:3]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    if not step_is(seat.state, faction, int(round_no), Step.BUY):
+        raise stale(seat.state, seat.ruleset, faction)
+    result = await seat.submit(BuyUnits(faction, ref.values[0], 1))
+    text, rows = buy_menu(seat)
+    await interaction.response.edit_message(
+        content=effect_text(seat, result) + "\n\n" + text, view=views.components_view(rows)
+    )
+
+
+class BuyCog(commands.Cog):
+    """``/buy``."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="buy", description="Buy units in step 5; they are mustered in step 8"
+    )
+    @app_commands.describe(
+        unit="The unit to buy, from your order of battle",
+        count="How many to buy",
+        faction=FACTION_HELP,
+    )
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def buy(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        count: app_commands.Range[int, 1, MAX_COUNT] = 1,
+        faction: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        kind = kind_to_buy(seat.ruleset, seat.faction, unit)
+        result = await seat.submit(BuyUnits(seat.faction, kind.id, count))
+        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+
+    @buy.autocomplete("unit")
+    async def _units(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction is None:
+            return []
+        return choices(buy_choices(table.state, table.ruleset, table.faction, current))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the cog and the buy menu's select."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the buy cog needs a CaedesBot")
+    await bot.add_cog(BuyCog(bot))
+    views.register(bot, "buy", on_buy_select)

@@ -1,0 +1,142 @@
+"""Looking things up: ``/status``, ``/province``, ``/unit``, ``/help`` (ux.md "Looking things up").
+
+All answers are private. ``/status`` shows a faction's secrets (R-GEN-07), so only its player
+and the umpire may see it; the board (provinces, units) is public.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._checks import campaign_context
+from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._play import (
+    Seat,
+    choose_faction,
+    seat_for_command,
+    table_for_autocomplete,
+)
+from caedes_bot.cogs._transformers import (
+    faction_choices,
+    kind_choices,
+    province_choices,
+    resolve_kind,
+    resolve_province,
+)
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.ui.embeds import help_embed, province_embed, status_embed, unit_embed
+from caedes_bot.ui.text import choices
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+FACTION_HELP = "The faction you act for, if you hold several (default: the one whose turn it is)"
+
+
+async def faction_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """The member's own factions first, then the others in play (the umpire may name any)."""
+    table = await table_for_autocomplete(interaction)
+    if table is None:
+        return []
+    mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
+    return choices(faction_choices(table.ruleset, table.state.in_play, current, first=mine))
+
+
+async def send_status(seat: Seat) -> None:
+    """Answer privately with the faction's status (R-GEN-07)."""
+    seat.require_own()
+    embed = status_embed(seat.state, seat.ruleset, seat.faction)
+    await seat.interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+class InfoCog(commands.Cog):
+    """``/status``, ``/province``, ``/unit`` and ``/help``."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="status", description="Your faction's RP, commodities, units and purchases (private)"
+    )
+    @app_commands.describe(faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def status(self, interaction: discord.Interaction, faction: str | None = None) -> None:
+        await send_status(await seat_for_command(interaction, faction))
+
+    @app_commands.command(
+        name="province", description="A province: terrain, income, owner, units, borders"
+    )
+    @app_commands.describe(name="The province's name")
+    @app_commands.guild_only()
+    async def province(self, interaction: discord.Interaction, name: str) -> None:
+        context = await campaign_context(interaction)
+        state = await self.bot.service.get_state(context.campaign.id)
+        province_id = resolve_province(self.bot.ruleset, name, rule="R-GEN-04")
+        await interaction.response.send_message(
+            embed=province_embed(state, self.bot.ruleset, province_id), ephemeral=True
+        )
+
+    @province.autocomplete("name")
+    async def _province_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None:
+            return []
+        return choices(province_choices(table.state, table.ruleset, table.faction, current))
+
+    @app_commands.command(
+        name="unit", description="A unit: values, cost, and what each attribute does"
+    )
+    @app_commands.describe(name="The unit's name, like Dawnian Knights")
+    @app_commands.guild_only()
+    async def unit(self, interaction: discord.Interaction, name: str) -> None:
+        kind = resolve_kind(self.bot.ruleset, name, rule="R-GEN-04")
+        await interaction.response.send_message(
+            embed=unit_embed(self.bot.ruleset, kind), ephemeral=True
+        )
+
+    @unit.autocomplete("name")
+    async def _unit_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        faction = table.faction if table is not None else None
+        return choices(kind_choices(self.bot.ruleset, faction, current))
+
+    @app_commands.command(
+        name="help", description="What you can do now, and the commands and buttons for it"
+    )
+    @app_commands.guild_only()
+    async def help(self, interaction: discord.Interaction) -> None:
+        context = await campaign_context(interaction)
+        state = await self.bot.service.get_state(context.campaign.id)
+        try:
+            faction: str | None = choose_faction(
+                self.bot.ruleset,
+                state,
+                context.players,
+                interaction.user.id,
+                is_umpire=context.is_umpire,
+            )
+        except (UserError, RuleViolation):
+            faction = None
+        await interaction.response.send_message(
+            embed=help_embed(state, self.bot.ruleset, faction), ephemeral=True
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the info cog needs a CaedesBot")
+    await bot.add_cog(InfoCog(bot))

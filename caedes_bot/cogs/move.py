@@ -1,0 +1,263 @@
+"""Step 6, Move: ``/move`` and the turn panel's "Move…" selects (R-MOVE-01..12).
+
+Units are chosen by kind and count from one province; the rules find each unit's route to the
+destination (:mod:`caedes_bot.rules.movement`). ``/move units from to`` offers, while typing,
+only stacks that can still move, only provinces holding them, and only destinations all the
+chosen units can reach, attacks marked. "Move…" on the turn panel does the same with three
+selects: the stack, how many, and where.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._play import (
+    Seat,
+    effect_text,
+    seat_for_command,
+    seat_for_faction,
+    stale,
+    step_is,
+    table_for_autocomplete,
+)
+from caedes_bot.cogs._transformers import (
+    UnitRequest,
+    destination_choices,
+    movable_stacks,
+    origin_choices,
+    parse_units,
+    pick_units,
+    resolve_province,
+    stack_label,
+    unit_choices,
+)
+from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
+from caedes_bot.gamedata.model import Terrain
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.movement import MoveUnits
+from caedes_bot.rules.state import Step
+from caedes_bot.ui import views
+from caedes_bot.ui.text import choices
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+
+def _namespace(interaction: discord.Interaction, name: str) -> str | None:
+    value = getattr(interaction.namespace, name, None)
+    return value if isinstance(value, str) and value else None
+
+
+def _origin_of(interaction: discord.Interaction) -> str | None:
+    """The ``from`` province typed so far, or the one a units value names (``…@province``)."""
+    origin = _namespace(interaction, "from")
+    if origin:
+        return origin
+    units = _namespace(interaction, "units")
+    if units and "@" in units:
+        return units.rsplit("@", 1)[1]
+    return None
+
+
+# --------------------------------------------------------------------------- the menu
+
+
+def stack_menu(seat: Seat) -> list[views.JSON]:
+    """The first select of "Move…": every stack that can still move."""
+    stacks = movable_stacks(seat.state, seat.ruleset, seat.faction)
+    options = [views.option(stack_label(seat.ruleset, s), f"{s.province}|{s.kind}") for s in stacks]
+    cid = views.custom_id(seat.campaign_id, ["move", seat.faction, seat.state.round], "stack")
+    return views.layout([views.select(cid, options, placeholder="Units to move…")])
+
+
+def where_menu(
+    seat: Seat, province: str, kind: str, count: int, available: int
+) -> tuple[str, list[views.JSON]]:
+    """The second step of "Move…": how many (if several) and where to."""
+    obj = ["mv", seat.faction, seat.state.round, province, kind, count]
+    ids = pick_units(seat.state, seat.ruleset, seat.faction, province, [UnitRequest(kind, count)])
+    destinations = destination_choices(seat.state, seat.ruleset, seat.faction, ids, "")
+    items = []
+    if available > 1:
+        counts = [
+            views.option(f"{n} of {available}", str(n), default=n == count)
+            for n in range(1, min(available, 25) + 1)
+        ]
+        items.append(
+            views.select(
+                views.custom_id(seat.campaign_id, obj, "count"), counts, placeholder="How many…"
+            )
+        )
+    items.append(
+        views.select(
+            views.custom_id(seat.campaign_id, obj, "to"),
+            [views.option(label, value) for label, value in destinations],
+            placeholder="Move to…",
+        )
+    )
+    name = seat.ruleset.kind(kind).display_name
+    where = seat.ruleset.map.space_name(province)
+    text = f"Moving {count} {name} from {where}."
+    if not destinations:
+        text += " They cannot reach anywhere together; choose fewer."
+    return text, views.layout(items)
+
+
+async def open_move(seat: Seat) -> None:
+    """Answer a click on "Move…" with the private stack select."""
+    seat.require_own()
+    if not step_is(seat.state, seat.faction, seat.state.round, Step.MOVE):
+        raise stale(seat.state, seat.ruleset, seat.faction)
+    rows = stack_menu(seat)
+    text = "Which units? (R-MOVE-01)" if rows else "None of your units can move now."
+    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+
+
+async def on_move_stack(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """A stack chosen: ask how many and where."""
+    _, faction, round_no = ref.parts[:3]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    seat.require_own()
+    if not step_is(seat.state, faction, int(round_no), Step.MOVE):
+        raise stale(seat.state, seat.ruleset, faction)
+    province, kind = ref.values[0].split("|", 1)
+    available = len(
+        pick_units(seat.state, seat.ruleset, faction, province, [UnitRequest(kind, None)])
+    )
+    text, rows = where_menu(seat, province, kind, available, available)
+    await interaction.response.edit_message(content=text, view=views.components_view(rows))
+
+
+async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """How many chosen (show the destinations for that many), or where: move them."""
+    _, faction, round_no, province, kind, count = ref.parts[:6]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    if not step_is(seat.state, faction, int(round_no), Step.MOVE):
+        raise stale(seat.state, seat.ruleset, faction)
+    if ref.action == "count":
+        seat.require_own()
+        available = len(
+            pick_units(seat.state, seat.ruleset, faction, province, [UnitRequest(kind, None)])
+        )
+        text, rows = where_menu(seat, province, kind, int(ref.values[0]), available)
+        await interaction.response.edit_message(content=text, view=views.components_view(rows))
+        return
+    destination = ref.values[0]
+    ids = pick_units(
+        seat.state, seat.ruleset, faction, province, [UnitRequest(kind, int(count))], destination
+    )
+    result = await seat.submit(MoveUnits(faction, ids, destination))
+    rows = stack_menu(seat)
+    more = "\n\nMove more?" if rows else ""
+    await interaction.response.edit_message(
+        content=effect_text(seat, result) + more, view=views.components_view(rows)
+    )
+
+
+async def on_move_component(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    if ref.kind == "move":
+        await on_move_stack(interaction, ref)
+    else:
+        await on_move_where(interaction, ref)
+
+
+# --------------------------------------------------------------------------- /move
+
+TERRAINS = [app_commands.Choice(name=t.value, value=t.value) for t in Terrain]
+
+
+class MoveCog(commands.Cog):
+    """``/move``."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="move", description="Move units in step 6; the bot finds the route")
+    @app_commands.rename(origin="from")
+    @app_commands.describe(
+        units="Which units, like 2 Dawnian Infantry, or all",
+        origin="The province they are in",
+        to="Where they go; a province held by another faction's units is an attack",
+        terrain="In a province of several terrains, the one they use there (R-MOVE-03)",
+        faction=FACTION_HELP,
+    )
+    @app_commands.choices(terrain=TERRAINS)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def move(
+        self,
+        interaction: discord.Interaction,
+        units: str,
+        origin: str,
+        to: str,
+        terrain: str | None = None,
+        faction: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        ruleset = seat.ruleset
+        start = resolve_province(ruleset, origin.split("@")[-1] if "@" in origin else origin)
+        destination = resolve_province(ruleset, to)
+        ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
+        result = await seat.submit(MoveUnits(seat.faction, ids, destination, terrain))
+        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+
+    @move.autocomplete("units")
+    async def _units(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction is None:
+            return []
+        origin = _namespace(interaction, "from")
+        start = None
+        if origin:
+            try:
+                start = resolve_province(table.ruleset, origin)
+            except RuleViolation:
+                start = None
+        return choices(unit_choices(table.state, table.ruleset, table.faction, start, current))
+
+    @move.autocomplete("origin")
+    async def _origins(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction is None:
+            return []
+        preferred = _origin_of(interaction)
+        return choices(
+            origin_choices(table.state, table.ruleset, table.faction, current, preferred)
+        )
+
+    @move.autocomplete("to")
+    async def _destinations(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction is None:
+            return []
+        origin = _origin_of(interaction)
+        units = _namespace(interaction, "units") or "all"
+        if origin is None:
+            return []
+        try:
+            start = resolve_province(table.ruleset, origin)
+            ids = pick_units(table.state, table.ruleset, table.faction, start, parse_units(units))
+        except RuleViolation:
+            return []
+        return choices(destination_choices(table.state, table.ruleset, table.faction, ids, current))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the cog and the "Move…" selects."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the move cog needs a CaedesBot")
+    await bot.add_cog(MoveCog(bot))
+    views.register(bot, "move", on_move_component)
+    views.register(bot, "mv", on_move_component)

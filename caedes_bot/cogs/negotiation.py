@@ -1,0 +1,127 @@
+"""``/negotiate``: a private thread with a neighbouring faction (R-PBP-NEG-01, R-PBP-NEG-02).
+
+The thread holds both factions' players and the umpire (a faction nobody holds is the
+umpire's). There is one thread per pair: asking again reuses it (and adds anyone missing).
+Factions that are not neighbours (R-PBP-NEG-02, :func:`caedes_bot.rules.diplomacy.neighbours`)
+are refused, with the factions that are.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._play import seat_for_command, table_for_autocomplete
+from caedes_bot.cogs._transformers import faction_choices, neighbour_codes, resolve_faction
+from caedes_bot.cogs.info import FACTION_HELP
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence.repository import OutboxMessage
+from caedes_bot.persistence.tables import OutboxKind
+from caedes_bot.rules.diplomacy import neighbours
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.ui.describe import faction_name
+from caedes_bot.ui.text import choices
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+
+def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[str, str]:
+    """The channel key and the thread name of the negotiation between ``a`` and ``b``, the
+    same whoever asks: ``("talks:DAW+ORC", "talks-daw-orc")`` in turn order."""
+    first, second = sorted((a, b), key=ruleset.turn_order.index)
+    return f"talks:{first}+{second}", f"talks-{first.lower()}-{second.lower()}"
+
+
+class NegotiationCog(commands.Cog):
+    """``/negotiate``."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="negotiate", description="Open (or find) a private thread with a neighbouring faction"
+    )
+    @app_commands.describe(faction="The faction to talk to", as_faction=FACTION_HELP)
+    @app_commands.guild_only()
+    async def negotiate(
+        self, interaction: discord.Interaction, faction: str, as_faction: str | None = None
+    ) -> None:
+        seat = await seat_for_command(interaction, as_faction)
+        seat.require_own()
+        ruleset, state = seat.ruleset, seat.state
+        other = resolve_faction(ruleset, faction, state.in_play, rule="R-PBP-NEG-02")
+        mine = faction_name(ruleset, seat.faction)
+        theirs = faction_name(ruleset, other)
+        if other == seat.faction:
+            raise UserError(f"{mine} cannot negotiate with itself.", rule="R-PBP-NEG-01")
+        if not neighbours(state, ruleset, seat.faction, other):
+            near = [faction_name(ruleset, c) for c in neighbour_codes(state, ruleset, seat.faction)]
+            raise RuleViolation(
+                f"{mine} and {theirs} are not neighbours: no province or unit of one is in or "
+                "beside a province or unit of the other.",
+                rule="R-PBP-NEG-02",
+                allowed="negotiate with " + (", ".join(near) if near else "nobody for now"),
+            )
+        key, name = thread_key(ruleset, seat.faction, other)
+        players = seat.campaign.players
+        umpire = seat.campaign.info.umpire_user_id
+        members = [u for u in (players.get(seat.faction), players.get(other), umpire) if u]
+        record, made = await seat.service.open_thread(
+            seat.campaign_id, key, name, members, by=interaction.user.id
+        )
+        if made:
+            await seat.service.queue_messages(
+                seat.campaign_id,
+                [
+                    OutboxMessage(
+                        key,
+                        OutboxKind.POST,
+                        {
+                            "content": f"Negotiation between {mine} and {theirs}, with the umpire "
+                            "reading (R-PBP-NEG-01, R-PBP-UMP-04). Only trades the bot carries "
+                            "out, alliances and fealty bind anyone (R-PBP-NEG-05)."
+                        },
+                    )
+                ],
+            )
+            text = f"A private thread **{name}** is being made for {mine} and {theirs}, with the umpire (R-PBP-NEG-01)."
+        elif record is not None and record.discord_id is not None:
+            text = f"Your thread with {theirs} is <#{record.discord_id}> (R-PBP-NEG-01)."
+        else:
+            text = f"Your thread with {theirs} (**{name}**) is still being made."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @negotiate.autocomplete("faction")
+    async def _neighbours(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction is None:
+            return []
+        near = neighbour_codes(table.state, table.ruleset, table.faction)
+        return choices(faction_choices(table.ruleset, near, current))
+
+    @negotiate.autocomplete("as_faction")
+    async def _mine(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None:
+            return []
+        mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
+        codes = mine or list(table.state.in_play)
+        return choices(faction_choices(table.ruleset, codes, current))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the negotiation cog needs a CaedesBot")
+    await bot.add_cog(NegotiationCog(bot))

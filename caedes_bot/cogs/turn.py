@@ -1,0 +1,158 @@
+"""The turn: ``/done`` and the turn panel's controls (R-TURN-02, ux.md "The turn panel").
+
+``/done`` ends the current step of the faction's turn; the steps that need nothing from the
+player (Collect, Upkeep, and any step with nothing to do) then run by themselves, and the turn
+passes to the next faction after step 8 (R-TURN-01). The turn panel in the faction's orders
+thread (posted and edited by :mod:`caedes_bot.ui.announcer`) has the same "Done" button plus
+the step's own controls; they are answered here, and each names its faction, game round and
+step (``caedes:<campaign>:panel.<faction>.<round>.<step>:<action>``), so a click left over from
+an earlier step is refused instead of ending the wrong one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._play import (
+    Seat,
+    effect_text,
+    seat_for_command,
+    seat_for_faction,
+    stale,
+    step_is,
+)
+from caedes_bot.cogs.attack import fight
+from caedes_bot.cogs.buy import open_buy
+from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
+from caedes_bot.cogs.move import open_move
+from caedes_bot.cogs.muster import open_muster
+from caedes_bot.rules import economy
+from caedes_bot.rules.economy import PayUpkeep
+from caedes_bot.rules.state import Step
+from caedes_bot.rules.turn import EndStep
+from caedes_bot.ui import views
+from caedes_bot.ui.embeds import help_embed
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+
+async def end_step(seat: Seat) -> None:
+    """End the faction's current step (R-TURN-02) and answer privately with what followed. In
+    step 4 this pays upkeep (``PayUpkeep``, R-UPK-01)."""
+    step = seat.state.step
+    order = PayUpkeep(seat.faction) if step is Step.UPKEEP else EndStep(seat.faction)
+    result = await seat.submit(order)
+    head = f"Step {step.label} is over."
+    await seat.interaction.response.send_message(
+        effect_text(seat, result, headline=head), ephemeral=True
+    )
+
+
+async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """A click on a turn panel."""
+    _, faction, round_no, step_no = ref.parts[:4]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    if ref.action == "status":
+        await send_status(seat)
+        return
+    if ref.action == "help":
+        await interaction.response.send_message(
+            embed=help_embed(seat.state, seat.ruleset, faction), ephemeral=True
+        )
+        return
+    if not step_is(seat.state, faction, int(round_no), Step(int(step_no))):
+        raise stale(seat.state, seat.ruleset, faction)
+    if ref.action == "done":
+        await end_step(seat)
+    elif ref.action == "disband":
+        await open_disband(seat)
+    elif ref.action == "buy":
+        await open_buy(seat)
+    elif ref.action == "move":
+        await open_move(seat)
+    elif ref.action == "muster":
+        await open_muster(seat)
+    elif ref.action == "fight":
+        await fight(seat, ref.values[0])
+    else:
+        await interaction.response.send_message(views.STALE_REPLY, ephemeral=True)
+
+
+def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
+    """The private "Disband…" select of step 4 (R-UPK-02, R-UPK-03): the faction's units in the
+    bot's default disbanding order (cheapest first), up to 25; several may be chosen."""
+    state, ruleset = seat.state, seat.ruleset
+    units = economy.disband_order(state.units_of(seat.faction), ruleset)[:25]
+    options = [
+        views.option(
+            f"{ruleset.kind(u.kind).display_name} #{u.id} in {ruleset.map.space_name(u.location)}",
+            str(u.id),
+        )
+        for u in units
+    ]
+    decision = economy.upkeep_decision(state, seat.faction)
+    least = int(str(decision.detail.get("must_disband_at_least", 1))) if decision else 1
+    cid = views.custom_id(seat.campaign_id, ["db", seat.faction, state.round], "pick")
+    rows = views.layout(
+        [
+            views.select(
+                cid,
+                options,
+                placeholder="Units to disband…",
+                min_values=max(1, least),
+                max_values=len(options),
+            )
+        ]
+    )
+    text = "Disband which units? They leave the board for good (R-UPK-02)."
+    if decision is not None:
+        text += f" Your RP cannot cover the bill: at least {least} must go (R-UPK-03)."
+    return text, rows
+
+
+async def open_disband(seat: Seat) -> None:
+    """Answer a click on "Disband…" with the private select."""
+    seat.require_own()
+    text, rows = disband_menu(seat)
+    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+
+
+async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """Units chosen in the "Disband…" select: disband them (step 4 only, R-UPK-02)."""
+    _, faction, round_no = ref.parts[:3]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    if not step_is(seat.state, faction, int(round_no), Step.UPKEEP):
+        raise stale(seat.state, seat.ruleset, faction)
+    ids = tuple(int(v) for v in ref.values)
+    result = await seat.submit(economy.DisbandUnits(faction, ids))
+    await interaction.response.edit_message(content=effect_text(seat, result), view=None)
+
+
+class TurnCog(commands.Cog):
+    """``/done``."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="done", description="End the current step of your turn")
+    @app_commands.describe(faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def done(self, interaction: discord.Interaction, faction: str | None = None) -> None:
+        await end_step(await seat_for_command(interaction, faction))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the cog and the turn panel's controls."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the turn cog needs a CaedesBot")
+    await bot.add_cog(TurnCog(bot))
+    views.register(bot, "panel", on_panel)
+    views.register(bot, "db", on_disband)

@@ -1,0 +1,399 @@
+"""The rich announcer: what each order's events owe to Discord (ux.md; design.md section 4).
+
+:class:`RichAnnouncer` implements the service's ``Announcer``: it is called inside the order's
+transaction with the campaign, the events, the new state (and the state before the order), and
+returns outbox rows. It is pure and quick: no I/O, no clock, no memory between calls.
+
+Where things go (ux.md "Channels of a campaign"):
+
+* public events (``audience() is None``) become lines of one post in ``#announcements``:
+  turns, moves, captures, musters, losses, the end of the campaign;
+* private events (R-GEN-07: income, upkeep, purchases, trades) become one post in the orders
+  thread of each faction in their audience;
+* each battle has ONE message in ``#battles`` (R-COMBAT-16): posted when it begins
+  (``dedupe_key`` ``battle:<id>``) and edited as it goes (``message_key`` ``battle:<id>``), with
+  every die (R-GEN-08), the Press on / Withdraw buttons and the casualty select while a
+  decision is owed, and the result at the end;
+* each turn has ONE turn panel in the faction's orders thread (``panel:<round>:<faction>``),
+  posted when the turn begins, pinging its player, and edited after every later order of the
+  turn; when the turn ends it is edited one last time, without controls;
+* a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
+  in its orders thread that pings its player. Pings go only to who owes something (ux.md
+  "Pings"): the faction's player, or the umpire for a faction nobody holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence.repository import OutboxMessage
+from caedes_bot.persistence.tables import OutboxKind
+from caedes_bot.rules import combat, turn
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
+from caedes_bot.service import CampaignView
+from caedes_bot.ui.describe import event_line, faction_name
+from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
+from caedes_bot.ui.text import split_message
+
+#: Posts are kept under this many characters (Discord allows 2,000; mentions are added first).
+POST_LIMIT = 1900
+
+#: Battle events, by the attribute that names their battle.
+_BATTLE_EVENTS = (
+    combat.BattleBegan,
+    combat.BattleStepResolved,
+    combat.CasualtiesOwed,
+    combat.CasualtiesRemoved,
+    combat.BattleRoundEnded,
+    combat.WithdrawalOffered,
+    combat.AttackerWithdrew,
+    combat.BattleEnded,
+)
+
+
+def panel_key(round_no: int, faction: str) -> str:
+    """The dedupe key of a turn panel's post (its edits name it as ``message_key``)."""
+    return f"panel:{round_no}:{faction}"
+
+
+def battle_key(battle_id: int) -> str:
+    """The dedupe key of a battle message's post."""
+    return f"battle:{battle_id}"
+
+
+def orders_key(faction: str) -> str:
+    return f"orders:{faction}"
+
+
+def deadlines_of(campaign: CampaignView) -> Mapping[str, datetime]:
+    """The campaign's open deadlines by key (``turn:<round>:<faction>``, ``decision:<id>``)."""
+    found: Mapping[str, datetime] | None = getattr(campaign, "deadlines", None)
+    return found or {}
+
+
+def who_answers(campaign: CampaignView, faction: str) -> list[int]:
+    """Whom to ping for ``faction``: its player, or the umpire when nobody holds it
+    (R-PBP-UMP-02)."""
+    player = campaign.players.get(faction)
+    if player is not None:
+        return [player]
+    umpire = campaign.info.umpire_user_id
+    return [umpire] if umpire is not None else []
+
+
+def _posts(key: str, lines: Sequence[str], **extra: Any) -> list[OutboxMessage]:
+    text = "\n".join(lines)
+    return [
+        OutboxMessage(key, OutboxKind.POST, {"content": piece, **extra})
+        for piece in split_message(text, POST_LIMIT)
+    ]
+
+
+class RichAnnouncer:
+    """Events -> outbox rows, as the module docstring says."""
+
+    def announce(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+        *,
+        before: GameState | None = None,
+    ) -> list[OutboxMessage]:
+        """Outbox rows for one order's ``events`` (see the module docstring).
+
+        Args:
+            campaign: the campaign's row, players and open deadlines.
+            events: what the order did, in order.
+            state: the state after the order.
+            ruleset: the static game data.
+            before: the state before the order, for battle rounds fought in earlier orders.
+        """
+        if not events:
+            return []
+        out: list[OutboxMessage] = []
+        public: list[str] = []
+        private: dict[str, list[str]] = {}
+        for event in events:
+            line = event_line(event, state, ruleset)
+            if line is None:
+                continue
+            audience = event.audience()
+            if audience is None:
+                public.append(line)
+            else:
+                for faction in audience:
+                    private.setdefault(faction, []).append(line)
+        out += self._panels_closed(campaign, events, state, ruleset)
+        if public:
+            out += _posts("announcements", public)
+        out += self._battles(campaign, events, state, ruleset, before)
+        for faction, lines in private.items():
+            out += _posts(orders_key(faction), lines)
+        out += self._decision_pings(campaign, events, state, ruleset)
+        out += self._panels_open(campaign, events, state, ruleset)
+        return out
+
+    # ----------------------------------------------------------------------- turn panels
+
+    def _panel(
+        self,
+        campaign: CampaignView,
+        state: GameState,
+        ruleset: Ruleset,
+        faction: str,
+        round_no: int,
+    ) -> dict[str, Any]:
+        deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
+        embed, rows = turn_panel(
+            campaign.info.id, state, ruleset, faction, round_no, deadline=deadline
+        )
+        return {"embeds": [embed.to_dict()], "components": rows}
+
+    def _panels_closed(
+        self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """The last edit of every turn panel whose turn ended in this order."""
+        out = []
+        for event in events:
+            if isinstance(event, turn.TurnEnded):
+                payload = self._panel(campaign, state, ruleset, event.faction, event.round)
+                payload["message_key"] = panel_key(event.round, event.faction)
+                out.append(OutboxMessage(orders_key(event.faction), OutboxKind.EDIT, payload))
+        return out
+
+    def _panels_open(
+        self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """The panel of a turn that began (posted, with a ping), or of the turn under way
+        (edited)."""
+        if state.active is None or state.finished:
+            return []
+        faction, round_no = state.active, state.round
+        began = any(
+            isinstance(e, turn.TurnBegan) and e.faction == faction and e.round == round_no
+            for e in events
+        )
+        payload = self._panel(campaign, state, ruleset, faction, round_no)
+        key = panel_key(round_no, faction)
+        if not began:
+            payload["message_key"] = key
+            return [OutboxMessage(orders_key(faction), OutboxKind.EDIT, payload)]
+        deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
+        due = f" Deadline {timestamp(deadline)}." if deadline else ""
+        payload["content"] = (
+            f"Your turn, {faction_name(ruleset, faction)}: game round {round_no}, "
+            f"step {state.step.label}.{due}"
+        )
+        payload["mention_user_ids"] = who_answers(campaign, faction)
+        return [OutboxMessage(orders_key(faction), OutboxKind.POST, payload, dedupe_key=key)]
+
+    # ----------------------------------------------------------------------- battles
+
+    def _battles(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+        before: GameState | None,
+    ) -> list[OutboxMessage]:
+        ids: list[int] = []
+        for event in events:
+            if isinstance(event, _BATTLE_EVENTS) and event.battle not in ids:
+                ids.append(event.battle)
+        out = []
+        deadlines = deadlines_of(campaign)
+        for battle_id in ids:
+            history = battle_history(battle_id, events, state, before)
+            if history is None:
+                continue
+            due: dict[int, datetime | None] = {}
+            for decision in state.pending:
+                if decision.detail.get("battle") != battle_id:
+                    continue
+                key = (
+                    f"decision:{decision.id}"
+                    if decision.reaction
+                    else f"turn:{state.round}:{decision.faction}"
+                )
+                due[decision.id] = deadlines.get(key)
+            embed, rows = battle_message(campaign.info.id, state, ruleset, history, deadlines=due)
+            payload: dict[str, Any] = {"embeds": [embed.to_dict()], "components": rows}
+            began = any(isinstance(e, combat.BattleBegan) and e.battle == battle_id for e in events)
+            if began:
+                out.append(
+                    OutboxMessage(
+                        "battles", OutboxKind.POST, payload, dedupe_key=battle_key(battle_id)
+                    )
+                )
+            else:
+                payload["message_key"] = battle_key(battle_id)
+                out.append(OutboxMessage("battles", OutboxKind.EDIT, payload))
+        return out
+
+    def _decision_pings(
+        self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """A ping in the orders thread of each faction newly asked for a reaction
+        (R-PBP-DEAD-01): the active faction is already at its panel and is not pinged."""
+        out = []
+        deadlines = deadlines_of(campaign)
+        asked = {
+            e.decision
+            for e in events
+            if isinstance(e, combat.CasualtiesOwed | combat.WithdrawalOffered)
+        }
+        for decision in state.pending:
+            if decision.id not in asked or not decision.reaction:
+                continue
+            due = deadlines.get(f"decision:{decision.id}")
+            text = (
+                f"{faction_name(ruleset, decision.faction)} must {decision_text(ruleset, decision)}:"
+                " answer on the battle message in #battles"
+                + (f", by {timestamp(due)}" if due else "")
+                + "."
+            )
+            out.append(
+                OutboxMessage(
+                    orders_key(decision.faction),
+                    OutboxKind.POST,
+                    {"content": text, "mention_user_ids": who_answers(campaign, decision.faction)},
+                )
+            )
+        return out
+
+
+# --------------------------------------------------------------------------- battle history
+
+
+def _copy_records(records: Iterable[BattleStepRecord]) -> list[BattleStepRecord]:
+    return [
+        BattleStepRecord(
+            r.round,
+            r.step,
+            list(r.dice),
+            r.hits_on_attacker,
+            r.hits_on_defender,
+            list(r.destroyed),
+            list(r.wounded),
+        )
+        for r in records
+    ]
+
+
+def _from_battle(battle: Battle) -> BattleHistory:
+    return BattleHistory(
+        id=battle.id,
+        space=battle.space,
+        attacker=battle.attacker,
+        defenders=tuple(battle.defenders),
+        records=_copy_records(battle.records),
+        attacker_units=list(battle.attacker_units),
+        defender_units=list(battle.defender_units),
+        round=battle.round,
+    )
+
+
+def battle_history(
+    battle_id: int, events: Sequence[Event], state: GameState, before: GameState | None
+) -> BattleHistory | None:
+    """Everything battle ``battle_id`` has shown so far: from the state while it goes on; when
+    it ended in this order, from the state before the order plus this order's events (the
+    rules drop a finished battle from the state). ``None`` if neither knows it."""
+    current = state.battle if state.battle is not None and state.battle.id == battle_id else None
+    prior = None
+    if before is not None and before.battle is not None and before.battle.id == battle_id:
+        prior = before.battle
+    history: BattleHistory | None = None
+    withdrawn: list[int] = []
+    if current is not None:
+        history = _from_battle(current)
+        withdrawn = list(current.withdrawn)
+    else:
+        if prior is not None:
+            history = _from_battle(prior)
+            withdrawn = list(prior.withdrawn)
+        for event in events:
+            if isinstance(event, combat.BattleBegan) and event.battle == battle_id:
+                history = BattleHistory(
+                    id=event.battle,
+                    space=event.space,
+                    attacker=event.attacker,
+                    defenders=event.defenders,
+                    attacker_units=list(event.attacker_units),
+                    defender_units=list(event.defender_units),
+                )
+            if history is None or getattr(event, "battle", None) != battle_id:
+                continue
+            _apply(history, event)
+    if history is None:
+        return None
+    for source in (before, state):
+        if source is None:
+            continue
+        for unit in source.units.values():
+            history.kinds.setdefault(unit.id, unit.kind)
+            history.owners.setdefault(unit.id, unit.owner)
+        for decision in source.pending:
+            units = decision.detail.get("units")
+            for item in units if isinstance(units, list) else ():
+                if isinstance(item, dict):
+                    history.kinds.setdefault(int(item["id"]), str(item["kind"]))
+    for record in history.records:
+        for die in record.dice:
+            history.kinds.setdefault(die.unit, die.kind)
+    withdrawals = [
+        e for e in events if isinstance(e, combat.AttackerWithdrew) and e.battle == battle_id
+    ]
+    earlier = [u for u in withdrawn if not any(u in w.unit_ids for w in withdrawals)]
+    if earlier:
+        places = tuple(
+            state.units[str(u)].location if str(u) in state.units else "?" for u in earlier
+        )
+        withdrawals.insert(
+            0,
+            combat.AttackerWithdrew(
+                battle_id, history.space, history.attacker, tuple(earlier), places
+            ),
+        )
+    history.withdrawals = withdrawals
+    return history
+
+
+def _apply(history: BattleHistory, event: Event) -> None:
+    """Add one event of this order to a battle rebuilt from the state before it."""
+    if isinstance(event, combat.BattleStepResolved):
+        history.round = event.round
+        history.records.append(
+            BattleStepRecord(
+                event.round,
+                event.step,
+                list(event.dice),
+                event.hits_on_attacker,
+                event.hits_on_defender,
+            )
+        )
+    elif isinstance(event, combat.CasualtiesRemoved):
+        for record in reversed(history.records):
+            if record.round == event.round and record.step is event.step:
+                record.destroyed = sorted(event.attacker_destroyed + event.defender_destroyed)
+                record.wounded = sorted(event.attacker_wounded + event.defender_wounded)
+                break
+        gone = set(event.attacker_destroyed) | set(event.defender_destroyed)
+        history.attacker_units = [u for u in history.attacker_units if u not in gone]
+        history.defender_units = [u for u in history.defender_units if u not in gone]
+    elif isinstance(event, combat.BattleRoundEnded):
+        history.attacker_units = list(event.attacker_units)
+        history.defender_units = list(event.defender_units)
+    elif isinstance(event, combat.AttackerWithdrew):
+        history.attacker_units = [u for u in history.attacker_units if u not in event.unit_ids]
+    elif isinstance(event, combat.BattleEnded):
+        history.ended = event
+        history.attacker_units = list(event.attacker_survivors)
+        history.defender_units = list(event.defender_survivors)

@@ -1,0 +1,751 @@
+"""The bot's embeds: the turn panel, the battle message, status, provinces, units, help (ux.md).
+
+Each function is a pure function of the ruleset, a game state and plain values: it returns a
+:class:`discord.Embed` (pure data; the announcer stores ``embed.to_dict()`` in outbox rows) and,
+where the message carries controls, their Discord JSON (:mod:`caedes_bot.ui.views`). Nothing
+here decides a rule: values, legal choices and defaults come from :mod:`caedes_bot.rules`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from caedes_bot.gamedata.model import Ruleset, UnitKind
+from caedes_bot.rules import combat, economy, movement
+from caedes_bot.rules.combat import AttackerWithdrew, BattleEnded, BattleResult
+from caedes_bot.rules.state import (
+    BattleStepRecord,
+    GameState,
+    PendingDecision,
+    Side,
+    Step,
+)
+from caedes_bot.ui import views
+from caedes_bot.ui.describe import (
+    ATTRIBUTE_TEXT,
+    STEP_COMMANDS,
+    STEP_TEXT,
+    commodities_text,
+    faction_name,
+    kind_counts,
+    kind_name,
+    kind_stats,
+    space_name,
+)
+from caedes_bot.ui.text import (
+    EMBED_DESCRIPTION_LIMIT,
+    EMBED_FIELD_VALUE_LIMIT,
+    fit_embed,
+    truncate,
+)
+
+JSON = dict[str, Any]
+
+#: Characters of round detail kept on a battle message before earlier rounds are folded.
+BATTLE_DETAIL_BUDGET = 3500
+
+
+def timestamp(when: datetime | None) -> str:
+    """``<t:UNIX:R>`` (each member sees it in local time), or ``"none"``."""
+    if when is None:
+        return "none"
+    return f"<t:{int(when.timestamp())}:R>"
+
+
+def _colour(ruleset: Ruleset, faction: str | None) -> discord.Colour | None:
+    if faction is None:
+        return None
+    try:
+        return discord.Colour(ruleset.faction(faction).colour)
+    except KeyError:
+        return None
+
+
+# --------------------------------------------------------------------------- turn panel
+
+#: Labels of the "Done" button of each waiting step.
+DONE_LABELS: Mapping[Step, str] = {
+    Step.TRADE: "Done trading",
+    Step.REDEEM: "Done redeeming",
+    Step.UPKEEP: "Pay upkeep",
+    Step.BUY: "Done buying",
+    Step.MOVE: "Done moving",
+    Step.COMBAT: "Done with battles",
+    Step.MUSTER: "Done mustering",
+}
+
+
+def step_line(step: Step) -> str:
+    """``"1 Trade ✓ · … · **5 Buy** · 6 Move …"`` (R-TURN-02)."""
+    parts = []
+    for s in Step:
+        if s < step:
+            parts.append(f"~~{s.label}~~")
+        elif s == step:
+            parts.append(f"**{s.label}**")
+        else:
+            parts.append(s.label)
+    return " · ".join(parts)
+
+
+def treasury_text(state: GameState, faction: str) -> str:
+    """RP, commodities, earmarks and Salt credit of ``faction`` (private, R-GEN-07)."""
+    fs = state.factions[faction]
+    lines = [f"**{fs.rp} RP** · commodities: {commodities_text(fs.commodities)}"]
+    if any(fs.earmarks.values()):
+        lines.append(f"Earmarked for discounts: {commodities_text(fs.earmarks)} (R-COMM-02)")
+    if fs.salt_credit:
+        lines.append(f"Salt against upkeep: {fs.salt_credit} (R-COMM-07)")
+    return "\n".join(lines)
+
+
+def movable_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 12) -> str:
+    """The faction's units that may still move, by province (R-MOVE-01)."""
+    by_place: dict[str, list[str]] = {}
+    for unit in movement.movable_units(state, ruleset, faction):
+        by_place.setdefault(unit.location, []).append(unit.kind)
+    if not by_place:
+        return "none"
+    lines = [
+        f"{space_name(ruleset, p)}: {kind_counts(ruleset, kinds)}"
+        for p, kinds in sorted(by_place.items(), key=lambda kv: space_name(ruleset, kv[0]))
+    ]
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"… and {len(lines) - limit} more places"]
+    return "\n".join(lines)
+
+
+def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
+    """What a pending decision asks, in a few words."""
+    space = decision.detail.get("space")
+    where = f" at {space_name(ruleset, space)}" if isinstance(space, str) else ""
+    if decision.kind == "casualties":
+        return f"choose {decision.detail.get('hits')} casualties in the battle{where} (R-COMBAT-06)"
+    if decision.kind == "press_or_withdraw":
+        return f"press on or withdraw in the battle{where} (R-COMBAT-08)"
+    if decision.kind == "upkeep_disband":
+        least = decision.detail.get("must_disband_at_least")
+        return f"disband at least {least} units to pay upkeep (R-UPK-03)"
+    return decision.kind.replace("_", " ") + where
+
+
+def panel_object(faction: str, round_no: int, step: Step) -> list[object]:
+    """The custom_id object of a turn panel's controls: ``panel.<faction>.<round>.<step>``."""
+    return ["panel", faction, round_no, int(step)]
+
+
+def turn_panel(
+    campaign_id: int,
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    round_no: int,
+    *,
+    deadline: datetime | None = None,
+) -> tuple[discord.Embed, list[JSON]]:
+    """The turn panel of ``faction``'s turn of game round ``round_no`` (ux.md "The turn panel"):
+    faction, game round, current step, treasury, what may still move or fight, decisions owed,
+    the deadline, and the controls of the current step. Once that turn is over the panel says so
+    and has no controls.
+
+    Returns:
+        The embed and the component rows (Discord JSON; empty when the turn is over).
+    """
+    title = f"{faction_name(ruleset, faction)} · game round {round_no}"
+    live = state.active == faction and state.round == round_no and not state.finished
+    embed = discord.Embed(title=title, colour=_colour(ruleset, faction))
+    if not live:
+        embed.description = "This turn is over."
+        if faction in state.factions:
+            embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
+        return fit_embed(embed), []
+    step = state.step
+    rule, text = STEP_TEXT[step]
+    embed.description = f"{step_line(step)}\n\n**Step {step.label}** ({rule}): {text}"
+    embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
+    fs = state.factions[faction]
+    if fs.purchases:
+        embed.add_field(
+            name="Bought, waiting for step 8",
+            value=kind_counts(ruleset, fs.purchases),
+            inline=False,
+        )
+    if step is Step.MOVE:
+        embed.add_field(
+            name="Units that may still move",
+            value=truncate(movable_text(state, ruleset, faction), EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
+    if step is Step.COMBAT:
+        due = ", ".join(space_name(ruleset, s) for s in state.battles_due) or "none"
+        embed.add_field(name="Battles still to fight", value=due, inline=False)
+        if state.battle is not None:
+            embed.add_field(
+                name="Battle under way",
+                value=f"{space_name(ruleset, state.battle.space)}, round {state.battle.round} "
+                "(see #battles)",
+                inline=False,
+            )
+    owed = [d for d in state.pending if d.faction == faction]
+    if owed:
+        embed.add_field(
+            name="You owe",
+            value="\n".join(decision_text(ruleset, d) for d in owed),
+            inline=False,
+        )
+    embed.add_field(name="Deadline", value=timestamp(deadline), inline=False)
+    embed.set_footer(text="Slash commands do the same: /help lists them.")
+    return fit_embed(embed), panel_components(campaign_id, state, ruleset, faction)
+
+
+def panel_components(
+    campaign_id: int, state: GameState, ruleset: Ruleset, faction: str
+) -> list[JSON]:
+    """The controls of the current step (ux.md): for step 5 "Buy…" and "Done buying", etc."""
+    obj = panel_object(faction, state.round, state.step)
+
+    def cid(action: str) -> str:
+        return views.custom_id(campaign_id, obj, action)
+
+    step = state.step
+    items: list[JSON] = []
+    if step is Step.COMBAT and state.battle is None and state.battles_due:
+        options = [views.option(f"Fight at {space_name(ruleset, s)}", s) for s in state.battles_due]
+        items.append(views.select(cid("fight"), options, placeholder="Fight a battle…"))
+    if step is Step.UPKEEP:
+        items.append(views.button(cid("disband"), "Disband…", style="danger"))
+    if step is Step.BUY:
+        items.append(views.button(cid("buy"), "Buy…", style="primary", emoji="🛒"))
+    if step is Step.MOVE:
+        items.append(views.button(cid("move"), "Move…", style="primary", emoji="🚶"))
+    if step is Step.MUSTER and state.factions[faction].purchases:
+        items.append(views.button(cid("muster"), "Muster…", style="primary", emoji="🏳️"))
+    label = DONE_LABELS.get(step)
+    if label is not None:
+        items.append(views.button(cid("done"), label, style="success"))
+    items.append(views.button(cid("status"), "Status"))
+    items.append(views.button(cid("help"), "Help"))
+    return views.layout(items)
+
+
+# --------------------------------------------------------------------------- status, help
+
+
+def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Embed:
+    """``/status``: the faction's treasury, upkeep due, units, purchases and what it owes
+    (private to the faction and the umpire, R-GEN-07)."""
+    fs = state.factions[faction]
+    embed = discord.Embed(
+        title=f"{faction_name(ruleset, faction)} · status", colour=_colour(ruleset, faction)
+    )
+    now = "not started" if state.active is None else f"game round {state.round}"
+    if state.active is not None:
+        now += f", {faction_name(ruleset, state.active)} at step {state.step.label}"
+    if state.finished:
+        now = "the campaign is over"
+    embed.description = f"Now: {now}."
+    embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
+    counted = economy.upkeep_units(state, ruleset, faction)
+    upkeep = economy.upkeep_for(len(counted))
+    embed.add_field(
+        name="Upkeep at your next step 4",
+        value=f"{upkeep} RP for {len(counted)} units (R-UPK-01)",
+        inline=False,
+    )
+    owned = sorted(space_name(ruleset, p) for p, o in state.owners.items() if o == faction)
+    embed.add_field(
+        name=f"Provinces ({len(owned)})",
+        value=truncate(", ".join(owned) or "none", EMBED_FIELD_VALUE_LIMIT),
+        inline=False,
+    )
+    by_place: dict[str, list[str]] = {}
+    for unit in state.units_of(faction):
+        by_place.setdefault(unit.location, []).append(unit.kind)
+    units = "\n".join(
+        f"{space_name(ruleset, p)}: {kind_counts(ruleset, kinds)}"
+        for p, kinds in sorted(by_place.items(), key=lambda kv: space_name(ruleset, kv[0]))
+    )
+    embed.add_field(
+        name=f"Units ({len(state.units_of(faction))})",
+        value=truncate(units or "none", EMBED_FIELD_VALUE_LIMIT),
+        inline=False,
+    )
+    if fs.purchases:
+        embed.add_field(name="Bought, waiting for step 8", value=kind_counts(ruleset, fs.purchases))
+    owed = [d for d in state.pending if d.faction == faction]
+    if owed:
+        embed.add_field(
+            name="You owe", value="\n".join(decision_text(ruleset, d) for d in owed), inline=False
+        )
+    return fit_embed(embed)
+
+
+def help_embed(state: GameState, ruleset: Ruleset, faction: str | None) -> discord.Embed:
+    """``/help``: what the current step allows, in a few lines, with its commands and buttons."""
+    embed = discord.Embed(title="What you can do now")
+    if state.finished:
+        embed.description = "The campaign is over."
+        return embed
+    if state.active is None:
+        embed.description = (
+            "The campaign has not started: the umpire starts it with `/campaign start`."
+        )
+        return embed
+    step = state.step
+    rule, text = STEP_TEXT[step]
+    active = faction_name(ruleset, state.active)
+    yours = faction is not None and faction == state.active
+    embed.description = (
+        f"Game round {state.round}: {active}, step {step.label} ({rule}).\n{text}\n\n"
+        + (
+            STEP_COMMANDS[step]
+            if yours
+            else "It is not your turn: you act only to answer what is asked of you (R-TURN-03)."
+        )
+    )
+    if faction is not None:
+        owed = [d for d in state.pending if d.faction == faction]
+        if owed:
+            embed.add_field(
+                name="You owe",
+                value="\n".join(decision_text(ruleset, d) for d in owed)
+                + "\nAnswer on the battle message in #battles.",
+                inline=False,
+            )
+    embed.add_field(
+        name="Any time",
+        value="`/status` your treasury and units · `/province name` · `/unit name` · "
+        "`/negotiate faction` a private thread with a neighbour (R-PBP-NEG-01)",
+        inline=False,
+    )
+    return fit_embed(embed)
+
+
+def province_embed(state: GameState, ruleset: Ruleset, province_id: str) -> discord.Embed:
+    """``/province``: terrain, RP, commodities, owner, units (the board is public, R-GEN-07),
+    borders, rivers and coasts."""
+    game_map = ruleset.map
+    province = game_map.provinces[province_id]
+    owner = state.owner(province_id)
+    embed = discord.Embed(title=province.name, colour=_colour(ruleset, owner))
+    embed.description = province.colour_text or None
+    embed.add_field(name="Terrain", value=", ".join(t.value for t in province.terrains))
+    embed.add_field(name="Income", value=f"{province.rp} RP")
+    embed.add_field(
+        name="Commodities",
+        value=", ".join(c.value.title() for c in province.commodities) or "none",
+    )
+    embed.add_field(name="Owner", value=faction_name(ruleset, owner) if owner else "unowned")
+    embed.add_field(name="Region", value=province.region + (" (island)" if province.island else ""))
+    by_owner: dict[str, list[str]] = {}
+    for unit in state.units_at(province_id):
+        by_owner.setdefault(unit.owner, []).append(unit.kind)
+    units = "\n".join(
+        f"{faction_name(ruleset, f)}: {kind_counts(ruleset, kinds)}"
+        for f, kinds in by_owner.items()
+    )
+    embed.add_field(name="Units", value=units or "none", inline=False)
+    borders = sorted(game_map.provinces[p].name for p in game_map.land_neighbours(province_id))
+    embed.add_field(name="Borders", value=", ".join(borders) or "none (an island)", inline=False)
+    rivers = sorted({e.river for e in game_map.river_edges_of(province_id)})
+    if rivers:
+        embed.add_field(name="Rivers (R-MOVE-11)", value=", ".join(rivers), inline=False)
+    seas = sorted(game_map.sea_zones[s].name for s in game_map.seas_of(province_id))
+    if seas:
+        embed.add_field(name="Coasts", value=", ".join(seas), inline=False)
+    return fit_embed(embed)
+
+
+def unit_embed(ruleset: Ruleset, kind: UnitKind) -> discord.Embed:
+    """``/unit``: stats, cost, and each attribute explained in a sentence with its rule ID."""
+    embed = discord.Embed(
+        title=f"{kind.display_name} ({kind.id})", colour=_colour(ruleset, kind.faction)
+    )
+    cost = "none: a Hero is never bought (R-BUY-03)" if kind.cost is None else f"{kind.cost} RP"
+    embed.description = (
+        f"{faction_name(ruleset, kind.faction)} · {kind.base_type.value} · race "
+        f"{kind.race.value.replace('_', ' ') if kind.race else 'none'}\n"
+        f"**{kind_stats(kind)}** (attack, defense and move after its attributes, R-GEN-03) · "
+        f"cost {cost}"
+    )
+    lines = []
+    for attribute in sorted(kind.attributes, key=lambda a: a.value):
+        rule, sentence = ATTRIBUTE_TEXT.get(attribute, ("", ""))
+        text = (
+            f"**{attribute.value.title()}**: {sentence}"
+            if sentence
+            else f"**{attribute.value.title()}**"
+        )
+        lines.append(text + (f" ({rule})." if rule else "."))
+    embed.add_field(
+        name="Attributes",
+        value=truncate("\n".join(lines) or "none", EMBED_FIELD_VALUE_LIMIT),
+        inline=False,
+    )
+    if kind.description:
+        embed.set_footer(text=kind.description)
+    return fit_embed(embed)
+
+
+# --------------------------------------------------------------------------- battles
+
+
+@dataclass
+class BattleHistory:
+    """Everything a battle message shows, gathered by the announcer from the state and the
+    events (R-COMBAT-16, R-GEN-08).
+
+    Attributes:
+        id, space, attacker, defenders: as in :class:`~caedes_bot.rules.state.Battle`.
+        records: every missile and melee step so far, with every die.
+        attacker_units / defender_units: units still fighting on each side.
+        kinds / owners: unit id -> kind id / faction, for every unit seen in the battle.
+        withdrawals: the attacker's withdrawals. ended: the end, if it has ended.
+        round: the current round.
+    """
+
+    id: int
+    space: str
+    attacker: str
+    defenders: tuple[str, ...]
+    records: list[BattleStepRecord] = field(default_factory=list)
+    attacker_units: list[int] = field(default_factory=list)
+    defender_units: list[int] = field(default_factory=list)
+    kinds: dict[int, str] = field(default_factory=dict)
+    owners: dict[int, str] = field(default_factory=dict)
+    withdrawals: list[AttackerWithdrew] = field(default_factory=list)
+    ended: BattleEnded | None = None
+    round: int = 1
+
+
+def _unit_name(ruleset: Ruleset, history: BattleHistory, uid: int) -> str:
+    kind = history.kinds.get(uid)
+    return f"{kind_name(ruleset, kind)} #{uid}" if kind else f"unit #{uid}"
+
+
+def _dice_text(
+    ruleset: Ruleset, history: BattleHistory, record: BattleStepRecord, side: Side
+) -> str:
+    dice = [d for d in record.dice if d.side is side]
+    if not dice:
+        return "no dice"
+    parts = []
+    for d in dice:
+        face = f"**{d.value}**" if d.hit else str(d.value)
+        parts.append(f"{_unit_name(ruleset, history, d.unit)}: {face} vs {d.target}")
+    return " · ".join(parts)
+
+
+def _step_text(ruleset: Ruleset, history: BattleHistory, record: BattleStepRecord) -> str:
+    lines = [f"__Round {record.round}, {record.step.value} step__"]
+    lines.append(f"Attacker: {_dice_text(ruleset, history, record, Side.ATTACKER)}")
+    lines.append(f"Defender: {_dice_text(ruleset, history, record, Side.DEFENDER)}")
+    result = f"Hits: {record.hits_on_defender} on the defender, {record.hits_on_attacker} on the attacker."
+    if record.destroyed:
+        result += (
+            " Lost: " + ", ".join(_unit_name(ruleset, history, u) for u in record.destroyed) + "."
+        )
+    if record.wounded:
+        result += (
+            " Wounded: " + ", ".join(_unit_name(ruleset, history, u) for u in record.wounded) + "."
+        )
+    lines.append(result)
+    return "\n".join(lines)
+
+
+def _fold(records: Sequence[BattleStepRecord]) -> str:
+    rounds = sorted({r.round for r in records})
+    on_attacker = sum(r.hits_on_attacker for r in records)
+    on_defender = sum(r.hits_on_defender for r in records)
+    lost = sum(len(r.destroyed) for r in records)
+    span = f"Round {rounds[0]}" if len(rounds) == 1 else f"Rounds {rounds[0]}–{rounds[-1]}"
+    return (
+        f"*{span}: {on_defender} hits on the defender, {on_attacker} on the attacker; "
+        f"{lost} units lost.*"
+    )
+
+
+def battle_detail(
+    ruleset: Ruleset, history: BattleHistory, budget: int = BATTLE_DETAIL_BUDGET
+) -> str:
+    """Every step of the battle with every die (R-GEN-08); the oldest rounds fold into one
+    summary line when the text would pass ``budget`` characters (ux.md "The battle message")."""
+    rounds = sorted({r.round for r in history.records})
+    blocks = {
+        n: "\n".join(_step_text(ruleset, history, r) for r in history.records if r.round == n)
+        for n in rounds
+    }
+    kept: list[int] = []
+    used = 0
+    for n in reversed(rounds):
+        size = len(blocks[n]) + 2
+        if kept and used + size > budget:
+            break
+        kept.insert(0, n)
+        used += size
+    text = "\n\n".join(blocks[n] for n in kept)
+    folded = [r for r in history.records if r.round not in kept]
+    if folded:
+        text = _fold(folded) + "\n\n" + text
+    return truncate(text, budget + 200) if text else "The first round is about to be fought."
+
+
+def _side_units(state: GameState, ruleset: Ruleset, history: BattleHistory, side: Side) -> str:
+    ids = history.attacker_units if side is Side.ATTACKER else history.defender_units
+    if not ids:
+        return "none left"
+    fighters = []
+    for uid in ids:
+        unit = state.units.get(str(uid))
+        if unit is not None:
+            fighters.append(combat.fighter_of(state, ruleset, unit, side, history.space))
+    ctx = combat.step_context(fighters, history.round, state.options)
+    groups: Counter[tuple[str, int | None, bool, str | None]] = Counter()
+    for f in fighters:
+        terrain = f.terrain.value if f.terrain is not None else None
+        groups[(f.kind.id, combat.die_target(f, ctx), f.wounded, terrain)] += 1
+    parts = []
+    for (kind_id, target, wounded, terrain), n in groups.items():
+        value = "never rolls" if target is None else f"hits on {target} or less"
+        extra = ", wounded" if wounded else ""
+        where = f", on {terrain}" if terrain else ""
+        parts.append(f"{n} {kind_name(ruleset, kind_id)} ({value}{where}{extra})")
+    return "\n".join(parts) or "none left"
+
+
+RESULT_TEXT: Mapping[BattleResult, str] = {
+    BattleResult.ATTACKER_WON: "the attacker won",
+    BattleResult.DEFENDER_HELD: "the defender held",
+    BattleResult.BOTH_DESTROYED: "both sides were destroyed",
+    BattleResult.WITHDRAWN: "the attacker withdrew",
+    BattleResult.STALEMATE: "stalemate (R-COMBAT-13)",
+}
+
+
+def battle_message(
+    campaign_id: int,
+    state: GameState,
+    ruleset: Ruleset,
+    history: BattleHistory,
+    *,
+    deadlines: Mapping[int, datetime | None] | None = None,
+) -> tuple[discord.Embed, list[JSON]]:
+    """The one message of a battle in #battles (ux.md "The battle message", R-COMBAT-16): the
+    province and the terrain each side uses, each side's units with their values, every die
+    with the unit that rolled it and its target (hits in bold), casualties and wounds, and,
+    while a decision is owed, its controls and deadline; at the end the result, the owner and
+    the survivors.
+
+    Args:
+        deadlines: decision id -> deadline, for the decisions owed.
+
+    Returns:
+        The embed and the component rows (empty once the battle has ended).
+    """
+    province = ruleset.map.provinces.get(history.space)
+    terrain = f" ({', '.join(t.value for t in province.terrains)})" if province else ""
+    title = f"⚔️ Battle at {space_name(ruleset, history.space)}{terrain}"
+    embed = discord.Embed(title=title, colour=_colour(ruleset, history.attacker))
+    embed.description = truncate(battle_detail(ruleset, history), EMBED_DESCRIPTION_LIMIT)
+    defenders = ", ".join(faction_name(ruleset, d) for d in history.defenders)
+    embed.add_field(
+        name=f"Attacker: {faction_name(ruleset, history.attacker)}",
+        value=truncate(
+            _side_units(state, ruleset, history, Side.ATTACKER), EMBED_FIELD_VALUE_LIMIT
+        ),
+        inline=True,
+    )
+    embed.add_field(
+        name=f"Defender: {defenders}",
+        value=truncate(
+            _side_units(state, ruleset, history, Side.DEFENDER), EMBED_FIELD_VALUE_LIMIT
+        ),
+        inline=True,
+    )
+    for withdrawal in history.withdrawals:
+        back = ", ".join(
+            f"{_unit_name(ruleset, history, u)} to {space_name(ruleset, d)}"
+            for u, d in zip(withdrawal.unit_ids, withdrawal.destinations, strict=False)
+        )
+        embed.add_field(
+            name="Withdrawn (R-COMBAT-08)",
+            value=truncate(back, EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
+    rows: list[JSON] = []
+    if history.ended is not None:
+        ended = history.ended
+        owner = faction_name(ruleset, ended.owner) if ended.owner else "nobody"
+        survivors = (
+            f"attacker: {kind_counts(ruleset, [history.kinds.get(u, '?') for u in ended.attacker_survivors])}; "
+            f"defender: {kind_counts(ruleset, [history.kinds.get(u, '?') for u in ended.defender_survivors])}"
+        )
+        text = f"**{RESULT_TEXT[ended.result].capitalize()}.** {space_name(ruleset, ended.space)} is held by {owner}.\nSurvivors: {survivors}."
+        if ended.destroyed_at_end:
+            lost = ", ".join(_unit_name(ruleset, history, u) for u in ended.destroyed_at_end)
+            text += f"\nLost at the end of the battle (R-ATTR-FORTI-02): {lost}."
+        embed.add_field(
+            name="Result (R-COMBAT-11)", value=truncate(text, EMBED_FIELD_VALUE_LIMIT), inline=False
+        )
+    else:
+        owed = [d for d in state.pending if d.detail.get("battle") == history.id]
+        lines = []
+        items: list[JSON] = []
+        for decision in owed:
+            due = (deadlines or {}).get(decision.id)
+            lines.append(
+                f"{faction_name(ruleset, decision.faction)}: {decision_text(ruleset, decision)}"
+                + (f", by {timestamp(due)}" if due else "")
+            )
+            items += decision_components(campaign_id, ruleset, decision)
+        if lines:
+            embed.add_field(name="Waiting for", value="\n".join(lines), inline=False)
+        rows = views.layout(items)
+    embed.set_footer(text=f"Battle {history.id} · round {history.round}")
+    return fit_embed(embed), rows
+
+
+def decision_components(
+    campaign_id: int, ruleset: Ruleset, decision: PendingDecision
+) -> list[JSON]:
+    """The controls of one battle decision: Press on / Withdraw (R-COMBAT-08), or the casualty
+    select with a "Use default" button (R-COMBAT-06)."""
+    obj = ["dec", decision.id]
+    if decision.kind == "press_or_withdraw":
+        return [
+            views.button(
+                views.custom_id(campaign_id, obj, "press"), "Press on", style="primary", emoji="⚔️"
+            ),
+            views.button(
+                views.custom_id(campaign_id, obj, "withdraw"), "Withdraw", style="danger", emoji="🏳️"
+            ),
+        ]
+    if decision.kind == "casualties":
+        hits = int(str(decision.detail.get("hits", 1)))
+        options = casualty_options(ruleset, decision.detail)
+        who = faction_name(ruleset, str(decision.detail.get("faction", decision.faction)))
+        default = casualty_default_text(ruleset, decision.detail)
+        return [
+            views.select(
+                views.custom_id(campaign_id, obj, "pick"),
+                options,
+                placeholder=f"{who}: choose {hits} casualt{'y' if hits == 1 else 'ies'}",
+                min_values=min(hits, len(options)),
+                max_values=min(hits, len(options)),
+            ),
+            views.button(
+                views.custom_id(campaign_id, obj, "default"),
+                f"Use default: {default}",
+            ),
+        ]
+    return []
+
+
+def _detail_units(detail: Mapping[str, object]) -> list[dict[str, Any]]:
+    units = detail.get("units")
+    return [dict(u) for u in units if isinstance(u, dict)] if isinstance(units, list) else []
+
+
+def casualty_default_text(ruleset: Ruleset, detail: Mapping[str, object]) -> str:
+    """The default casualties of a decision (R-COMBAT-06), e.g. ``"2 Orc Troopers"``."""
+    default = detail.get("default")
+    ids = [int(str(u)) for u in default] if isinstance(default, list) else []
+    kinds = {int(u["id"]): str(u["kind"]) for u in _detail_units(detail)}
+    return kind_counts(ruleset, [kinds.get(u, "?") for u in dict.fromkeys(ids)])
+
+
+def casualty_options(ruleset: Ruleset, detail: Mapping[str, object]) -> list[JSON]:
+    """The options of a casualty select (R-COMBAT-06, R-ATTR-FORTI-01; ux.md "Casualties with
+    many units").
+
+    With room for every hit a unit can take, one option per hit: ``u<id>`` for a unit and
+    ``u<id>b`` for a Fortitude unit's second hit. Otherwise by unit kind and wound: ``g<n>:<k>``
+    is the k-th hit on group n (units of one kind and wound state), as many as the hits owed.
+    The default is preselected.
+    """
+    units = _detail_units(detail)
+    hits = int(str(detail.get("hits", 1)))
+    default = detail.get("default")
+    default_ids = Counter(int(str(u)) for u in default) if isinstance(default, list) else Counter()
+    slots = sum(int(u.get("max_hits", 1)) for u in units)
+    out: list[JSON] = []
+    if slots <= 25:
+        for u in sorted(units, key=lambda u: int(u["id"])):
+            uid = int(u["id"])
+            name = f"{kind_name(ruleset, str(u['kind']))} #{uid}"
+            wounded = bool(u.get("wounded"))
+            out.append(
+                views.option(
+                    name + (" (wounded)" if wounded else ""),
+                    f"u{uid}",
+                    description="destroyed" if int(u.get("max_hits", 1)) == 1 else "wounded",
+                    default=default_ids[uid] >= 1,
+                )
+            )
+            if int(u.get("max_hits", 1)) >= 2:
+                out.append(
+                    views.option(
+                        f"{name}: second hit",
+                        f"u{uid}b",
+                        description="destroyed (Fortitude, R-ATTR-FORTI-01)",
+                        default=default_ids[uid] >= 2,
+                    )
+                )
+        return out
+    for index, (kind, wounded, ids) in enumerate(casualty_groups(units)):
+        room = sum(int(u.get("max_hits", 1)) for u in units if int(u["id"]) in ids)
+        chosen = sum(default_ids[i] for i in ids)
+        for k in range(1, min(hits, room) + 1):
+            label = (
+                f"{len(ids)} {kind_name(ruleset, kind)}{' (wounded)' if wounded else ''}: hit {k}"
+            )
+            out.append(views.option(label, f"g{index}:{k}", default=k <= chosen))
+    return out[:25]
+
+
+def casualty_groups(units: Sequence[Mapping[str, Any]]) -> list[tuple[str, bool, list[int]]]:
+    """Units of a casualty decision grouped by kind and wound state, in a fixed order; each
+    group's ids from the most recent (highest id) down."""
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for u in sorted(units, key=lambda u: (str(u["kind"]), bool(u.get("wounded")), -int(u["id"]))):
+        groups.setdefault((str(u["kind"]), bool(u.get("wounded"))), []).append(int(u["id"]))
+    return [(kind, wounded, ids) for (kind, wounded), ids in groups.items()]
+
+
+def casualty_assignment(detail: Mapping[str, object], values: Sequence[str]) -> tuple[int, ...]:
+    """The unit ids (one per hit, R-COMBAT-06) chosen with :func:`casualty_options` values.
+
+    A group's hits go to its units in turn, each taking as many as it can (a Fortitude unit
+    two) before the next. Unknown values are ignored; the rules check the result.
+    """
+    units = _detail_units(detail)
+    capacity = {int(u["id"]): int(u.get("max_hits", 1)) for u in units}
+    chosen: list[int] = []
+    per_group: Counter[int] = Counter()
+    for value in values:
+        if value.startswith("u"):
+            digits = value[1:].rstrip("b")
+            if digits.isdigit() and int(digits) in capacity:
+                chosen.append(int(digits))
+        elif value.startswith("g") and ":" in value:
+            head = value[1:].split(":", 1)[0]
+            if head.isdigit():
+                per_group[int(head)] += 1
+    groups = casualty_groups(units)
+    for index, count in sorted(per_group.items()):
+        if index >= len(groups):
+            continue
+        left = count
+        for uid in groups[index][2]:
+            take = min(capacity[uid], left)
+            chosen += [uid] * take
+            left -= take
+            if left <= 0:
+                break
+    return tuple(chosen)

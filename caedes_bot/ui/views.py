@@ -1,0 +1,291 @@
+"""Buttons and selects that keep working after a restart (design.md section 5).
+
+Every component the bot shows has a STABLE custom_id::
+
+    caedes:<campaign id>:<object>:<action>
+
+``object`` names what the component acts on, its parts joined by dots (``panel.DAW.1.5`` is the
+Dawnians' turn panel in game round 1, step 5; ``dec.42`` is pending decision 42); ``action``
+is what it does (``done``, ``buy``, ``press``, ``pick``...). Nothing is kept in memory: one
+:class:`CaedesComponent` (a :class:`discord.ui.DynamicItem`) registered at start-up with
+``bot.add_dynamic_items`` matches every such id, on any message, old or new, and hands the click
+to the handler registered for the object's first part (:func:`register`). Handlers reload the
+game from the service on each click, so a button posted before a restart works after it.
+
+Components are written as Discord's own JSON (:func:`button`, :func:`select`, :func:`layout`),
+which the announcer stores in outbox rows; :func:`components_view` turns that JSON into a
+:class:`discord.ui.View` for sending (the outbox sender and interaction replies). Such a view is
+stopped before it is sent, so discord.py keeps nothing of it in memory: the dynamic item
+answers the clicks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from caedes_bot.ui.text import (
+    BUTTON_LABEL_LIMIT,
+    CUSTOM_ID_LIMIT,
+    SELECT_LABEL_LIMIT,
+    SELECT_OPTIONS_LIMIT,
+    truncate,
+)
+
+log = logging.getLogger(__name__)
+
+#: Every custom_id of the bot matches this.
+TEMPLATE = r"caedes:(?P<campaign>[0-9]+):(?P<object>[A-Za-z0-9._\-]+):(?P<action>[a-z]+)"
+
+#: Buttons and selects per action row, and rows per message (Discord's limits).
+ROW_WIDTH = 5
+MAX_ROWS = 5
+
+#: Button styles by name.
+STYLES: Mapping[str, int] = {"primary": 1, "secondary": 2, "success": 3, "danger": 4}
+
+JSON = dict[str, Any]
+
+
+def custom_id(campaign_id: int, parts: Sequence[object], action: str) -> str:
+    """``caedes:<campaign>:<part.part...>:<action>``.
+
+    Raises:
+        ValueError: the id would be longer than Discord's 100 characters or not match
+            :data:`TEMPLATE`.
+    """
+    value = f"caedes:{campaign_id}:{'.'.join(str(p) for p in parts)}:{action}"
+    if len(value) > CUSTOM_ID_LIMIT or not re.fullmatch(TEMPLATE, value):
+        raise ValueError(f"bad custom_id {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentRef:
+    """A parsed custom_id and what the member chose.
+
+    Attributes:
+        campaign_id: the campaign. parts: the object's parts (``["panel", "DAW", "1", "5"]``).
+        action: the action. values: the chosen values of a select (empty for a button).
+    """
+
+    campaign_id: int
+    parts: tuple[str, ...]
+    action: str
+    values: tuple[str, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return self.parts[0]
+
+
+def parse_custom_id(value: str) -> ComponentRef | None:
+    """The :class:`ComponentRef` of a custom_id of the bot, or ``None`` for any other id."""
+    match = re.fullmatch(TEMPLATE, value)
+    if match is None:
+        return None
+    return ComponentRef(int(match["campaign"]), tuple(match["object"].split(".")), match["action"])
+
+
+# --------------------------------------------------------------------------- component JSON
+
+
+def button(
+    cid: str,
+    label: str,
+    *,
+    style: str = "secondary",
+    emoji: str | None = None,
+    disabled: bool = False,
+) -> JSON:
+    """A button as Discord JSON (type 2)."""
+    data: JSON = {
+        "type": 2,
+        "style": STYLES[style],
+        "label": truncate(label, BUTTON_LABEL_LIMIT),
+        "custom_id": cid,
+    }
+    if emoji:
+        data["emoji"] = {"name": emoji}
+    if disabled:
+        data["disabled"] = True
+    return data
+
+
+def option(
+    label: str, value: str, *, description: str | None = None, default: bool = False
+) -> JSON:
+    """One option of a string select."""
+    data: JSON = {"label": truncate(label, SELECT_LABEL_LIMIT), "value": value}
+    if description:
+        data["description"] = truncate(description, SELECT_LABEL_LIMIT)
+    if default:
+        data["default"] = True
+    return data
+
+
+def select(
+    cid: str,
+    options: Sequence[JSON],
+    *,
+    placeholder: str,
+    min_values: int = 1,
+    max_values: int = 1,
+) -> JSON:
+    """A string select as Discord JSON (type 3), cut to 25 options; ``min_values`` and
+    ``max_values`` are kept within the number of options."""
+    options = list(options)[:SELECT_OPTIONS_LIMIT]
+    top = max(1, min(max_values, len(options)))
+    return {
+        "type": 3,
+        "custom_id": cid,
+        "placeholder": truncate(placeholder, 150),
+        "options": options,
+        "min_values": max(0, min(min_values, top)),
+        "max_values": top,
+    }
+
+
+def layout(items: Sequence[JSON]) -> list[JSON]:
+    """Action rows for ``items``: each select alone in a row, buttons five to a row, in order;
+    at most five rows (extra items are dropped). Selects with no option are left out."""
+    rows: list[JSON] = []
+    buttons: list[JSON] = []
+
+    def flush() -> None:
+        if buttons:
+            rows.append({"type": 1, "components": list(buttons)})
+            buttons.clear()
+
+    for item in items:
+        if item["type"] == 3:
+            if not item.get("options"):
+                continue
+            flush()
+            rows.append({"type": 1, "components": [item]})
+        else:
+            if len(buttons) == ROW_WIDTH:
+                flush()
+            buttons.append(item)
+    flush()
+    return rows[:MAX_ROWS]
+
+
+def components_view(rows: Sequence[Mapping[str, Any]] | None) -> discord.ui.View | None:
+    """A :class:`discord.ui.View` that renders ``rows`` (Discord JSON), or ``None`` for no
+    components (an edit with ``None`` removes them). The view is stopped: discord.py keeps no
+    trace of it, and :class:`CaedesComponent` answers its clicks."""
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for index, row in enumerate(rows):
+        for data in row.get("components") or ():
+            item: discord.ui.Item[Any]
+            if int(data["type"]) == 2:
+                emoji = (data.get("emoji") or {}).get("name")
+                item = discord.ui.Button(
+                    style=discord.ButtonStyle(int(data.get("style", 2))),
+                    label=data.get("label"),
+                    custom_id=data["custom_id"],
+                    emoji=emoji,
+                    disabled=bool(data.get("disabled", False)),
+                    row=index,
+                )
+            else:
+                item = discord.ui.Select(
+                    custom_id=data["custom_id"],
+                    placeholder=data.get("placeholder"),
+                    min_values=int(data.get("min_values", 1)),
+                    max_values=int(data.get("max_values", 1)),
+                    options=[
+                        discord.SelectOption(
+                            label=o["label"],
+                            value=o["value"],
+                            description=o.get("description"),
+                            default=bool(o.get("default", False)),
+                        )
+                        for o in data.get("options") or ()
+                    ],
+                    row=index,
+                )
+            view.add_item(item)
+    view.stop()
+    return view
+
+
+def reply_view(rows: Sequence[Mapping[str, Any]] | None) -> discord.ui.View:
+    """:func:`components_view` for a new message: ``MISSING`` (no components) instead of
+    ``None``."""
+    view = components_view(rows)
+    return view if view is not None else discord.utils.MISSING
+
+
+# --------------------------------------------------------------------------- dispatch
+
+Handler = Callable[[discord.Interaction, ComponentRef], Awaitable[None]]
+
+#: The attribute of the client that holds the handlers.
+_HANDLERS_ATTR = "caedes_component_handlers"
+
+
+def handlers_of(client: discord.Client) -> dict[str, Handler]:
+    """The client's handlers by object kind (made on first use)."""
+    handlers: dict[str, Handler] | None = getattr(client, _HANDLERS_ATTR, None)
+    if handlers is None:
+        handlers = {}
+        setattr(client, _HANDLERS_ATTR, handlers)
+    return handlers
+
+
+def register(client: discord.Client, kind: str, handler: Handler) -> None:
+    """Send clicks on components whose object starts with ``kind`` to ``handler``; also makes
+    sure :class:`CaedesComponent` is registered with the client (idempotent)."""
+    handlers_of(client)[kind] = handler
+    client.add_dynamic_items(CaedesComponent)
+
+
+STALE_REPLY = (
+    "This control is no longer in use: the game has moved on. Use /help to see what you can do now."
+)
+
+
+class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+    """Every button and select of the bot (see the module docstring)."""
+
+    def __init__(self, item: discord.ui.Item[Any], ref: ComponentRef) -> None:
+        super().__init__(item)
+        self.ref = ref
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CaedesComponent:
+        ref = ComponentRef(
+            int(match["campaign"]), tuple(match["object"].split(".")), match["action"]
+        )
+        return cls(item, ref)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        from caedes_bot.cogs._errors import report_error, send_private
+
+        values: tuple[str, ...] = ()
+        if isinstance(self.item, discord.ui.Select):
+            values = tuple(str(v) for v in self.item.values)
+        ref = ComponentRef(self.ref.campaign_id, self.ref.parts, self.ref.action, values)
+        handler = handlers_of(interaction.client).get(ref.kind)
+        try:
+            if handler is None:
+                await send_private(interaction, STALE_REPLY)
+                return
+            await handler(interaction, ref)
+        except Exception as error:
+            await report_error(interaction, error)
