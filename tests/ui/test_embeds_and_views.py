@@ -1,0 +1,163 @@
+"""Embeds (caedes_bot/ui/embeds.py) and component JSON (caedes_bot/ui/views.py)."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from caedes_bot.rules.state import BattleDie, BattleStepRecord, CombatStep, Side, Step
+from caedes_bot.ui import views
+from caedes_bot.ui.embeds import (
+    BattleHistory,
+    battle_detail,
+    casualty_assignment,
+    casualty_options,
+    panel_components,
+    status_embed,
+    step_line,
+    unit_embed,
+)
+from tests.ui.skirmish import at_step, ruleset
+
+
+def _actions(rows: list[views.JSON]) -> list[str]:
+    return [c["custom_id"].rsplit(":", 1)[1] for row in rows for c in row["components"]]
+
+
+@pytest.mark.parametrize(
+    ("step", "actions"),
+    [
+        (Step.TRADE, ["done", "status", "help"]),
+        (Step.UPKEEP, ["disband", "done", "status", "help"]),
+        (Step.BUY, ["buy", "done", "status", "help"]),
+        (Step.MOVE, ["move", "done", "status", "help"]),
+    ],
+)
+def test_r_turn_02_the_panel_offers_the_current_steps_controls(
+    step: Step, actions: list[str]
+) -> None:
+    """R-TURN-02: each waiting step has its "Done" button and its own controls, named with the
+    faction, game round and step so a stale click is caught."""
+    state = at_step(step)
+    rows = panel_components(7, state, ruleset(), "DAW")
+    assert _actions(rows) == actions
+    assert rows[0]["components"][0]["custom_id"].startswith(f"caedes:7:panel.DAW.1.{int(step)}:")
+
+
+def test_step_line_marks_the_steps_done_and_the_current_one() -> None:
+    line = step_line(Step.BUY)
+    assert line.startswith("~~1 Trade~~ · ~~2 Redeem~~")
+    assert "**5 Buy** · 6 Move" in line
+
+
+def test_r_gen_07_status_shows_treasury_upkeep_and_units() -> None:
+    """R-UPK-01: 7 Dawnian units count for upkeep: ceil(7/6) = 2 RP."""
+    state = at_step(Step.BUY)
+    embed = status_embed(state, ruleset(), "DAW")
+    fields = {f.name: f.value for f in embed.fields}
+    assert fields["Treasury"].startswith("**19 RP**")
+    assert fields["Upkeep at your next step 4"] == "2 RP for 7 units (R-UPK-01)"
+    assert "Harrowgate: 2 Dawnian Infantry, 1 Dawnian Yeomen" in (fields["Units (7)"] or "")
+
+
+def test_unit_embed_explains_each_attribute_with_its_rule() -> None:
+    """Dawnian Knights: Cavalry (Blitz) with Veteran: A5, D3+1 = 4, M2 (R-GEN-03)."""
+    kind = ruleset().kind("U-DAW-04")
+    embed = unit_embed(ruleset(), kind)
+    assert "**A5 D4 M2**" in (embed.description or "")
+    attributes = embed.fields[0].value or ""
+    assert "**Veteran**: defends at +1 (R-ATTR-VET-01)." in attributes
+    assert "**Blitz**:" in attributes and "(R-ATTR-BLITZ-02)" in attributes
+
+
+DETAIL = {
+    "hits": 2,
+    "units": [
+        {"id": 10, "kind": "U-ORC-05", "wounded": False, "max_hits": 2},
+        {"id": 12, "kind": "U-ORC-02", "wounded": False, "max_hits": 1},
+    ],
+    "default": [12, 10],
+}
+
+
+def test_r_attr_forti_01_a_fortitude_unit_offers_a_second_hit() -> None:
+    """R-COMBAT-06 with R-ATTR-FORTI-01: the Ogre Heavy Infantry can take two hits; the default
+    (Troopers, then one hit on the Ogre) is preselected."""
+    options = casualty_options(ruleset(), DETAIL)
+    assert [(o["value"], o.get("default", False)) for o in options] == [
+        ("u10", True),
+        ("u10b", False),
+        ("u12", True),
+    ]
+    assert casualty_assignment(DETAIL, ["u10", "u10b"]) == (10, 10)  # the Ogre destroyed
+    assert casualty_assignment(DETAIL, ["u12", "u10"]) == (12, 10)  # Troopers, Ogre wounded
+
+
+def test_r_combat_06_many_units_are_chosen_by_kind_and_count() -> None:
+    """ux.md "Casualties with many units": 30 Troopers and 2 Ogres take 3 hits; the select
+    offers hits by kind (the 25-option limit), and a kind's hits go to its most recent units,
+    an Ogre taking both its hits before the next."""
+    units = [{"id": i, "kind": "U-ORC-02", "wounded": False, "max_hits": 1} for i in range(1, 31)]
+    units += [{"id": 40 + i, "kind": "U-ORC-05", "wounded": False, "max_hits": 2} for i in (1, 2)]
+    detail = {"hits": 3, "units": units, "default": [30, 29, 28]}
+    options = casualty_options(ruleset(), detail)
+    assert [o["value"] for o in options] == ["g0:1", "g0:2", "g0:3", "g1:1", "g1:2", "g1:3"]
+    assert options[0]["label"] == "30 Orc Troopers: hit 1"
+    assert [o.get("default", False) for o in options] == [True, True, True, False, False, False]
+    assert casualty_assignment(detail, ["g0:1", "g1:1", "g1:2"]) == (30, 42, 42)
+
+
+def _record(round_no: int, step: CombatStep) -> BattleStepRecord:
+    die = BattleDie(unit=5, kind="U-DAW-01", side=Side.ATTACKER, target=2, value=9, hit=False)
+    return BattleStepRecord(round_no, step, [die], 0, 0)
+
+
+def test_long_battles_fold_their_earlier_rounds() -> None:
+    """ux.md "The battle message": the latest rounds stay whole, earlier ones become one line."""
+    history = BattleHistory(
+        id=1,
+        space="wolfsgate",
+        attacker="DAW",
+        defenders=("ORC",),
+        records=[_record(n, CombatStep.MELEE) for n in range(1, 31)],
+        kinds={5: "U-DAW-01"},
+    )
+    text = battle_detail(ruleset(), history, budget=600)
+    assert text.startswith("*Rounds 1–")
+    assert "__Round 30, melee step__" in text and "Dawnian Infantry #5: 9 vs 2" in text
+    assert "__Round 1, melee step__" not in text
+    assert len(text) < 800
+
+
+def test_custom_ids_are_stable_and_parsed_back() -> None:
+    cid = views.custom_id(7, ["panel", "DAW", 1, 5], "done")
+    assert cid == "caedes:7:panel.DAW.1.5:done"
+    ref = views.parse_custom_id(cid)
+    assert ref == views.ComponentRef(7, ("panel", "DAW", "1", "5"), "done")
+    assert views.parse_custom_id("other:1:x:y") is None
+    with pytest.raises(ValueError):
+        views.custom_id(7, ["x" * 100], "done")
+
+
+def test_layout_puts_selects_alone_and_buttons_five_to_a_row() -> None:
+    buttons = [views.button(f"caedes:1:b.{i}:go", f"B{i}") for i in range(7)]
+    select = views.select("caedes:1:s:pick", [views.option("A", "a")], placeholder="Pick")
+    empty = views.select("caedes:1:e:pick", [], placeholder="Nothing")
+    rows = views.layout([select, empty, *buttons])
+    assert [len(r["components"]) for r in rows] == [1, 5, 2]
+    assert rows[0]["components"][0]["type"] == 3
+
+
+async def test_components_view_renders_the_json_and_keeps_nothing() -> None:
+    rows = views.layout(
+        [
+            views.button("caedes:1:b:go", "Go", style="primary"),
+            views.select("caedes:1:s:pick", [views.option("A", "a")], placeholder="Pick"),
+        ]
+    )
+    view = views.components_view(rows)
+    assert view is not None and view.is_finished()  # stopped: discord.py stores nothing
+    dumped = view.to_components()
+    assert [c["components"][0]["custom_id"] for c in dumped] == ["caedes:1:b:go", "caedes:1:s:pick"]
+    assert isinstance(view.children[0], discord.ui.Button)
+    assert views.components_view([]) is None

@@ -1,0 +1,43 @@
+"""For which faction a member acts (caedes_bot/cogs/_play.py, ux.md "Whose command is it")."""
+
+from __future__ import annotations
+
+import pytest
+
+from caedes_bot.cogs._errors import NotPermitted
+from caedes_bot.cogs._play import choose_faction
+from caedes_bot.rules.errors import UnknownName
+from caedes_bot.rules.state import PendingDecision
+from tests.ui.skirmish import ALICE, BOB, UMPIRE, ruleset, started
+
+
+def test_a_member_with_several_factions_acts_for_the_one_playing() -> None:
+    state, _ = started()  # the Dawnians play
+    players = {"ORC": ALICE, "DAW": ALICE}
+    assert choose_faction(ruleset(), state, players, ALICE, is_umpire=False) == "DAW"
+    assert choose_faction(ruleset(), state, players, ALICE, is_umpire=False, named="orcs") == "ORC"
+
+
+def test_otherwise_the_faction_that_owes_a_decision() -> None:
+    """R-TURN-03: a faction that is not playing acts only to answer what it is asked."""
+    state, _ = started()
+    state.pending.append(PendingDecision(id=99, faction="ACH", kind="casualties", reaction=True))
+    players = {"ORC": BOB, "ACH": BOB}
+    assert choose_faction(ruleset(), state, players, BOB, is_umpire=False) == "ACH"
+    state.pending.clear()
+    assert choose_faction(ruleset(), state, players, BOB, is_umpire=False) == "ORC"
+
+
+def test_the_umpire_acts_for_the_active_faction() -> None:
+    """R-PBP-UMP-02: the umpire plays the factions nobody holds."""
+    state, _ = started()
+    assert choose_faction(ruleset(), state, {}, UMPIRE, is_umpire=True) == "DAW"
+
+
+def test_r_setup_02_a_member_without_a_faction_is_told_so() -> None:
+    state, _ = started()
+    with pytest.raises(NotPermitted) as refused:
+        choose_faction(ruleset(), state, {"DAW": ALICE}, BOB, is_umpire=False)
+    assert refused.value.rule == "R-SETUP-02"
+    with pytest.raises(UnknownName):
+        choose_faction(ruleset(), state, {"DAW": ALICE}, ALICE, is_umpire=False, named="Elves")
