@@ -148,6 +148,24 @@ class _Wait(Exception):
         self.until = until
 
 
+async def sleep_or_wake(
+    sleep: Callable[[float], Awaitable[None]], delay: float, wake: asyncio.Event
+) -> None:
+    """Wait ``delay`` seconds with ``sleep``, or less if ``wake`` is set; then clear ``wake``.
+
+    The background loops (outbox, scheduler) nap with it between passes.
+    """
+    if delay > 0 and not wake.is_set():
+        sleeper = asyncio.ensure_future(sleep(delay))
+        waker = asyncio.ensure_future(wake.wait())
+        _done, pending = await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    wake.clear()
+
+
 class OutboxDispatcher:
     """Delivers outbox rows in order per queue, with retries (see the module docstring).
 
@@ -216,17 +234,7 @@ class OutboxDispatcher:
             delay = await self._idle_delay()
             if failed:
                 delay = max(delay, self.base_delay)  # never spin on a persistent error
-            if delay > 0 and not self._wake.is_set():
-                sleeper = asyncio.ensure_future(self._sleep(delay))
-                waker = asyncio.ensure_future(self._wake.wait())
-                _done, pending = await asyncio.wait(
-                    {sleeper, waker}, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in pending:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
-            self._wake.clear()
+            await sleep_or_wake(self._sleep, delay, self._wake)
 
     async def _idle_delay(self) -> float:
         nxt = await self.db.read(repo.next_outbox_attempt)

@@ -21,12 +21,12 @@ Deadlines of paused campaigns wait until the campaign is active again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from caedes_bot.outbox import sleep_or_wake
 from caedes_bot.persistence.repository import DeadlineRecord
 from caedes_bot.persistence.tables import utcnow
 from caedes_bot.rules.errors import RuleViolation
@@ -117,17 +117,7 @@ class Scheduler:
                 delay = max(0.0, min(delay, (nxt - self._clock()).total_seconds()))
             if failed:
                 delay = max(delay, ERROR_PAUSE)  # never spin on a persistent error
-            if delay > 0 and not self._wake.is_set():
-                sleeper = asyncio.ensure_future(self._sleep(delay))
-                waker = asyncio.ensure_future(self._wake.wait())
-                _done, pending = await asyncio.wait(
-                    {sleeper, waker}, return_when=asyncio.FIRST_COMPLETED
-                )
-                for task in pending:
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
-            self._wake.clear()
+            await sleep_or_wake(self._sleep, delay, self._wake)
 
     async def tick(self) -> TickReport:
         """Send due reminders and act on passed deadlines, as of the clock's time now."""

@@ -28,12 +28,15 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 T = TypeVar("T")
 
@@ -211,7 +214,7 @@ def repo_root() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def alembic_config(url: str) -> Any:
+def alembic_config(url: str) -> Config:
     """An Alembic ``Config`` for ``url`` that finds ``migrations/`` without the current folder."""
     from alembic.config import Config
 
