@@ -247,9 +247,9 @@ class OutboxDispatcher:
     async def run_once(self, *, max_passes: int = 10_000) -> int:
         """Deliver everything that is due now, queue by queue, until nothing more can go.
 
-        Each pass reads the oldest pending rows (up to ``batch``), groups them by queue, and
-        serves the queues side by side: a queue's rows go one after the other while they are
-        delivered, and the queue stops at the first row that must wait.
+        Each pass finds the queues whose first pending row is due and serves them side by
+        side: a queue's rows go one after the other while they are delivered, and the queue
+        stops at the first row that must wait. A queue in backoff holds back only itself.
 
         Returns:
             The number of rows delivered.
@@ -274,27 +274,24 @@ class OutboxDispatcher:
         return delivered
 
     def _queues(self, conn: Connection) -> list[tuple[list[OutboxRecord], _Context]]:
-        now = self._clock()
-        queues: dict[tuple[int, str], list[OutboxRecord]] = {}
-        for row in repo.pending_outbox(conn, limit=self._batch):
-            queues.setdefault((row.campaign_id, row.channel_key), []).append(row)
+        """The queues whose head is due, each with its pending rows in order (up to
+        ``batch``) and what is known of its campaign."""
         contexts: dict[int, _Context] = {}
-        for campaign_id, _key in queues:
-            if campaign_id not in contexts:
-                info = repo.campaign_info(conn, campaign_id)
-                contexts[campaign_id] = _Context(
+        queues: list[tuple[list[OutboxRecord], _Context]] = []
+        for head in repo.due_outbox_heads(conn, now=self._clock(), limit=self._batch):
+            ctx = contexts.get(head.campaign_id)
+            if ctx is None:
+                info = repo.campaign_info(conn, head.campaign_id)
+                ctx = contexts[head.campaign_id] = _Context(
                     guild_id=info.guild_id if info else None,
                     channels={
                         key: (c.discord_id, c.parent_key)
-                        for key, c in repo.channels_of(conn, campaign_id).items()
+                        for key, c in repo.channels_of(conn, head.campaign_id).items()
                     },
                 )
-        # a queue whose head is not due yet is held back whole
-        return [
-            (rows, contexts[rows[0].campaign_id])
-            for rows in queues.values()
-            if rows[0].next_attempt_at <= now
-        ]
+            rows = repo.outbox_queue(conn, head.campaign_id, head.channel_key, limit=self._batch)
+            queues.append((rows, ctx))
+        return queues
 
     async def _serve_queue(self, rows: list[OutboxRecord], ctx: _Context) -> tuple[int, bool]:
         """Serve one queue's rows in order; delivered rows are marked in batches (one write

@@ -277,3 +277,18 @@ async def test_run_sleeps_until_the_head_in_backoff_is_due(
     assert sleeps == [5.0, 60.0]
     ann = (await service.channels(cid))["announcements"].discord_id
     assert ann is not None and discord.messages[ann][1:] == ["a1", "a2"]
+
+
+async def test_a_long_blocked_queue_does_not_hide_other_channels(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """More rows wait behind a retrying head than one pass reads (batch 3): the other
+    channel's rows still go."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    ids = await _posts(service, cid, [("announcements", f"a{i}") for i in range(6)])
+    await _posts(service, cid, [("battles", "b0"), ("battles", "b1")])
+    discord.failures[ids[0]] = [RetryableError("503")]
+    assert await OutboxDispatcher(db, discord, clock=clock, batch=3).run_once() == 2
+    bat = (await service.channels(cid))["battles"].discord_id
+    assert bat is not None and discord.messages[bat] == ["b0", "b1"]

@@ -688,15 +688,37 @@ def outbox_key_exists(conn: Connection, campaign_id: int, dedupe_key: str) -> bo
     return found is not None
 
 
-def pending_outbox(conn: Connection, *, limit: int = 100) -> list[OutboxRecord]:
-    """The oldest pending rows, in id order (due or not).
+def _queue_heads() -> sa.Select[tuple[int]]:
+    """Ids of the first pending row of every queue ``(campaign_id, channel_key)``."""
+    return (
+        sa.select(sa.func.min(outbox.c.id))
+        .where(outbox.c.status == OutboxStatus.PENDING)
+        .group_by(outbox.c.campaign_id, outbox.c.channel_key)
+    )
 
-    Because the list is a prefix of all pending rows by id, the first row of each queue
-    ``(campaign_id, channel_key)`` in it is that queue's head.
-    """
+
+def due_outbox_heads(conn: Connection, *, now: datetime, limit: int = 100) -> list[OutboxRecord]:
+    """The first pending row of every queue whose head is due, oldest first."""
     rows = conn.execute(
         sa.select(outbox)
-        .where(outbox.c.status == OutboxStatus.PENDING)
+        .where(outbox.c.id.in_(_queue_heads()), outbox.c.next_attempt_at <= now)
+        .order_by(outbox.c.id)
+        .limit(limit)
+    )
+    return [_outbox_record(r) for r in rows]
+
+
+def outbox_queue(
+    conn: Connection, campaign_id: int, channel_key: str, *, limit: int = 100
+) -> list[OutboxRecord]:
+    """The pending rows of one queue, in id order (its head first)."""
+    rows = conn.execute(
+        sa.select(outbox)
+        .where(
+            outbox.c.campaign_id == campaign_id,
+            outbox.c.channel_key == channel_key,
+            outbox.c.status == OutboxStatus.PENDING,
+        )
         .order_by(outbox.c.id)
         .limit(limit)
     )
@@ -708,13 +730,8 @@ def next_outbox_attempt(conn: Connection) -> datetime | None:
 
     Only heads count: rows waiting behind a head in backoff are not due before it.
     """
-    heads = (
-        sa.select(sa.func.min(outbox.c.id))
-        .where(outbox.c.status == OutboxStatus.PENDING)
-        .group_by(outbox.c.campaign_id, outbox.c.channel_key)
-    )
     value: datetime | None = conn.scalar(
-        sa.select(sa.func.min(outbox.c.next_attempt_at)).where(outbox.c.id.in_(heads))
+        sa.select(sa.func.min(outbox.c.next_attempt_at)).where(outbox.c.id.in_(_queue_heads()))
     )
     if value is not None and value.tzinfo is None:
         value = value.replace(tzinfo=UTC)
