@@ -135,10 +135,13 @@ class Actor:
 
 @dataclass(frozen=True, slots=True)
 class CampaignView:
-    """What an :class:`Announcer` knows of a campaign: its row and who plays which faction."""
+    """What an :class:`Announcer` knows of a campaign: its row, who plays which faction, and
+    its open deadlines (key -> when it falls due: ``turn:<round>:<faction>``,
+    ``decision:<id>``), those made by the order being announced included."""
 
     info: CampaignInfo
     players: Mapping[str, int]
+    deadlines: Mapping[str, datetime] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +180,8 @@ class Announcer(Protocol):
         events: Sequence[Event],
         state: GameState,
         ruleset: Ruleset,
+        *,
+        before: GameState | None = None,
     ) -> list[OutboxMessage]: ...
 
 
@@ -207,6 +212,8 @@ class PlainAnnouncer:
         events: Sequence[Event],
         state: GameState,
         ruleset: Ruleset,
+        *,
+        before: GameState | None = None,
     ) -> list[OutboxMessage]:
         lines: dict[str, list[str]] = {}
         for event in events:
@@ -278,9 +285,10 @@ class _Cached:
     last_event_seq: int
     players: dict[str, int]
     deadline_keys: frozenset[str]
+    deadline_due: dict[str, datetime] = field(default_factory=dict)
 
     def view(self) -> CampaignView:
-        return CampaignView(self.info, dict(self.players))
+        return CampaignView(self.info, dict(self.players), dict(self.deadline_due))
 
 
 @dataclass
@@ -309,6 +317,8 @@ class RulesService:
         clock: the current UTC time.
         deadlines: turn and reaction deadline windows (:class:`DeadlinePolicy`).
         max_retries: how often a stale write is retried before giving up.
+        dice_factory: the dice an order is applied with, from the state before it; by default
+            the campaign's seeded dice (R-GEN-01). End-to-end tests pass scripted dice.
     """
 
     def __init__(
@@ -322,6 +332,7 @@ class RulesService:
         clock: Callable[[], datetime] = utcnow,
         deadlines: DeadlinePolicy | None = None,
         max_retries: int = 5,
+        dice_factory: Callable[[GameState], Dice] | None = None,
     ) -> None:
         if new_game is None:
             from caedes_bot.rules.setup import new_game as default_new_game
@@ -335,6 +346,7 @@ class RulesService:
         self._clock = clock
         self.deadline_policy = deadlines or DeadlinePolicy()
         self._max_retries = max_retries
+        self._dice_factory = dice_factory or _seeded_dice
         self._cache: dict[int, _Cached] = {}
         self._locks = _Locks()
         self._listeners: list[Callable[[int], None]] = []
@@ -562,6 +574,57 @@ class RulesService:
             cached.players.pop(faction, None)
         self._notify(campaign_id)
 
+    async def open_thread(
+        self,
+        campaign_id: int,
+        key: str,
+        name: str,
+        members: Sequence[int],
+        *,
+        by: int | None = None,
+    ) -> tuple[ChannelRecord | None, bool]:
+        """Make a private thread ``key`` under ``#announcements``, or reuse it if it was made
+        before, and add ``members`` to it (adding a member twice changes nothing). Used for
+        negotiation threads (R-PBP-NEG-01). Logged in the audit log.
+
+        Returns:
+            The thread's record as it was before this call (``None`` if new) and whether it is
+            new. Its ``discord_id`` is ``None`` until the outbox has made it.
+        """
+        async with self._locks.get(campaign_id):
+            await self._load(campaign_id)
+            now = self._clock()
+
+            def _tx(conn: Connection) -> tuple[ChannelRecord | None, bool]:
+                existing = repo.channels_of(conn, campaign_id).get(key)
+                messages: list[OutboxMessage] = []
+                if existing is None:
+                    repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
+                    messages.append(
+                        OutboxMessage(
+                            key,
+                            OutboxKind.CREATE_THREAD,
+                            {"name": name, "parent_key": THREAD_PARENT, "private": True},
+                            dedupe_key=f"setup:{key}",
+                            depends_on_key=f"setup:{THREAD_PARENT}",
+                        )
+                    )
+                messages += [_add_member(key, user) for user in dict.fromkeys(members)]
+                repo.insert_outbox(conn, campaign_id, messages, now=now)
+                repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=by,
+                    action="thread_opened" if existing is None else "thread_reused",
+                    detail={"key": key, "members": list(members)},
+                    now=now,
+                )
+                return existing, existing is None
+
+            found = await self.db.write(_tx)
+        self._notify(campaign_id)
+        return found
+
     async def set_umpire(self, campaign_id: int, user_id: int, *, by: int | None = None) -> None:
         """Make ``user_id`` the campaign's umpire (R-PBP-UMP-01): access to ``#umpire`` and
         every orders thread (R-PBP-UMP-04). Logged in the audit log."""
@@ -684,7 +747,7 @@ class RulesService:
                 try:
                     acting_as = self._authorise(cached, actor, order, from_status)
                     state = cached.state
-                    dice = SeededDice(state.dice_seed, state.dice_rolls)
+                    dice = self._dice_factory(state)
                     outcome = self._apply(state, order, self.ruleset, dice)
                 except RuleViolation:
                     if interaction_id is not None:
@@ -767,11 +830,16 @@ class RulesService:
         order_payload = dump_order(order)
         event_rows = [(dump_event(e), _audience(e)) for e in events]
         status = CampaignStatus.FINISHED if new_state.finished else to_status
-        view = cached.view()
-        messages = self.announcer.announce(view, events, new_state, self.ruleset)
         wanted = self.deadline_policy.wanted(new_state)
         new_keys = [k for k in wanted if k not in cached.deadline_keys]
         gone_keys = [k for k in cached.deadline_keys if k not in wanted]
+        new_times = {k: self.deadline_policy.times(now, wanted[k][1]) for k in new_keys}
+        due = {k: when for k, when in cached.deadline_due.items() if k in wanted}
+        due.update({k: times[0] for k, times in new_times.items()})
+        view = CampaignView(cached.info, dict(cached.players), dict(due))
+        messages = self.announcer.announce(
+            view, events, new_state, self.ruleset, before=cached.state
+        )
         result_doc = {
             "events": [payload for payload, _ in event_rows],
             "state_version": version,
@@ -822,8 +890,8 @@ class RulesService:
             if gone_keys:
                 repo.close_open_deadlines(conn, info.id, gone_keys)
             for key in new_keys:
-                faction, hours = wanted[key]
-                due_at, reminder_at = self.deadline_policy.times(now, hours)
+                faction, _hours = wanted[key]
+                due_at, reminder_at = new_times[key]
                 repo.insert_deadline(
                     conn,
                     campaign_id=info.id,
@@ -862,6 +930,7 @@ class RulesService:
             cached.last_event_seq + len(events),
             cached.players,
             frozenset(wanted),
+            due,
         )
         self._notify(info.id)
         return SubmitResult(info.id, events, version, version, acting_as, False, new_state)
@@ -914,6 +983,7 @@ class RulesService:
             record.last_event_seq,
             players,
             frozenset(d.decision_key for d in open_deadlines),
+            {d.decision_key: d.due_at for d in open_deadlines},
         )
         current = self._cache.get(campaign_id)
         if current is None or current.info.version < cached.info.version:
@@ -1118,6 +1188,9 @@ class RulesService:
             )
 
         await self.db.write(_tx)
+        cached = self._cache.get(deadline.campaign_id)
+        if cached is not None and deadline.decision_key in cached.deadline_keys:
+            cached.deadline_due[deadline.decision_key] = due_at
         self._notify(deadline.campaign_id)
 
     # ----------------------------------------------------------------------- replay
@@ -1158,6 +1231,11 @@ class RulesService:
         if check and dump_state(state) != dump_state(stored):
             raise ReplayMismatch(f"campaign {campaign_id}: replayed state differs from stored")
         return state
+
+
+def _seeded_dice(state: GameState) -> Dice:
+    """The campaign's own dice: seeded, resuming at its roll count (R-GEN-01)."""
+    return SeededDice(state.dice_seed, state.dice_rolls)
 
 
 def _audience(event: Event) -> list[str] | None:
