@@ -1,13 +1,33 @@
 """Collect (step 3), Upkeep (step 4) and Buy (step 5) (R-COLL, R-UPK, R-BUY).
 
-* :func:`collect` pays the active faction the RP and commodities of the provinces it has held
-  without a break (R-COLL-04..07); :func:`refresh_income_basis` keeps that record true after
-  every order, and :func:`end_of_turn` / :func:`begin_turn_holdings` renew it.
-* :func:`pay_upkeep` charges ceil(N/6) RP for the faction's non-Undead units, less Salt, and
-  disbands the fewest units needed when RP fall short (R-UPK-01..05, R-ATTR-UNDEAD-02).
-* ``BuyUnits`` / ``CancelPurchase`` buy units of the faction's own order of battle in step 5
-  (R-BUY-01..04, R-ATTR-HERO-01), less earmarked commodity discounts (R-COMM-03..09,
-  :mod:`caedes_bot.rules.redeem`).
+Collect runs by itself when step 3 begins: :func:`collect` pays the active faction the RP and
+commodities of the provinces it has held without a break (R-COLL-04..07);
+:func:`refresh_income_basis` keeps that record true after every order, and
+:func:`end_of_turn` / :func:`begin_turn_holdings` renew it. The options ``income_hold_rule``
+and ``income_requires_garrison`` choose what "held" means.
+
+Upkeep (step 4) works like this, as a player sees it in the orders thread:
+
+1. The step opens with :class:`UpkeepDue`: ceil(N/6) RP for the N units that count (Undead,
+   exempt unit types and units not yet mustered do not: R-UPK-01, R-UPK-04, R-UPK-05), less
+   the Salt redeemed in step 2 (R-COMM-07), against the RP held.
+2. The faction may disband any of its units with :class:`DisbandUnits` (R-UPK-02: only in
+   step 4, before the bill is paid); each disbanding shows the new bill. It then ends the step
+   (``EndStep`` or :class:`PayUpkeep`), which pays the bill.
+3. If RP cannot cover the bill, step 4 opens with a pending ``upkeep_disband`` decision
+   instead (R-UPK-03): ``DisbandUnits`` must then name units that make the bill payable (at
+   least ``must_disband`` of the units that count, or a ship with its cargo, or the last
+   Summoner with its Summoned units); that answer pays and ends the step at once.
+4. If the faction does not choose (``UmpireAdvance``, a missed turn deadline, a passive turn:
+   R-PBP-DEAD-03), the bot disbands by :func:`default_disbanding`, cheapest list cost first,
+   ties most recently mustered, Heroes last, and pays. RP never go below 0 (R-BUY-02).
+
+A faction with no unit at all has nothing to decide: its step 4 passes at once. The step
+machinery is in :mod:`caedes_bot.rules.turn`; this module holds the rules.
+
+Buy: ``BuyUnits`` / ``CancelPurchase`` buy units of the faction's own order of battle in step 5
+(R-BUY-01..04, R-ATTR-HERO-01), less earmarked commodity discounts (R-COMM-03..09,
+:mod:`caedes_bot.rules.redeem`).
 """
 
 from __future__ import annotations
@@ -26,7 +46,7 @@ from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, Unk
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.muster import legal_muster_provinces
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, Unit
+from caedes_bot.rules.state import GameState, PendingDecision, Unit
 
 # --------------------------------------------------------------------------- collect
 
@@ -36,7 +56,8 @@ class IncomeCollected(Event):
     """``faction`` collected in step 3 (R-COLL-04..07).
 
     ``provinces`` paid; ``withheld`` lists owned provinces that paid nothing, as
-    ``(province id, reason)``; ``commodities`` are ``(commodity, count)`` pairs gained.
+    ``(province id, reason)``; ``commodities`` are ``(commodity, count)`` pairs gained;
+    ``paid`` gives each paying province as ``(province id, RP, commodities)``.
     """
 
     private: ClassVar[bool] = True
@@ -48,6 +69,7 @@ class IncomeCollected(Event):
     commodities: tuple[tuple[str, int], ...]
     provinces: tuple[str, ...]
     withheld: tuple[tuple[str, str], ...]
+    paid: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
 
 
 def _garrisoned(state: GameState, faction: str, province: str) -> bool:
@@ -79,11 +101,15 @@ def collectible_provinces(
 ) -> tuple[list[str], list[tuple[str, str]]]:
     """Which owned provinces pay ``faction`` if it collects now (R-COLL-04, R-COLL-06).
 
-    Under ``income_hold_rule`` ``since_last_turn`` (default) and ``full_round`` a province pays
-    if it is in ``income_basis`` (kept by :func:`refresh_income_basis`); in the faction's first
-    turn every owned province pays (R-TURN-06). Under ``at_collection`` every owned province
-    pays. With ``income_requires_garrison`` (default) a unit of the faction must stand in it.
-    A province holding units hostile to its owner pays nothing (R-COLL-06).
+    Under ``income_hold_rule`` ``since_last_turn`` (default) a province pays if the faction
+    has owned it (and, with ``income_requires_garrison``, had a unit in it) without a break
+    since the end of its previous turn; under ``full_round`` since the start of its previous
+    turn (a capture pays two turns later); both are kept in ``income_basis`` by
+    :func:`refresh_income_basis`. Under ``at_collection`` it pays if owned (and garrisoned)
+    now. In the faction's first turn every owned (and garrisoned) province pays (R-TURN-06).
+    With ``income_requires_garrison`` (default) a province without a unit of the faction pays
+    nothing but stays owned (R-COLL-01). A province holding units of a faction that is not its
+    owner's pact partner pays nothing (R-COLL-06).
 
     Returns:
         ``(paying province ids, [(withheld province id, reason)])``, both sorted by id.
@@ -101,12 +127,20 @@ def collectible_provinces(
         if province not in held_now:
             withheld.append((province, "no unit of yours there"))
         elif province not in basis:
-            withheld.append((province, "not held without a break since your last turn"))
+            withheld.append((province, _NOT_HELD[state.options.income_hold_rule]))
         elif _hostile_present(state, province, faction):
             withheld.append((province, "hostile units there"))
         else:
             paying.append(province)
     return paying, withheld
+
+
+#: Why a province owned and garrisoned now pays nothing, by ``income_hold_rule`` (R-COLL-04).
+_NOT_HELD = {
+    "since_last_turn": "not held without a break since your last turn",
+    "full_round": "not held without a break since the start of your last turn",
+    "at_collection": "not held now",
+}
 
 
 def collect(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
@@ -119,10 +153,13 @@ def collect(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
     fs = state.factions[faction]
     before = fs.rp
     gained: Counter[str] = Counter()
+    paid: list[tuple[str, int, tuple[str, ...]]] = []
     for province_id in paying:
         province = ruleset.map.provinces[province_id]
+        goods = tuple(str(c) for c in province.commodities)
         fs.rp += province.rp
-        gained.update(str(c) for c in province.commodities)
+        gained.update(goods)
+        paid.append((province_id, province.rp, goods))
     for commodity, count in gained.items():
         fs.commodities[commodity] = fs.commodities.get(commodity, 0) + count
     return [
@@ -135,6 +172,7 @@ def collect(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
             tuple(sorted(gained.items())),
             tuple(paying),
             tuple(withheld),
+            tuple(paid),
         )
     ]
 
@@ -178,6 +216,82 @@ def end_of_turn(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]
 
 # --------------------------------------------------------------------------- upkeep
 
+#: The kind of the pending decision step 4 asks when RP cannot cover the bill (R-UPK-03).
+UPKEEP_DISBAND = "upkeep_disband"
+
+
+@dataclass(frozen=True, slots=True)
+class DisbandUnits(Order):
+    """Disband ``unit_ids`` of ``faction`` in step 4 (R-UPK-02, R-UPK-03).
+
+    Without a pending ``upkeep_disband`` decision this is voluntary disbanding before the bill
+    is paid, and step 4 stays open. With one, it is the answer: the units named must make the
+    bill payable; then upkeep is paid and the turn runs on to step 5. A ship takes its cargo
+    with it (R-MOVE-19); losing the last Necromancer or Summoner takes the Undead or Summoned
+    units too (R-UPK-04).
+    """
+
+    unit_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PayUpkeep(Order):
+    """End step 4 and pay the bill (R-UPK-01); the same as ``EndStep`` given in step 4, but
+    refused in any other step, so a stale "Pay upkeep" button can end nothing else."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpkeepBill:
+    """What step 4 charges ``faction`` on the board as it stands (R-UPK-01, R-UPK-03, R-COMM-07).
+
+    Attributes:
+        units_counted: N, the units that count (:func:`upkeep_units`).
+        upkeep: ceil(N/6), in RP.
+        salt_credit: Salt redeemed this turn, 1 RP each.
+        salt_used: the part of ``salt_credit`` the bill uses: min(credit, upkeep).
+        bill: ``upkeep`` less Salt, never below 0, in RP.
+        rp: RP held.
+        must_disband: the fewest counted units that must leave the board before the bill is no
+            larger than ``rp``: max(0, N - 6 × (rp + salt credit)); 0 when RP cover the bill.
+    """
+
+    units_counted: int
+    upkeep: int
+    salt_credit: int
+    salt_used: int
+    bill: int
+    rp: int
+    must_disband: int
+
+    @property
+    def short(self) -> bool:
+        """RP cannot cover the bill (R-UPK-03)."""
+        return self.bill > self.rp
+
+
+@dataclass(frozen=True, slots=True)
+class UpkeepDue(Event):
+    """Step 4 of ``faction``'s turn shows its bill (R-UPK-01), before anything is paid; shown
+    again after each voluntary disbanding (R-UPK-02).
+
+    ``decision`` is the id of the pending ``upkeep_disband`` decision when RP fall short
+    (R-UPK-03), with ``must_disband`` the fewest counted units that must go and
+    ``default_disband`` the unit ids the bot disbands if the faction does not choose.
+    """
+
+    private: ClassVar[bool] = True
+    faction: str
+    round: int
+    units_counted: int
+    upkeep: int
+    salt_credit: int
+    salt_used: int
+    bill: int
+    rp: int
+    must_disband: int = 0
+    decision: int | None = None
+    default_disband: tuple[int, ...] = ()
+
 
 @dataclass(frozen=True, slots=True)
 class UpkeepPaid(Event):
@@ -198,18 +312,26 @@ class UpkeepPaid(Event):
 @dataclass(frozen=True, slots=True)
 class UnitsDisbanded(Event):
     """Units of ``faction`` were removed from the board under ``rule``; ``units`` are
-    ``(unit id, kind id, space)``. Public: the board is public (R-GEN-07)."""
+    ``(unit id, kind id, space)`` and ``names`` their display names, in the same order.
+    Public: the board is public (R-GEN-07).
+
+    ``rule`` is R-UPK-02 (voluntary), R-UPK-03 (to pay upkeep; ``by_default`` when the bot
+    chose), R-ATTR-UNDEAD-03 or R-MAGIC-SUMM-03 (lost with the last Necromancer or Summoner).
+    """
 
     faction: str
     units: tuple[tuple[int, str, str], ...]
     rule: str
     reason: str
+    names: tuple[str, ...] = ()
+    by_default: bool = False
 
 
 def upkeep_units(state: GameState, ruleset: Ruleset, faction: str) -> list[Unit]:
     """The units of ``faction`` that count for upkeep (R-UPK-01): every unit on the board,
-    aboard ships included, except Undead (R-ATTR-UNDEAD-02) and unit types listed in the option
-    ``upkeep_exempt_types``. Units bought but not mustered are not on the board (R-UPK-05)."""
+    aboard ships included, except Undead (R-ATTR-UNDEAD-02, R-UPK-04) and unit types listed in
+    the option ``upkeep_exempt_types``. Units bought but not mustered are not on the board
+    (R-UPK-05). In id order."""
     exempt = set(state.options.upkeep_exempt_types)
     counted = []
     for unit in state.units_of(faction):
@@ -225,6 +347,34 @@ def upkeep_for(count: int) -> int:
     return math.ceil(count / 6)
 
 
+def must_disband(count: int, rp: int, salt_credit: int) -> int:
+    """The fewest of ``count`` counted units that must go so that the bill, ceil(N/6) less
+    ``salt_credit``, is no larger than ``rp`` (R-UPK-03): ceil(M/6) <= rp + salt holds exactly
+    when M <= 6 × (rp + salt), so the answer is max(0, count - 6 × (rp + salt))."""
+    return max(0, count - 6 * (max(0, rp) + max(0, salt_credit)))
+
+
+def _bill_for(count: int, salt_credit: int) -> int:
+    return redeem.upkeep_after_salt(upkeep_for(count), salt_credit)
+
+
+def upkeep_bill(state: GameState, ruleset: Ruleset, faction: str) -> UpkeepBill:
+    """``faction``'s step-4 bill on the board as it stands (R-UPK-01, R-COMM-07, R-UPK-03)."""
+    fs = state.factions[faction]
+    count = len(upkeep_units(state, ruleset, faction))
+    upkeep = upkeep_for(count)
+    salt = max(0, fs.salt_credit)
+    return UpkeepBill(
+        units_counted=count,
+        upkeep=upkeep,
+        salt_credit=salt,
+        salt_used=min(salt, upkeep),
+        bill=_bill_for(count, salt),
+        rp=fs.rp,
+        must_disband=must_disband(count, fs.rp, salt),
+    )
+
+
 def disband_order(units: list[Unit], ruleset: Ruleset) -> list[Unit]:
     """``units`` in the default disbanding order of R-UPK-03: cheapest list cost first; ties
     go most recently mustered first (highest ``muster_seq``); Heroes last."""
@@ -236,88 +386,378 @@ def disband_order(units: list[Unit], ruleset: Ruleset) -> list[Unit]:
     return sorted(units, key=key)
 
 
-def lose_dependants(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
-    """The moment ``faction`` has no Necromancer on the board its Undead are destroyed
-    (R-ATTR-UNDEAD-03); with no Summoner, its Summoned units (R-MAGIC-SUMM-03) (R-UPK-04).
-    Mutates ``state``; returns one :class:`UnitsDisbanded` per kind of loss."""
-    events: list[Event] = []
+def _with_cargo(state: GameState, unit_ids: list[int]) -> list[Unit]:
+    """The units ``unit_ids`` in that order, each ship followed by its cargo (R-MOVE-19)."""
+    seen: set[int] = set()
+    out: list[Unit] = []
+    for unit_id in unit_ids:
+        for unit in [state.unit(unit_id), *_cargo(state, unit_id)]:
+            if unit.id not in seen:
+                seen.add(unit.id)
+                out.append(unit)
+    return out
+
+
+def _cargo(state: GameState, ship_id: int) -> list[Unit]:
+    return sorted((u for u in state.units.values() if u.aboard == ship_id), key=lambda u: u.id)
+
+
+def _dependants(
+    state: GameState, ruleset: Ruleset, faction: str, gone: set[int]
+) -> list[tuple[list[Unit], str, str]]:
+    """The Undead / Summoned units of ``faction`` lost if the units ``gone`` leave the board
+    and no Necromancer / Summoner stays (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03, R-UPK-04), as
+    ``(units, rule, reason)``."""
+    left = [u for u in state.units_of(faction) if u.id not in gone]
+    out: list[tuple[list[Unit], str, str]] = []
     checks = (
         (Attribute.NECROMANCER, Race.UNDEAD, "R-ATTR-UNDEAD-03", "no Necromancer left"),
         (Attribute.SUMMONER, Race.SUMMONED, "R-MAGIC-SUMM-03", "no Summoner left"),
     )
     for master, race, rule, reason in checks:
-        units = state.units_of(faction)
-        if any(ruleset.kind(u.kind).has(master) for u in units):
+        if any(ruleset.kind(u.kind).has(master) for u in left):
             continue
-        lost = [u for u in units if ruleset.kind(u.kind).race is race]
-        if not lost:
-            continue
+        lost = [u for u in left if ruleset.kind(u.kind).race is race]
+        if lost:
+            out.append((lost, rule, reason))
+    return out
+
+
+def units_leaving(
+    state: GameState, ruleset: Ruleset, faction: str, unit_ids: list[int]
+) -> list[Unit]:
+    """Every unit that leaves the board if ``faction`` disbands ``unit_ids``: those units, a
+    ship's cargo (R-MOVE-19), and the Undead or Summoned units lost with the last Necromancer or
+    Summoner (R-UPK-04). ``unit_ids`` must be units of ``faction`` on the board."""
+    direct = _with_cargo(state, unit_ids)
+    gone = {u.id for u in direct}
+    for lost, _rule, _reason in _dependants(state, ruleset, faction, gone):
+        direct += lost
+    return direct
+
+
+def _bill_after(
+    state: GameState, ruleset: Ruleset, faction: str, unit_ids: list[int]
+) -> tuple[int, int]:
+    """(units counted, bill) once ``unit_ids`` are disbanded (R-UPK-01, R-COMM-07)."""
+    gone = {u.id for u in units_leaving(state, ruleset, faction, unit_ids)}
+    count = sum(1 for u in upkeep_units(state, ruleset, faction) if u.id not in gone)
+    return count, _bill_for(count, state.factions[faction].salt_credit)
+
+
+def default_disbanding(state: GameState, ruleset: Ruleset, faction: str) -> list[int]:
+    """The units the bot disbands when ``faction`` cannot pay and does not choose (R-UPK-03):
+    counted units in :func:`disband_order`, one at a time, until the bill is no larger than
+    its RP. Undead and exempt unit types never need disbanding (R-UPK-04). Returns their ids in
+    that order (a ship's cargo, gone with it, is not listed); empty when RP cover the bill."""
+    fs = state.factions[faction]
+    counted = upkeep_units(state, ruleset, faction)
+    counted_ids = {u.id for u in counted}
+    cargo: dict[int, list[int]] = {}
+    for unit in state.units.values():
+        if unit.aboard is not None:
+            cargo.setdefault(unit.aboard, []).append(unit.id)
+    chosen: list[int] = []
+    direct: set[int] = set()
+    left = len(counted_ids)
+    for unit in disband_order(counted, ruleset):
+        if _bill_for(left, fs.salt_credit) <= fs.rp:
+            break
+        if unit.id in direct:
+            continue  # already gone as cargo of a disbanded ship
+        chosen.append(unit.id)
+        direct |= {unit.id, *cargo.get(unit.id, ())}
+        gone = set(direct)
+        for lost, _rule, _reason in _dependants(state, ruleset, faction, direct):
+            gone |= {u.id for u in lost}
+        left = len(counted_ids - gone)
+    return chosen
+
+
+def lose_dependants(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
+    """The moment ``faction`` has no Necromancer on the board its Undead are destroyed
+    (R-ATTR-UNDEAD-03); with no Summoner, its Summoned units (R-MAGIC-SUMM-03) (R-UPK-04).
+    Mutates ``state``; returns one :class:`UnitsDisbanded` per kind of loss."""
+    events: list[Event] = []
+    for lost, rule, reason in _dependants(state, ruleset, faction, set()):
         for unit in lost:
             del state.units[str(unit.id)]
-        events.append(
-            UnitsDisbanded(faction, tuple((u.id, u.kind, u.location) for u in lost), rule, reason)
-        )
+        events.append(_disbanded(ruleset, faction, lost, rule, reason))
     return events
 
 
+def _disbanded(
+    ruleset: Ruleset,
+    faction: str,
+    units: list[Unit],
+    rule: str,
+    reason: str,
+    *,
+    by_default: bool = False,
+) -> UnitsDisbanded:
+    return UnitsDisbanded(
+        faction,
+        tuple((u.id, u.kind, u.location) for u in units),
+        rule,
+        reason,
+        tuple(ruleset.kind(u.kind).display_name for u in units),
+        by_default,
+    )
+
+
+def _remove(
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    unit_ids: list[int],
+    rule: str,
+    reason: str,
+    *,
+    by_default: bool = False,
+) -> list[Event]:
+    """Take ``unit_ids`` (with cargo) off the board, then whatever depends on them."""
+    if not unit_ids:
+        return []
+    gone = _with_cargo(state, unit_ids)
+    for unit in gone:
+        del state.units[str(unit.id)]
+    events: list[Event] = [_disbanded(ruleset, faction, gone, rule, reason, by_default=by_default)]
+    return events + lose_dependants(state, ruleset, faction)
+
+
+def check_disbanding(
+    state: GameState, ruleset: Ruleset, faction: str, unit_ids: tuple[int, ...]
+) -> list[int]:
+    """The distinct unit ids of ``unit_ids``, in order, if each is a unit of ``faction`` on the
+    board (R-UPK-02).
+
+    Raises:
+        RuleViolation: no unit named, or a unit that is not ``faction``'s or not on the board.
+    """
+    own = state.units_of(faction)
+    listed = ", ".join(
+        f"{u.id} {ruleset.kind(u.kind).display_name} ({ruleset.map.space_name(u.location)})"
+        for u in disband_order(own, ruleset)[:10]
+    )
+    allowed = f"your units, for example {listed}" if own else "nothing: you have no units"
+    if not unit_ids:
+        raise RuleViolation("Name at least one unit to disband.", rule="R-UPK-02", allowed=allowed)
+    ids: list[int] = []
+    for unit_id in unit_ids:
+        unit = state.units.get(str(unit_id))
+        if unit is None or unit.owner != faction:
+            raise RuleViolation(
+                f"Unit {unit_id} is not one of {faction}'s units on the board.",
+                rule="R-UPK-02",
+                allowed=allowed,
+            )
+        if unit_id not in ids:
+            ids.append(unit_id)
+    return ids
+
+
+def open_upkeep(state: GameState, ruleset: Ruleset, faction: str, *, ask: bool) -> list[Event]:
+    """Step 4 begins: show ``faction`` its bill (R-UPK-01). If RP cannot cover it and ``ask``,
+    add a pending ``upkeep_disband`` decision (R-UPK-03), whose ``detail`` holds: ``bill``,
+    ``upkeep``, ``salt``, ``rp``, ``units_counted``, ``must_disband_at_least`` (counted units
+    that must leave the board), ``candidates`` (the counted units in default order, each
+    ``{id, kind, name, space, cost, hero, cargo}``) and ``default`` (unit ids).
+
+    Mutates ``state``; returns ``[UpkeepDue]``.
+    """
+    bill = upkeep_bill(state, ruleset, faction)
+    decision: int | None = None
+    default: tuple[int, ...] = ()
+    if bill.short:
+        default = tuple(default_disbanding(state, ruleset, faction))
+    if bill.short and ask:
+        counted = disband_order(upkeep_units(state, ruleset, faction), ruleset)
+        candidates: list[object] = []
+        for unit in counted:
+            kind = ruleset.kind(unit.kind)
+            candidates.append(
+                {
+                    "id": unit.id,
+                    "kind": kind.id,
+                    "name": kind.display_name,
+                    "space": unit.location,
+                    "cost": kind.cost,
+                    "hero": kind.hero,
+                    "cargo": [u.id for u in _cargo(state, unit.id)],
+                }
+            )
+        pending = PendingDecision(
+            id=state.new_id(),
+            faction=faction,
+            kind=UPKEEP_DISBAND,
+            reaction=False,
+            detail={
+                "round": state.round,
+                "bill": bill.bill,
+                "upkeep": bill.upkeep,
+                "salt": bill.salt_credit,
+                "rp": bill.rp,
+                "units_counted": bill.units_counted,
+                "must_disband_at_least": bill.must_disband,
+                "candidates": candidates,
+                "default": list(default),
+            },
+        )
+        state.pending.append(pending)
+        decision = pending.id
+    return [_due(state, faction, bill, decision, default)]
+
+
+def _due(
+    state: GameState,
+    faction: str,
+    bill: UpkeepBill,
+    decision: int | None = None,
+    default: tuple[int, ...] = (),
+) -> UpkeepDue:
+    return UpkeepDue(
+        faction,
+        state.round,
+        bill.units_counted,
+        bill.upkeep,
+        bill.salt_credit,
+        bill.salt_used,
+        bill.bill,
+        bill.rp,
+        bill.must_disband,
+        decision,
+        default,
+    )
+
+
+def upkeep_decision(state: GameState, faction: str) -> PendingDecision | None:
+    """``faction``'s pending ``upkeep_disband`` decision, if any (R-UPK-03)."""
+    return next(
+        (d for d in state.pending if d.kind == UPKEEP_DISBAND and d.faction == faction), None
+    )
+
+
+def _drop_upkeep_decisions(state: GameState, faction: str) -> None:
+    state.pending = [
+        d for d in state.pending if not (d.kind == UPKEEP_DISBAND and d.faction == faction)
+    ]
+
+
+def disband_voluntarily(
+    state: GameState, ruleset: Ruleset, faction: str, unit_ids: tuple[int, ...]
+) -> list[Event]:
+    """Voluntary disbanding in step 4 before the bill is paid (R-UPK-02); any of the faction's
+    units, Undead included. The caller checks the step. Mutates ``state``.
+
+    Returns:
+        ``[UnitsDisbanded, ...]`` (R-UPK-02, then any R-UPK-04 losses), then the new
+        :class:`UpkeepDue`.
+
+    Raises:
+        RuleViolation: see :func:`check_disbanding`.
+    """
+    ids = check_disbanding(state, ruleset, faction, unit_ids)
+    events = _remove(state, ruleset, faction, ids, "R-UPK-02", "disbanded by choice")
+    return [*events, _due(state, faction, upkeep_bill(state, ruleset, faction))]
+
+
+def answer_upkeep_disband(
+    state: GameState,
+    ruleset: Ruleset,
+    decision: PendingDecision,
+    unit_ids: tuple[int, ...],
+) -> list[Event]:
+    """Answer ``decision`` (``upkeep_disband``) by disbanding ``unit_ids`` (R-UPK-03). More
+    units than needed may be named (the rest is voluntary, R-UPK-02). The caller then pays.
+    Mutates ``state``.
+
+    Raises:
+        RuleViolation: see :func:`check_disbanding`; or, with those units gone, the bill would
+            still be larger than the faction's RP (names how many counted units must go and
+            the default choice).
+    """
+    faction = decision.faction
+    ids = check_disbanding(state, ruleset, faction, unit_ids)
+    count, bill = _bill_after(state, ruleset, faction, ids)
+    rp = state.factions[faction].rp
+    if bill > rp:
+        before = upkeep_bill(state, ruleset, faction)
+        default = default_disbanding(state, ruleset, faction)
+        names = ", ".join(
+            f"{u.id} {ruleset.kind(u.kind).display_name}" for u in _with_cargo(state, default)
+        )
+        raise RuleViolation(
+            f"With those units gone {count} units still count for upkeep: a bill of {bill} RP, "
+            f"and you have {rp} RP. At least {before.must_disband} of the "
+            f"{before.units_counted} units that count must go.",
+            rule="R-UPK-03",
+            allowed=f"disband at least {before.must_disband} counted units, e.g. the default: {names}",
+        )
+    _drop_upkeep_decisions(state, faction)
+    return _remove(state, ruleset, faction, ids, "R-UPK-03", "disbanded to pay upkeep")
+
+
+def answer_upkeep_by_default(
+    state: GameState, ruleset: Ruleset, decision: PendingDecision
+) -> list[Event]:
+    """Answer ``decision`` (``upkeep_disband``) with the default of R-UPK-03 (cheapest first,
+    ties most recently mustered, Heroes last; :func:`default_disbanding`), for a missed
+    deadline (R-PBP-DEAD-03). The caller then pays. Mutates ``state``.
+
+    Raises:
+        RuleViolation: ``decision`` is not an upkeep decision.
+    """
+    if decision.kind != UPKEEP_DISBAND:
+        raise RuleViolation(
+            f"Decision {decision.id} ({decision.kind}) is not an upkeep decision.",
+            rule="R-PBP-DEAD-04",
+        )
+    faction = decision.faction
+    _drop_upkeep_decisions(state, faction)
+    return _remove(
+        state,
+        ruleset,
+        faction,
+        default_disbanding(state, ruleset, faction),
+        "R-UPK-03",
+        "upkeep could not be paid",
+        by_default=True,
+    )
+
+
 def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
-    """Step 4: pay ceil(N/6) RP less Salt credit (R-UPK-01, R-COMM-07).
+    """End of step 4: pay ceil(N/6) RP less Salt credit (R-UPK-01, R-COMM-07).
 
-    If RP cannot cover the bill, the fewest units that make it payable are disbanded in the
-    default order of :func:`disband_order`, then the bill is paid in full (R-UPK-03); RP never
-    go below 0. A disbanded ship takes its cargo with it (R-MOVE-19). Salt credit is used up.
+    If RP still cannot cover the bill, the fewest units that make it payable are disbanded in
+    the default order of :func:`default_disbanding` first (R-UPK-03); RP never go below 0
+    (R-BUY-02). A disbanded ship takes its cargo (R-MOVE-19). Salt credit is used up, whatever
+    is left of it is lost (R-COMM-07). Any pending ``upkeep_disband`` decision is dropped.
 
-    Mutates ``state``; returns ``[UnitsDisbanded]`` (if any) then ``[UpkeepPaid]``.
+    Mutates ``state``; returns ``[UnitsDisbanded, ...]`` (if any) then ``[UpkeepPaid]``.
     """
     fs = state.factions[faction]
-    counted = upkeep_units(state, ruleset, faction)
-    salt = max(0, fs.salt_credit)
-
-    def bill_for(n: int) -> int:
-        return max(0, upkeep_for(n) - salt)
-
-    events: list[Event] = []
-    gone: list[Unit] = []
-    if bill_for(len(counted)) > fs.rp:
-        candidates = disband_order(counted, ruleset)
-        remaining = {u.id for u in counted}
-        for unit in candidates:
-            if bill_for(len(remaining)) <= fs.rp:
-                break
-            if unit.id not in remaining:
-                continue  # already gone as cargo of a disbanded ship
-            gone_ids = {u.id for u in gone}
-            cargo = [
-                u for u in state.units.values() if u.aboard == unit.id and u.id not in gone_ids
-            ]
-            for lost in [unit, *cargo]:
-                remaining.discard(lost.id)
-                gone.append(lost)
-        for unit in gone:
-            state.units.pop(str(unit.id), None)
-        events.append(
-            UnitsDisbanded(
-                faction,
-                tuple((u.id, u.kind, u.location) for u in gone),
-                rule="R-UPK-03",
-                reason="upkeep could not be paid",
-            )
-        )
-        counted = [u for u in counted if u.id in remaining]
-        events += lose_dependants(state, ruleset, faction)
-    upkeep = upkeep_for(len(counted))
-    bill = bill_for(len(counted))
+    _drop_upkeep_decisions(state, faction)
+    events = _remove(
+        state,
+        ruleset,
+        faction,
+        default_disbanding(state, ruleset, faction),
+        "R-UPK-03",
+        "upkeep could not be paid",
+        by_default=True,
+    )
+    bill = upkeep_bill(state, ruleset, faction)
     before = fs.rp
-    fs.rp -= bill
+    fs.rp -= bill.bill
     fs.salt_credit = 0
     events.append(
         UpkeepPaid(
             faction,
             state.round,
-            len(counted),
-            upkeep,
-            min(salt, upkeep),
-            bill,
+            bill.units_counted,
+            bill.upkeep,
+            bill.salt_used,
+            bill.bill,
             before,
             fs.rp,
         )

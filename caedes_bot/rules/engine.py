@@ -60,6 +60,10 @@ def _routes() -> dict[type[Order], Route]:
     table[turn.StartCampaign] = Route(turn.handle_start_campaign, active_only=False)
     table[turn.EndStep] = Route(turn.handle_end_step)
     table[turn.UmpireAdvance] = Route(turn.handle_umpire_advance, active_only=False)
+    table[turn.ForfeitTurn] = Route(turn.handle_forfeit_turn, active_only=False)
+    # Upkeep, step 4 (R-UPK-02, R-UPK-03); DisbandUnits refuses other steps with R-UPK-02.
+    table[economy.DisbandUnits] = Route(turn.handle_disband_units)
+    table[economy.PayUpkeep] = Route(turn.handle_pay_upkeep, (Step.UPKEEP,))
     table[economy.BuyUnits] = Route(economy.handle_buy_units, (Step.BUY,))
     table[economy.CancelPurchase] = Route(economy.handle_cancel_purchase, (Step.BUY,))
     table[muster.MusterUnits] = Route(muster.handle_muster_units, (Step.MUSTER,))
@@ -87,12 +91,14 @@ def _routes() -> dict[type[Order], Route]:
     return table
 
 
-def _after_every_order(state: GameState, ruleset: Ruleset) -> list[Event]:
-    """What must hold across every order: the income record stays true (R-COLL-04)."""
-    from caedes_bot.rules import economy
+def _after_every_order(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """What must hold across every order: a passive turn plays on once another faction has
+    answered (R-PBP-DEAD-03); the income record stays true (R-COLL-04)."""
+    from caedes_bot.rules import economy, turn
 
+    events = turn.continue_passive_turn(state, ruleset, dice)
     economy.refresh_income_basis(state)
-    return []
+    return events
 
 
 def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outcome:
@@ -112,7 +118,8 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
         GameOver: the campaign has ended (R-VIC).
         NotYourTurn: an active-only order from another faction (R-TURN-03).
         WrongStep: the order belongs to another step (R-TURN-02).
-        RuleViolation: any other rule refuses the order.
+        RuleViolation: the active faction's own order in a passive turn (R-PBP-DEAD-03); any
+            other rule that refuses the order.
     """
     if state.finished:
         raise GameOver("The campaign is over; no more orders are taken.")
@@ -125,6 +132,13 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
             f"It is not {order.faction}'s turn; {active} is playing.",
             allowed="wait for your turn, or answer the decisions asked of you",
         )
+    if state.passive and route.active_only and order.faction == state.active:
+        raise RuleViolation(
+            f"{order.faction} missed its turn deadline: the bot plays the rest of this turn "
+            "passively.",
+            rule="R-PBP-DEAD-03",
+            allowed="wait for your next turn; answer any decision asked of you",
+        )
     if route.steps and state.step not in route.steps:
         steps = ", ".join(s.label for s in route.steps)
         raise WrongStep(
@@ -134,6 +148,6 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
     new = state.clone()
     before = dice.count
     events = route.handler(new, order, ruleset, dice)
-    events += _after_every_order(new, ruleset)
+    events += _after_every_order(new, ruleset, dice)
     new.dice_rolls += dice.count - before
     return Outcome(new, tuple(events))

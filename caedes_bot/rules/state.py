@@ -311,6 +311,8 @@ class GameState:
             ``"province|race"`` when ``muster_limit_scope`` is ``race``) (R-MUSTER-04).
         trades: open trade offers of the current step 1, oldest first (R-TRADE-02; rules in
             :mod:`caedes_bot.rules.trade`).
+        passive: the active faction missed its turn deadline; the bot plays the rest of its
+            turn passively (R-PBP-DEAD-03; rules in :mod:`caedes_bot.rules.turn`).
     """
 
     scenario: str
@@ -337,6 +339,7 @@ class GameState:
     muster_start_seq: int = 0
     muster_counts: dict[str, int] = field(default_factory=dict)
     trades: list[TradeOffer] = field(default_factory=list)
+    passive: bool = False
 
     def clone(self) -> GameState:
         """A deep copy that the rules may change freely.

@@ -15,20 +15,33 @@ How a campaign runs (R-TURN-01..06):
   the step ends at once (its leaving work, :data:`_ON_LEAVE`, runs) and the next one begins.
   So an order always leaves the state resting in a step that waits for the active faction.
 * ``EndStep`` (active faction) ends the current step early; ``UmpireAdvance`` (umpire, for the
-  active faction) either answers the oldest pending decision with its default, or ends the
-  current step as if the faction had passed (R-PBP-DEAD-03, R-PBP-DEAD-04).
+  active faction) either answers the oldest pending decision, of any kind, with its default
+  (:data:`DEFAULT_ANSWERS`), or ends the current step as if the faction had passed
+  (R-PBP-DEAD-03, R-PBP-DEAD-04).
+* ``ForfeitTurn`` (umpire or scheduler, on a missed turn deadline) makes the rest of the turn
+  passive (R-PBP-DEAD-03): the faction's own orders are refused, every step passes, Collect
+  and Upkeep run with default disbanding, due battles are fought in order of space name with
+  the faction's own decisions answered by default, and units already bought are mustered by
+  the bot. Decisions owed by other factions are waited for (their reaction deadlines,
+  R-PBP-DEAD-04); once answered, the engine plays on (:func:`continue_passive_turn`).
 
 Trade (step 1) waits for the active faction; open offers lapse when it ends
 (:mod:`caedes_bot.rules.trade`). Redeem (step 2) waits only if the faction holds a commodity
-(:mod:`caedes_bot.rules.redeem`). Movement and combat are reached through
-:mod:`caedes_bot.rules.combat`: ``begin_combat_step`` when step 6 ends, ``finish_combat_step`` when step 7 ends, and
-``answer_by_default`` for battle decisions (see ``docs/rules-status.md``).
+(:mod:`caedes_bot.rules.redeem`). Collect (step 3) runs by itself. Upkeep (step 4) shows the
+bill and waits while the faction has any unit: it may disband units (``DisbandUnits``,
+R-UPK-02), then ends the step (``EndStep`` or ``PayUpkeep``), which pays; if RP fall short,
+an ``upkeep_disband`` decision is pending and answering it pays and moves on (R-UPK-03; see
+:mod:`caedes_bot.rules.economy`). Paying stays automatic: whoever or whatever ends step 4,
+the bot charges the bill. Movement and combat are reached through
+:mod:`caedes_bot.rules.combat`: ``begin_combat_step`` when step 6 ends, ``finish_combat_step``
+when step 7 ends, and ``answer_by_default`` for battle decisions (see ``docs/rules-status.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from caedes_bot.gamedata.model import Attribute, Options, Ruleset, UnitKind
 from caedes_bot.rules import economy, muster, trade, victory
@@ -36,7 +49,7 @@ from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, Step, Unit
+from caedes_bot.rules.state import GameState, PendingDecision, Step, Unit
 
 # --------------------------------------------------------------------------- orders
 
@@ -60,9 +73,21 @@ class UmpireAdvance(Order):
     """Move a stalled turn on (R-PBP-DEAD-03, R-PBP-DEAD-04); given by the umpire or scheduler.
 
     ``faction`` must be the active faction (so a late, repeated click does nothing harmful).
-    If a decision is pending, the oldest one is answered with its documented default;
-    otherwise the current step ends as if the faction had passed.
+    If a decision is pending, the oldest one (of any faction and kind) is answered with its
+    documented default; otherwise the current step ends as if the faction had passed.
     """
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitTurn(Order):
+    """``faction`` (the active faction) missed its turn deadline: the bot plays the rest of its
+    turn passively (R-PBP-DEAD-03). Given by the umpire or the scheduler.
+
+    Refused for a faction that is not playing, and when the turn is already passive and can
+    go no further until another faction answers its decision (R-PBP-DEAD-04).
+    """
+
+    umpire_only: ClassVar[bool] = True
 
 
 # --------------------------------------------------------------------------- events
@@ -124,6 +149,16 @@ class MercenariesDeserted(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnForfeited(Event):
+    """``faction`` missed its turn deadline in ``step``; the rest of its turn of game round
+    ``round`` is played passively (R-PBP-DEAD-03)."""
+
+    faction: str
+    round: int
+    step: Step
+
+
+@dataclass(frozen=True, slots=True)
 class DecisionDefaulted(Event):
     """The umpire answered ``faction``'s pending decision ``decision_id`` (of ``kind``) with its
     default (R-PBP-DEAD-04)."""
@@ -136,9 +171,10 @@ class DecisionDefaulted(Event):
 # --------------------------------------------------------------------------- step table
 
 #: Steps in which the turn waits for the active faction. Steps not listed pass at once after
-#: their automatic work. Redeem (2) waits only if the faction holds a commodity (see _waits).
+#: their automatic work. Redeem (2) waits only if the faction holds a commodity, Upkeep (4)
+#: only if it has a unit (see _waits). In a passive turn only battles wait (R-PBP-DEAD-03).
 WAITING_STEPS: frozenset[Step] = frozenset(
-    {Step.TRADE, Step.REDEEM, Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER}
+    {Step.TRADE, Step.REDEEM, Step.UPKEEP, Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER}
 )
 
 StepHook = Callable[[GameState, Ruleset, Dice], list[Event]]
@@ -148,8 +184,24 @@ def _collect(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     return economy.collect(state, ruleset, _active(state))
 
 
-def _upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    return economy.pay_upkeep(state, ruleset, _active(state))
+def _open_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    # R-UPK-01: show the bill; R-UPK-03: ask who goes if RP fall short (not when passive)
+    return economy.open_upkeep(state, ruleset, _active(state), ask=not state.passive)
+
+
+def _pay_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    faction = _active(state)
+    decision = economy.upkeep_decision(state, faction)
+    if decision is not None:
+        detail = decision.detail
+        raise RuleViolation(
+            f"Upkeep is {detail.get('bill')} RP and you have {detail.get('rp')} RP: choose "
+            f"the units to disband first (at least {detail.get('must_disband_at_least')} of "
+            "those that count).",
+            rule="R-UPK-03",
+            allowed="DisbandUnits with the units to disband (the default choice is preselected)",
+        )
+    return economy.pay_upkeep(state, ruleset, faction)
 
 
 def _begin_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
@@ -183,13 +235,14 @@ def _end_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
 #: Automatic work when a step begins (R-TURN-02: Collect and Upkeep run by themselves).
 _ON_ENTER: dict[Step, StepHook] = {
     Step.COLLECT: _collect,
-    Step.UPKEEP: _upkeep,
+    Step.UPKEEP: _open_upkeep,
     Step.MUSTER: _begin_muster,
 }
 
 #: Work when a step ends, whether the faction ended it or it passed at once.
 _ON_LEAVE: dict[Step, StepHook] = {
     Step.TRADE: _end_trade,
+    Step.UPKEEP: _pay_upkeep,
     Step.BUY: _end_buy,
     Step.MOVE: _end_move,
     Step.COMBAT: _end_combat,
@@ -201,6 +254,10 @@ def _waits(state: GameState, step: Step) -> bool:
     """Whether ``step``, just begun, waits for the active faction."""
     if step not in WAITING_STEPS:
         return False
+    if state.passive and step is not Step.COMBAT:  # R-PBP-DEAD-03: nothing to wait for
+        return False
+    if step is Step.UPKEEP:  # R-UPK-02: a faction with units may disband some first
+        return bool(state.units_of(_active(state)))
     if step is Step.COMBAT:
         return bool(state.battles_due) or state.battle is not None or bool(state.pending)
     if step is Step.MUSTER:
@@ -251,24 +308,181 @@ def handle_umpire_advance(
     (R-COMBAT-02), or else end the current step as a pass (R-PBP-DEAD-03, R-PBP-DEAD-04).
 
     Raises:
-        RuleViolation: ``order.faction`` is not the active faction (the turn has moved on).
+        RuleViolation: ``order.faction`` is not the active faction (the turn has moved on), or
+            the oldest decision is of a kind with no known default (:func:`answer_by_default`).
     """
-    if order.faction != state.active:
-        raise RuleViolation(
-            f"{order.faction} is not the active faction; {state.active or 'nobody'} is playing.",
-            rule="R-PBP-DEAD-03",
-            allowed=f"advance {state.active}" if state.active else "start the campaign",
-        )
+    _check_active(state, order.faction)
     from caedes_bot.rules import combat  # imported late: combat imports this module
 
     if state.pending:
         decision = state.pending[0]
         events: list[Event] = [DecisionDefaulted(decision.faction, decision.id, decision.kind)]
-        events += combat.answer_by_default(state, ruleset, dice, decision)
-        return events
+        return events + answer_by_default(state, ruleset, dice, decision)
     if state.step is Step.COMBAT and state.battle is None and state.battles_due:
         return combat.fight_default_battle(state, ruleset, dice)  # R-COMBAT-02
     return _end_current_step(state, ruleset, dice, by_umpire=True)
+
+
+def handle_forfeit_turn(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """The active faction missed its turn deadline: play the rest of its turn passively
+    (R-PBP-DEAD-03) as far as it goes without another faction's answer.
+
+    Raises:
+        RuleViolation: ``order.faction`` is not the active faction; or the turn is already
+            passive and waits for another faction's decision (R-PBP-DEAD-04).
+    """
+    faction = _check_active(state, order.faction)
+    events: list[Event] = []
+    if not state.passive:
+        state.passive = True
+        events.append(TurnForfeited(faction, state.round, state.step))
+    events += continue_passive_turn(state, ruleset, dice)
+    if not events:
+        waiting = sorted({d.faction for d in state.pending})
+        raise RuleViolation(
+            f"{faction}'s turn is already played passively; it waits for "
+            f"{', '.join(waiting) or 'nobody'} to answer.",
+            rule="R-PBP-DEAD-04",
+            allowed="wait for that answer or its reaction deadline (UmpireAdvance answers it)",
+        )
+    return events
+
+
+def continue_passive_turn(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Play a passive turn on (R-PBP-DEAD-03): answer the active faction's own decisions by
+    default, fight due battles in order of space name (R-COMBAT-02), end every step, until the
+    turn is over or a decision owed by another faction waits (R-PBP-DEAD-04). Does nothing
+    unless ``state.passive``. The engine calls it after every order. Mutates ``state``."""
+    from caedes_bot.rules import combat
+
+    events: list[Event] = []
+    faction = state.active
+    answered: set[int] = set()
+    while state.passive and not state.finished and faction is not None:
+        if state.active != faction:
+            break
+        own = next((d for d in state.pending if d.faction == faction), None)
+        if own is not None:
+            if own.id in answered:  # a default answer that left its decision open: a bug
+                raise RuleViolation(
+                    f"The default answer to decision {own.id} ({own.kind}) did not settle it.",
+                    rule="R-PBP-DEAD-04",
+                )
+            answered.add(own.id)
+            events.append(DecisionDefaulted(own.faction, own.id, own.kind))
+            events += answer_by_default(state, ruleset, dice, own)
+        elif state.pending:
+            break  # another faction's answer is owed (R-PBP-DEAD-04)
+        elif state.step is Step.COMBAT and state.battle is None and state.battles_due:
+            events += combat.fight_default_battle(state, ruleset, dice)
+        elif state.step is Step.COMBAT and state.battle is not None:
+            break  # a battle that waits for nothing cannot be moved on here
+        else:
+            events += _end_current_step(state, ruleset, dice, by_umpire=True)
+    return events
+
+
+def handle_pay_upkeep(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """End step 4 and pay the bill (R-UPK-01); the engine allows it in step 4 only.
+
+    Raises:
+        RuleViolation: an ``upkeep_disband`` decision is pending (R-UPK-03): units must be
+            chosen first.
+    """
+    return _end_current_step(state, ruleset, dice, by_umpire=False)
+
+
+def handle_disband_units(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Disband units in step 4 (R-UPK-02, R-UPK-03; see :class:`economy.DisbandUnits`).
+
+    Without a pending ``upkeep_disband`` decision the units go and step 4 stays open, showing
+    the new bill. With one, the units named must make the bill payable; then the bill is paid
+    and the turn runs on to the next step that waits.
+
+    Raises:
+        RuleViolation: outside step 4 (R-UPK-02); a unit that is not the faction's or not on
+            the board; too few units to make the bill payable (R-UPK-03).
+    """
+    assert isinstance(order, economy.DisbandUnits)
+    if state.step is not Step.UPKEEP:
+        when = (
+            "in step 4 of this turn" if state.step < Step.UPKEEP else "in step 4 of your next turn"
+        )
+        raise RuleViolation(
+            f"Units may be disbanded only in step 4 (Upkeep), before the bill is paid; "
+            f"this is step {state.step.label}.",
+            rule="R-UPK-02",
+            allowed=f"disband {when}",
+        )
+    decision = economy.upkeep_decision(state, order.faction)
+    if decision is None:
+        return economy.disband_voluntarily(state, ruleset, order.faction, order.unit_ids)
+    events = economy.answer_upkeep_disband(state, ruleset, decision, order.unit_ids)
+    return events + _end_current_step(state, ruleset, dice, by_umpire=False)
+
+
+# --------------------------------------------------------------------------- default answers
+
+#: How a pending decision of one kind is answered by default (R-PBP-DEAD-04).
+DefaultAnswer = Callable[[GameState, Ruleset, Dice, PendingDecision], list[Event]]
+
+
+def _battle_default(
+    state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
+) -> list[Event]:
+    from caedes_bot.rules import combat
+
+    return combat.answer_by_default(state, ruleset, dice, decision)
+
+
+def _upkeep_default(
+    state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
+) -> list[Event]:
+    """R-UPK-03: the bot's disbanding order, then the bill is paid and step 4 ends."""
+    if state.step is not Step.UPKEEP or decision.faction != state.active:
+        raise RuleViolation(
+            f"The upkeep decision {decision.id} of {decision.faction} is out of date.",
+            rule="R-PBP-DEAD-04",
+        )
+    events = economy.answer_upkeep_by_default(state, ruleset, decision)
+    return events + _end_current_step(state, ruleset, dice, by_umpire=True)
+
+
+#: Decision kind -> its default answer (R-PBP-DEAD-04): casualties (R-COMBAT-06) and no
+#: withdrawal (R-COMBAT-08) through :func:`combat.answer_by_default`; upkeep disbanding in the
+#: bot's order (R-UPK-03).
+DEFAULT_ANSWERS: dict[str, DefaultAnswer] = {
+    "casualties": _battle_default,
+    "press_or_withdraw": _battle_default,
+    economy.UPKEEP_DISBAND: _upkeep_default,
+}
+
+
+def answer_by_default(
+    state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
+) -> list[Event]:
+    """Answer ``decision`` with the documented default for its kind (R-PBP-DEAD-04) and run on
+    from there. Mutates ``state``; returns the events (without :class:`DecisionDefaulted`).
+
+    Raises:
+        RuleViolation: no default is known for ``decision.kind``, or the decision is out of
+            date (it belongs to a battle or step that is over).
+    """
+    answer = DEFAULT_ANSWERS.get(decision.kind)
+    if answer is None:
+        known = ", ".join(sorted(DEFAULT_ANSWERS))
+        raise RuleViolation(
+            f"The bot knows no default answer for decision {decision.id} of {decision.faction} "
+            f"(kind '{decision.kind}').",
+            rule="R-PBP-DEAD-04",
+            allowed=f"{decision.faction} answers it, or the umpire overrides the state; "
+            f"defaults exist for: {known}",
+        )
+    return answer(state, ruleset, dice, decision)
 
 
 # --------------------------------------------------------------------------- machinery
@@ -278,6 +492,17 @@ def _active(state: GameState) -> str:
     if state.active is None:
         raise RuleViolation("No faction is playing.", rule="R-TURN-01")
     return state.active
+
+
+def _check_active(state: GameState, faction: str) -> str:
+    """``faction`` if it is the active faction (orders for a missed deadline, R-PBP-DEAD-03)."""
+    if faction != state.active:
+        raise RuleViolation(
+            f"{faction} is not the active faction; {state.active or 'nobody'} is playing.",
+            rule="R-PBP-DEAD-03",
+            allowed=f"advance {state.active}" if state.active else "start the campaign",
+        )
+    return faction
 
 
 def _end_current_step(
@@ -336,6 +561,7 @@ def _next_faction(state: GameState, after: str | None) -> str | None:
 def _begin_next_turn(state: GameState, ruleset: Ruleset, events: list[Event]) -> None:
     """Begin the next faction's turn, advancing the game round or ending the campaign."""
     after = state.active
+    state.passive = False  # a missed deadline makes only the rest of that turn passive
     if state.round == 0:
         state.round = 1
         events.append(GameRoundBegan(1))

@@ -263,7 +263,12 @@ def test_r_upk_03_short_faction_disbands_fewest_cheapest_newest_first() -> None:
     st = _daw(rs, units, rp=1)
     events = pay_upkeep(st, rs, "DAW")
     assert events[0] == UnitsDisbanded(
-        "DAW", ((8, "DI", "b"), (7, "DI", "b")), "R-UPK-03", "upkeep could not be paid"
+        "DAW",
+        ((8, "DI", "b"), (7, "DI", "b")),
+        "R-UPK-03",
+        "upkeep could not be paid",
+        ("Dawnian Infantry", "Dawnian Infantry"),
+        by_default=True,
     )
     assert events[1] == UpkeepPaid("DAW", 1, 6, 1, 0, 1, 1, 0)
     assert sorted(int(k) for k in st.units) == [1, 2, 3, 4, 5, 6]
@@ -431,10 +436,14 @@ def test_r_upk_04_disbanding_the_last_necromancer_destroys_the_undead() -> None:
     st = state(rs, units=[("NEC", "ACH", "x"), ("UND", "ACH", "x"), ("UND", "ACH", "x")])
     events = pay_upkeep(st, rs, "ACH")
     assert events[0] == UnitsDisbanded(
-        "ACH", ((1, "NEC", "x"),), "R-UPK-03", "upkeep could not be paid"
+        "ACH", ((1, "NEC", "x"),), "R-UPK-03", "upkeep could not be paid", ("NEC",), True
     )
     assert events[1] == UnitsDisbanded(
-        "ACH", ((2, "UND", "x"), (3, "UND", "x")), "R-ATTR-UNDEAD-03", "no Necromancer left"
+        "ACH",
+        ((2, "UND", "x"), (3, "UND", "x")),
+        "R-ATTR-UNDEAD-03",
+        "no Necromancer left",
+        ("UND", "UND"),
     )
     assert st.units == {}
 
@@ -464,3 +473,124 @@ def test_r_coll_05_collection_comes_in_step_3_after_trade_and_redeem() -> None:
     assert at(StepEnded("DAW", 1, Step.REDEEM)) < at(StepBegan("DAW", 1, Step.COLLECT)) < income
     upkeep = next(i for i, e in enumerate(events) if isinstance(e, UpkeepPaid))
     assert income < upkeep
+
+
+# --------------------------------------------------------------------------- collection over several turns
+
+
+def _campaign(**options: object) -> tuple[Ruleset, GameState]:
+    """Provinces a (RP 3), b (RP 20), c (RP 1), e (RP 10), d (RP 1); DAW owns a and b with two
+    infantry in a (ids 1, 2), b has no Dawnian unit; ORC owns d with a Trooper (id 3)."""
+    from caedes_bot.rules.setup import new_game
+    from caedes_bot.rules.turn import StartCampaign
+    from tests.rules.builders import with_scenario
+
+    rs = ruleset(
+        provinces={p: ("plains",) for p in "abcde"},
+        borders=[("a", "b"), ("a", "c"), ("c", "d"), ("a", "e")],
+        rp={"a": 3, "b": 20, "c": 1, "d": 1, "e": 10},
+        kinds=KINDS,
+    )
+    rs = with_scenario(
+        with_options(rs, **options) if options else rs,
+        factions={"DAW": (0, {}), "ORC": (0, {})},
+        owners={"a": "DAW", "b": "DAW", "d": "ORC"},
+        units=[("DI", "a", 2), ("OT", "d", 1)],
+    )
+    return rs, apply(new_game(rs, "test", "s"), StartCampaign("umpire"), rs, NO_DICE).state
+
+
+def _until(st: GameState, rs: Ruleset, faction: str, step: Step) -> tuple[GameState, list[object]]:
+    events: list[object] = []
+    while not (st.active == faction and st.step is step):
+        assert st.active is not None
+        out = apply(st, EndStep(st.active), rs, NO_DICE)
+        st, events = out.state, [*events, *out.events]
+    return st, events
+
+
+def _income(events: list[object], faction: str = "DAW") -> IncomeCollected:
+    (found,) = [e for e in events if isinstance(e, IncomeCollected) and e.faction == faction]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("options", "paid"),
+    [
+        ({}, [3, 4, 14]),
+        ({"income_hold_rule": "full_round"}, [3, 3, 14]),
+        ({"income_hold_rule": "at_collection"}, [3, 14, 14]),
+        ({"income_requires_garrison": False}, [23, 24, 34]),
+    ],
+)
+def test_r_coll_04_hold_rule_and_garrison_options_over_three_turns(
+    options: dict[str, object], paid: list[int]
+) -> None:
+    """R-COLL-04, R-COLL-01, R-TURN-06, options income_hold_rule and income_requires_garrison.
+
+    Dawnian turn 1 (first turn): a pays 3; b (no Dawnian unit) pays nothing and stays owned.
+    In step 5 of turn 1 they take c (unit 2 moves in). During the Orcs' turn 1 the umpire gives
+    them e with a unit in it. By hand, per Dawnian turn:
+
+    * since_last_turn: T1 a = 3; T2 a + c = 4 (e not held at the end of T1); T3 + e = 14.
+    * full_round: T1 3; T2 a only = 3 (c was not held at the start of T1); T3 a + c + e = 14
+      (all three held since the start of T2).
+    * at_collection: T1 3; T2 a + c + e = 14 (held now); T3 14.
+    * no garrison needed: T1 a + b = 23; T2 + c = 24; T3 + e = 34.
+    """
+    rs, st = _campaign(**options)
+    st, events = _until(st, rs, "DAW", Step.BUY)
+    first = _income(events)
+    assert first.rp_gained == paid[0]
+    if not options:
+        assert first.withheld == (("b", "no unit of yours there"),)
+    st.owners["c"] = "DAW"
+    st.unit(2).location = "c"
+    st, _ = _until(st, rs, "ORC", Step.TRADE)
+    st.owners["e"] = "DAW"
+    st.units["60"] = Unit(id=60, kind="DI", owner="DAW", location="e")
+    st, events = _until(st, rs, "DAW", Step.BUY)
+    assert (st.round, _income(events).rp_gained) == (2, paid[1])
+    st, _ = _until(st, rs, "ORC", Step.TRADE)
+    st, events = _until(st, rs, "DAW", Step.BUY)
+    assert (st.round, _income(events).rp_gained) == (3, paid[2])
+    assert st.owners["b"] == "DAW"  # R-COLL-01: kept while empty
+
+
+def test_r_coll_04_full_round_reason_names_the_start_of_the_last_turn() -> None:
+    """R-COLL-04 full_round: in turn 2, c (taken during turn 1) is withheld with its reason."""
+    rs, st = _campaign(income_hold_rule="full_round")
+    st, _ = _until(st, rs, "DAW", Step.BUY)
+    st.owners["c"] = "DAW"
+    st.unit(2).location = "c"
+    st, events = _until(st, rs, "DAW", Step.UPKEEP)
+    assert ("c", "not held without a break since the start of your last turn") in _income(
+        events
+    ).withheld
+
+
+def test_r_coll_06_contested_province_pays_nothing_and_stays_owned() -> None:
+    """R-COLL-06, R-COLL-01: a stalemated Orc attack left a Trooper (id 61) in a beside the
+    Dawnian garrison. In Dawnian turn 2, a (held since turn 1, garrisoned) pays nothing for
+    hostile units there, so only c (taken in turn 1) pays: 1 RP; a stays Dawnian."""
+    rs, st = _campaign()
+    st, _ = _until(st, rs, "DAW", Step.BUY)
+    st.owners["c"] = "DAW"
+    st.unit(2).location = "c"
+    st, _ = _until(st, rs, "ORC", Step.BUY)
+    st.units["61"] = Unit(id=61, kind="OT", owner="ORC", location="a")
+    st, events = _until(st, rs, "DAW", Step.BUY)
+    income = _income(events)
+    assert (income.rp_gained, income.provinces) == (1, ("c",))
+    assert ("a", "hostile units there") in income.withheld
+    assert income.paid == (("c", 1, ()),)
+    assert st.owners["a"] == "DAW"
+
+
+def test_r_coll_07_income_lists_what_each_province_paid() -> None:
+    """R-COLL-07: a pays 3 RP with grain, grain, salt; b (garrisoned) 2 RP with iron."""
+    rs = _rs()
+    st = _daw(rs, [("DI", "a"), ("DI", "b")])
+    (event,) = collect(st, rs, "DAW")
+    assert isinstance(event, IncomeCollected)
+    assert event.paid == (("a", 3, ("grain", "grain", "salt")), ("b", 2, ("iron",)))

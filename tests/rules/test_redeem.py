@@ -489,6 +489,8 @@ def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_
     assert st.step == Step.REDEEM
     for order in (RedeemIron("DAW", 1), RedeemSalt("DAW", 1), Earmark("DAW", "grain", 2)):
         st = _apply(st, order, rs).state
+    st = _apply(st, EndStep("DAW"), rs).state
+    assert st.step == Step.UPKEEP  # step 4 shows the bill and waits (R-UPK-02)
     out = _apply(st, EndStep("DAW"), rs)
     st = out.state
     (upkeep,) = [e for e in out.events if isinstance(e, UpkeepPaid)]
@@ -510,16 +512,18 @@ def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_
     assert EarmarksReturned("DAW", {"grain": 1}) in events
     fs = st.factions["DAW"]
     assert (fs.commodities, fs.earmarks) == ({"timber": 1, "grain": 1}, {})
-    # the Orcs hold no commodity: their step 2 passes at once
+    # the Orcs hold no commodity: their step 2 passes at once (step 4 waits: they have a unit)
     assert (st.active, st.step) == ("ORC", Step.TRADE)
     st = _apply(st, EndStep("ORC"), rs).state
-    assert st.step == Step.BUY
+    assert st.step == Step.UPKEEP
 
 
 def test_r_pbp_dead_03_umpire_passes_step_2() -> None:
     rs, st = _campaign({"iron": 1})
     st = _apply(st, UmpireAdvance("DAW"), rs).state
     assert st.step == Step.REDEEM
+    st = _apply(st, UmpireAdvance("DAW"), rs).state
+    assert st.step == Step.UPKEEP
     st = _apply(st, UmpireAdvance("DAW"), rs).state
     assert st.step == Step.BUY
     assert st.factions["DAW"].commodities == {"iron": 1, "timber": 1}

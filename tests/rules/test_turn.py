@@ -13,16 +13,17 @@ import pytest
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.economy import BuyUnits, IncomeCollected, UpkeepPaid
+from caedes_bot.rules.economy import BuyUnits, IncomeCollected, UpkeepDue, UpkeepPaid
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.setup import new_game
-from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.state import GameState, PendingDecision, Step
 from caedes_bot.rules.turn import (
     WAITING_STEPS,
     DecisionDefaulted,
     EndStep,
+    ForfeitTurn,
     GameRoundBegan,
     MercenariesDeserted,
     StartCampaign,
@@ -30,6 +31,7 @@ from caedes_bot.rules.turn import (
     StepEnded,
     TurnBegan,
     TurnEnded,
+    TurnForfeited,
     UmpireAdvance,
     mercenary_check,
 )
@@ -68,9 +70,10 @@ def _start(rs: Ruleset) -> tuple[GameState, tuple[Event, ...]]:
 
 
 def _pass_trade_and_redeem(st: GameState, rs: Ruleset) -> tuple[GameState, list[Event]]:
-    """End steps 1 and 2 of a turn that has just begun: these worlds trade and redeem nothing."""
+    """End steps 1, 2 and 4 of a turn that has just begun: these worlds trade, redeem and
+    disband nothing (step 4 waits for a faction with units, R-UPK-02, and pays as it ends)."""
     events: list[Event] = []
-    while st.active is not None and st.step in (Step.TRADE, Step.REDEEM):
+    while st.active is not None and st.step in (Step.TRADE, Step.REDEEM, Step.UPKEEP):
         out = apply(st, EndStep(st.active), rs, NO_DICE)
         st = out.state
         events += out.events
@@ -92,8 +95,9 @@ def _end(st: GameState, rs: Ruleset, times: int = 1) -> tuple[GameState, list[Ev
 
 
 def test_r_turn_02_start_runs_steps_1_to_4_in_order_and_waits_in_buy() -> None:
-    """R-TURN-02, R-TURN-06: round 1 begins with the Dawnians; Trade and Redeem pass at once,
-    Collect and Upkeep run by themselves, and the turn waits in step 5.
+    """R-TURN-02, R-TURN-06, R-UPK-02: round 1 begins with the Dawnians; Trade is ended, Redeem
+    passes at once (no commodity), Collect runs by itself, Upkeep shows the bill and is ended
+    (which pays), and the turn waits in step 5.
     By hand: first turn collects a (3 RP, garrisoned), not b (no unit): 10 + 3 = 13;
     upkeep ceil(2/6) = 1: 12 RP."""
     rs = _world()
@@ -109,6 +113,7 @@ def test_r_turn_02_start_runs_steps_1_to_4_in_order_and_waits_in_buy() -> None:
         "IncomeCollected",
         "StepEnded",
         "StepBegan",  # 4 upkeep
+        "UpkeepDue",
         "UpkeepPaid",
         "StepEnded",
         "StepBegan",  # 5 buy
@@ -204,8 +209,18 @@ def test_r_turn_05_one_player_two_factions_play_each_turn_separately() -> None:
 
 
 def test_trade_and_redeem_wait_for_the_active_faction() -> None:
-    """R-TURN-02: the turn rests in step 1 (trade); step 2 (redeem) is tested in test_redeem."""
-    assert {Step.TRADE, Step.REDEEM, Step.BUY, Step.MOVE, Step.COMBAT, Step.MUSTER} <= WAITING_STEPS
+    """R-TURN-02: the turn rests in step 1 (trade); step 2 (redeem) is tested in test_redeem,
+    step 4 (upkeep) in test_upkeep."""
+    assert {
+        Step.TRADE,
+        Step.REDEEM,
+        Step.UPKEEP,
+        Step.BUY,
+        Step.MOVE,
+        Step.COMBAT,
+        Step.MUSTER,
+    } <= WAITING_STEPS
+    assert Step.COLLECT not in WAITING_STEPS
     rs = _world()
     st = apply(new_game(rs, "test", "s"), StartCampaign("umpire"), rs, NO_DICE).state
     assert (st.active, st.step) == ("DAW", Step.TRADE)
@@ -327,7 +342,7 @@ def test_events_of_a_turn_are_public_except_treasury() -> None:
     rs = _world()
     _, events = _start(rs)
     for e in events:
-        if isinstance(e, IncomeCollected | UpkeepPaid):
+        if isinstance(e, IncomeCollected | UpkeepDue | UpkeepPaid):
             assert e.audience() == ("DAW",)
         else:
             assert e.audience() is None
@@ -403,3 +418,195 @@ def test_r_coll_01_an_empty_province_keeps_its_owner() -> None:
     assert st.round == 2
     assert st.owners["b"] == "DAW"
     assert not any(u.location == "b" for u in st.units.values())
+
+
+# --------------------------------------------------------------------------- defaults and passive turns
+
+
+def _two_defenders_in_x() -> tuple[Ruleset, GameState]:
+    """Two Dawnian infantry (ids 1, 2) have attacked x from a; x holds an Orc Trooper (id 3,
+    3 RP) and a Wolfrider (id 4, 5 RP), so one hit on the Orcs is a real choice; another
+    Trooper (id 5) holds y. Step 7 has begun with the battle due."""
+    from caedes_bot.rules.combat import begin_combat_step
+
+    rs = ruleset(
+        provinces={"a": ("plains",), "x": ("plains",), "y": ("hills",)},
+        borders=[("a", "x")],
+        kinds=[kind("DI", "DAW"), kind("OT", "ORC"), kind("OW", "ORC", "cavalry", cost=5)],
+    )
+    st = state(
+        rs,
+        units=[
+            ("DI", "DAW", "x"),
+            ("DI", "DAW", "x"),
+            ("OT", "ORC", "x"),
+            ("OW", "ORC", "x"),
+            ("OT", "ORC", "y"),
+        ],
+        owners={"a": "DAW", "x": "ORC", "y": "ORC"},
+        step=Step.COMBAT,
+        in_play=["DAW", "ORC"],
+    )
+    for uid in (1, 2):
+        unit = st.unit(uid)
+        unit.attacking, unit.move_ended, unit.entered_from, unit.path = True, True, "a", ["x"]
+    begin_combat_step(st, rs)
+    return rs, st
+
+
+def test_r_pbp_dead_04_umpire_advance_answers_a_casualty_choice_of_another_faction() -> None:
+    """R-PBP-DEAD-04, R-COMBAT-06: the oldest decision is the Orcs' (a reaction): round 1 melee,
+    Dawnian dice 1 (hit at 2) and 9, Orc dice 9, 9: one hit on the Orcs. UmpireAdvance answers
+    it with the default, the cheapest unit: the Trooper (3 RP) before the Wolfrider (5 RP).
+    The attacker is then asked to press on or withdraw."""
+    from caedes_bot.rules.combat import FightBattle
+
+    rs, st = _two_defenders_in_x()
+    st = apply(st, FightBattle("DAW", "x"), rs, ScriptedDice([1, 9, 9, 9])).state
+    (decision,) = st.pending
+    assert (decision.faction, decision.kind, decision.reaction) == ("ORC", "casualties", True)
+    out = apply(st, UmpireAdvance("DAW"), rs, NO_DICE)
+    assert out.events[0] == DecisionDefaulted("ORC", decision.id, "casualties")
+    assert "3" not in out.state.units and "4" in out.state.units
+    assert [d.kind for d in out.state.pending] == ["press_or_withdraw"]
+
+
+def test_r_pbp_dead_04_a_decision_of_unknown_kind_is_refused_clearly() -> None:
+    """R-PBP-DEAD-04: UmpireAdvance never guesses a default: a decision kind with none known
+    is refused with the rule, the kind and who must answer; nothing changes."""
+    rs = _world()
+    st, _ = _start(rs)
+    st.pending = [PendingDecision(id=99, faction="ORC", kind="enchanted_unit", reaction=True)]
+    before = st.clone()
+    with pytest.raises(RuleViolation) as err:
+        apply(st, UmpireAdvance("DAW"), rs, NO_DICE)
+    assert err.value.rule == "R-PBP-DEAD-04"
+    assert "enchanted_unit" in err.value.message
+    assert err.value.allowed is not None and "upkeep_disband" in err.value.allowed
+    assert st == before
+
+
+def test_r_pbp_dead_03_forfeit_from_step_1_plays_the_turn_passively() -> None:
+    """R-PBP-DEAD-03, R-TRADE-02, R-UPK-03: the Dawnians (7 infantry in a, 1 RP, nothing owned)
+    have offered the Orcs 1 RP when their deadline passes. The offer lapses, step 3 collects
+    nothing, step 4 asks nothing and disbands by default: ceil(7/6) = 2 > 1, 7 - 6 = 1 must
+    go, the newest (id 7); 6 left pay 1: 1 - 1 = 0 RP. Steps 5-8 pass; the Orcs begin."""
+    from caedes_bot.rules.economy import UnitsDisbanded, UpkeepPaid
+    from caedes_bot.rules.trade import ProposeTrade, TradeLapsed
+
+    rs = _world()
+    st = state(
+        rs,
+        units=[("DI", "DAW", "a")] * 7 + [("OT", "ORC", "c")],
+        rp={"DAW": 1},
+        step=Step.TRADE,
+        in_play=["DAW", "ORC"],
+    )
+    st = apply(st, ProposeTrade("DAW", "ORC", give_rp=1), rs, NO_DICE).state
+    out = apply(st, ForfeitTurn("DAW"), rs, NO_DICE)
+    assert out.events[0] == TurnForfeited("DAW", 1, Step.TRADE)
+    assert out.events[0].audience() is None
+    assert any(isinstance(e, TradeLapsed) for e in out.events)
+    (due,) = [e for e in out.events if isinstance(e, UpkeepDue)]
+    assert (due.bill, due.rp, due.must_disband, due.decision) == (2, 1, 1, None)
+    (gone,) = [e for e in out.events if isinstance(e, UnitsDisbanded)]
+    assert [u[0] for u in gone.units] == [7] and gone.by_default
+    assert [e for e in out.events if isinstance(e, UpkeepPaid)] == [
+        UpkeepPaid("DAW", 1, 6, 1, 0, 1, 1, 0)
+    ]
+    ended = [e.step for e in out.events if isinstance(e, StepEnded) and e.faction == "DAW"]
+    assert ended == list(Step)
+    assert out.events[2] == StepEnded("DAW", 1, Step.TRADE, by_umpire=True)
+    assert TurnBegan("ORC", 1, 2) in out.events
+    assert (out.state.active, out.state.step, out.state.passive) == ("ORC", Step.TRADE, False)
+    assert out.state.factions["DAW"].rp == 0 and out.state.pending == []
+
+
+def test_r_pbp_dead_03_forfeit_musters_what_was_bought_by_province_name() -> None:
+    """R-PBP-DEAD-03, R-RACE-DAW-01, R-MUSTER-04: after buying 2 Dawnian Infantry (6 RP of 12)
+    the Dawnians miss their deadline in step 5. Nothing moves; in step 8 the bot places the
+    first in A (plains, Dawnian infantry there; first by name) and, A's one unit used, the
+    second in B (plains, infantry moved there). 12 - 6 = 6 RP."""
+    from caedes_bot.rules.muster import UnitsMustered
+
+    rs = _world()
+    st, _ = _start(rs)
+    st.unit(2).location = "b"
+    st = apply(st, BuyUnits("DAW", "DI", 2), rs, NO_DICE).state
+    out = apply(st, ForfeitTurn("DAW"), rs, NO_DICE)
+    assert out.events[0] == TurnForfeited("DAW", 1, Step.BUY)
+    (placed,) = [e for e in out.events if isinstance(e, UnitsMustered)]
+    assert placed.by_bot
+    assert [(k, p) for _, k, p in placed.units] == [("DI", "a"), ("DI", "b")]
+    assert out.state.factions["DAW"].rp == 6
+    assert out.state.active == "ORC"
+
+
+def test_r_pbp_dead_03_passive_turn_fights_due_battles_and_waits_for_reactions() -> None:
+    """R-PBP-DEAD-03, R-PBP-DEAD-04, R-COMBAT-02: the deadline passes with a battle due at x.
+    ForfeitTurn fights it: round 1 melee, Dawnian dice 1 (hit), 9; Orc dice 9, 9: one hit on
+    the Orcs, whose choice is a reaction: the passive turn waits for it. Meanwhile the
+    Dawnians' own orders and a second ForfeitTurn are refused, and nothing changes.
+    The Orcs lose the Trooper; the Dawnians' press-or-withdraw is answered by default (press
+    on) and round 2 is fought: Dawnian dice 1, 1 (two hits), Orc die 9: the Wolfrider falls,
+    x is taken, steps 7 and 8 end and the Orcs' turn begins, all in answer to that one order."""
+    from caedes_bot.rules.combat import AssignCasualties, ProvinceCaptured
+
+    rs, st = _two_defenders_in_x()
+    dice = ScriptedDice([1, 9, 9, 9])
+    out = apply(st, ForfeitTurn("DAW"), rs, dice)
+    dice.assert_exhausted()
+    assert out.events[0] == TurnForfeited("DAW", 1, Step.COMBAT)
+    st = out.state
+    (decision,) = st.pending
+    assert (decision.faction, decision.kind, st.passive) == ("ORC", "casualties", True)
+    before = st.clone()
+    with pytest.raises(RuleViolation) as err:
+        apply(st, EndStep("DAW"), rs, NO_DICE)
+    assert err.value.rule == "R-PBP-DEAD-03"
+    with pytest.raises(RuleViolation) as err:
+        apply(st, ForfeitTurn("DAW"), rs, NO_DICE)
+    assert err.value.rule == "R-PBP-DEAD-04" and "ORC" in err.value.message
+    assert st == before
+    dice = ScriptedDice([1, 1, 9])
+    out = apply(st, AssignCasualties("ORC", (3,)), rs, dice)
+    dice.assert_exhausted()
+    defaulted = [e for e in out.events if isinstance(e, DecisionDefaulted)]
+    assert [(e.faction, e.kind) for e in defaulted] == [("DAW", "press_or_withdraw")]
+    assert any(isinstance(e, ProvinceCaptured) for e in out.events)
+    assert TurnEnded("DAW", 1) in out.events
+    assert out.state.owners["x"] == "DAW"
+    assert (out.state.active, out.state.passive, out.state.pending) == ("ORC", False, [])
+
+
+def test_r_pbp_dead_03_forfeit_answers_a_pending_upkeep_decision_by_default() -> None:
+    """R-PBP-DEAD-03, R-UPK-03: the deadline passes while the Dawnians (7 infantry, 1 RP) owe
+    their disbanding choice: the default takes the newest infantry (id 7), 6 pay 1 RP."""
+    from caedes_bot.rules.economy import UPKEEP_DISBAND, UnitsDisbanded
+
+    rs = _world()
+    st = state(
+        rs,
+        units=[("DI", "DAW", "a")] * 7 + [("OT", "ORC", "c")],
+        rp={"DAW": 1},
+        step=Step.REDEEM,
+        in_play=["DAW", "ORC"],
+    )
+    st = apply(st, EndStep("DAW"), rs, NO_DICE).state
+    (decision,) = st.pending
+    assert (st.step, decision.kind) == (Step.UPKEEP, UPKEEP_DISBAND)
+    out = apply(st, ForfeitTurn("DAW"), rs, NO_DICE)
+    assert DecisionDefaulted("DAW", decision.id, UPKEEP_DISBAND) in out.events
+    (gone,) = [e for e in out.events if isinstance(e, UnitsDisbanded)]
+    assert [u[0] for u in gone.units] == [7]
+    assert out.state.factions["DAW"].rp == 0 and out.state.active == "ORC"
+
+
+def test_forfeit_turn_only_for_the_active_faction() -> None:
+    """R-PBP-DEAD-03: the Orcs' deadline cannot pass during the Dawnians' turn."""
+    rs = _world()
+    st, _ = _start(rs)
+    with pytest.raises(RuleViolation) as err:
+        apply(st, ForfeitTurn("ORC"), rs, NO_DICE)
+    assert err.value.rule == "R-PBP-DEAD-03"
+    assert ForfeitTurn.umpire_only
