@@ -458,3 +458,52 @@ def neighbour_codes(state: GameState, ruleset: Ruleset, faction: str) -> list[st
         and not state.factions[code].eliminated
         and diplomacy.neighbours(state, ruleset, faction, code)
     ]
+
+
+def parse_bundle(text: str | None, *, rule: str = "R-TRADE-04") -> dict[str, int]:
+    """Commodities typed as ``"2 grain, 1 iron"`` (a name alone counts 1; repeats add up)
+    into ``{"grain": 2, "iron": 1}`` (R-COMM-01 names, near matches suggested).
+
+    Raises:
+        UnknownName: not a commodity. RuleViolation: a count below 1.
+    """
+    from caedes_bot.rules.redeem import parse_commodity
+
+    bundle: dict[str, int] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        match = _UNITS.match(part)
+        assert match is not None  # the pattern matches any text
+        count = int(match["count"]) if match["count"] else 1
+        if count < 1:
+            raise RuleViolation(f"'{part}': a count must be 1 or more.", rule=rule)
+        commodity = parse_commodity(match["name"] or part, rule=rule).value
+        bundle[commodity] = bundle.get(commodity, 0) + count
+    return bundle
+
+
+def offer_choices(
+    state: GameState, ruleset: Ruleset, faction: str, current: str, *, as_proposer: bool
+) -> list[Choice]:
+    """Open trade offers ``faction`` may answer (as counterparty) or withdraw (as proposer)
+    (R-TRADE-02): ``"#12 from Dawnians: they give 3 RP; you give 1 Iron"``."""
+    from caedes_bot.ui.describe import bundle_text
+
+    out: list[Choice] = []
+    for offer in state.trades:
+        mine = offer.proposer if as_proposer else offer.counterparty
+        if mine != faction:
+            continue
+        other = offer.counterparty if as_proposer else offer.proposer
+        name = ruleset.faction(other).name
+        give = bundle_text(offer.give_rp, offer.give_commodities)
+        get = bundle_text(offer.receive_rp, offer.receive_commodities)
+        if as_proposer:
+            label = f"#{offer.id} to {name}: you give {give}; they give {get}"
+        else:
+            label = f"#{offer.id} from {name}: they give {give}; you give {get}"
+        if _matches(current, label):
+            out.append((label, str(offer.id)))
+    return out[:MAX_CHOICES]

@@ -31,10 +31,11 @@ from typing import Any
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.repository import OutboxMessage
 from caedes_bot.persistence.tables import OutboxKind
-from caedes_bot.rules import combat, turn
+from caedes_bot.rules import combat, trade, turn
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
 from caedes_bot.service import CampaignView
+from caedes_bot.ui import views
 from caedes_bot.ui.describe import event_line, faction_name
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
 from caedes_bot.ui.text import split_message
@@ -128,6 +129,8 @@ class RichAnnouncer:
                 public.append(line)
             else:
                 for faction in audience:
+                    if isinstance(event, trade.TradeEvent) and faction == event.counterparty:
+                        continue  # told on the offer message in its thread (_trade_offers)
                     private.setdefault(faction, []).append(line)
         out += self._panels_closed(campaign, events, state, ruleset)
         if public:
@@ -136,6 +139,7 @@ class RichAnnouncer:
         for faction, lines in private.items():
             out += _posts(orders_key(faction), lines)
         out += self._decision_pings(campaign, events, state, ruleset)
+        out += self._trade_offers(campaign, events, state, ruleset)
         out += self._panels_open(campaign, events, state, ruleset)
         return out
 
@@ -235,6 +239,50 @@ class RichAnnouncer:
             else:
                 payload["message_key"] = battle_key(battle_id)
                 out.append(OutboxMessage("battles", OutboxKind.EDIT, payload))
+        return out
+
+    def _trade_offers(
+        self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """Each trade offer as a message in the counterparty's orders thread, with Accept and
+        Decline while it is open (R-TRADE-02), pinging its player; edited when it is answered,
+        withdrawn or lapses."""
+        out = []
+        for event in events:
+            if not isinstance(event, trade.TradeEvent):
+                continue
+            key = f"trade:{event.trade_id}"
+            line = event_line(event, state, ruleset) or ""
+            if isinstance(event, trade.TradeProposed):
+                obj = ["trade", event.trade_id]
+                rows = views.layout(
+                    [
+                        views.button(
+                            views.custom_id(campaign.info.id, obj, "accept"),
+                            "Accept",
+                            style="success",
+                        ),
+                        views.button(
+                            views.custom_id(campaign.info.id, obj, "decline"),
+                            "Decline",
+                            style="danger",
+                        ),
+                    ]
+                )
+                payload: dict[str, Any] = {
+                    "content": f"{line} Accept or decline before step 1 of "
+                    f"{faction_name(ruleset, event.proposer)} ends (R-TRADE-02).",
+                    "components": rows,
+                    "mention_user_ids": who_answers(campaign, event.counterparty),
+                }
+                out.append(
+                    OutboxMessage(
+                        orders_key(event.counterparty), OutboxKind.POST, payload, dedupe_key=key
+                    )
+                )
+            else:
+                payload = {"content": line, "components": [], "message_key": key}
+                out.append(OutboxMessage(orders_key(event.counterparty), OutboxKind.EDIT, payload))
         return out
 
     def _decision_pings(

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 
 from caedes_bot.gamedata.model import Attribute, Ruleset, UnitKind
-from caedes_bot.rules import combat, economy, movement, muster, turn, victory
+from caedes_bot.rules import combat, economy, movement, muster, redeem, trade, turn, victory
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState, Step
 
@@ -164,8 +164,14 @@ STEP_TEXT: Mapping[Step, tuple[str, str]] = {
 
 #: The commands and buttons that serve each step (``/help``).
 STEP_COMMANDS: Mapping[Step, str] = {
-    Step.TRADE: "`/trade` commands if your server has them; **Done** on the turn panel or `/done`.",
-    Step.REDEEM: "`/redeem` commands if your server has them; **Done** or `/done`.",
+    Step.TRADE: (
+        "`/trade offer` (then the other side answers with the buttons in its thread or "
+        "`/trade accept`); **Done trading** on the turn panel or `/done`."
+    ),
+    Step.REDEEM: (
+        "`/redeem sets`, `/redeem iron`, `/redeem salt`, `/redeem earmark`; **Done redeeming** "
+        "or `/done`."
+    ),
     Step.COLLECT: "Nothing to do: it runs by itself.",
     Step.UPKEEP: "**Disband…** on the turn panel; **Pay upkeep** or `/done`.",
     Step.BUY: "**Buy…** on the turn panel or `/buy unit count`; **Done buying** or `/done`.",
@@ -392,6 +398,26 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
     if isinstance(event, muster.PurchaseLost):
         lost = kind_counts(ruleset, event.kind_ids)
         return f"Lost without refund, with nowhere to muster: {lost} (R-MUSTER-01)."
+    trade_line = _trade_line(event, ruleset)
+    if trade_line is not None:
+        return trade_line
+    if isinstance(event, redeem.SetsRedeemed):
+        sets = "; ".join(", ".join(c.title() for c in group) for group in event.sets)
+        many = "set" if len(event.sets) == 1 else "sets"
+        return f"Redeemed {len(event.sets)} {many} ({sets}) for {event.rp_gained} RP. {event.rp} RP now (R-COMM-10)."
+    if isinstance(event, redeem.IronRedeemed):
+        return (
+            f"Redeemed {event.count} Iron for {event.rp_gained} RP. {event.rp} RP now (R-COMM-05)."
+        )
+    if isinstance(event, redeem.SaltRedeemed):
+        return f"Redeemed {event.count} Salt: {event.salt_credit} RP off this turn's upkeep (R-COMM-07)."
+    if isinstance(event, redeem.CommoditiesEarmarked):
+        return (
+            f"Earmarked {event.count} {event.commodity.title()} for discounts this turn; "
+            f"earmarked now: {commodities_text(event.earmarks)} (R-COMM-02)."
+        )
+    if isinstance(event, redeem.EarmarksReturned):
+        return f"Unused earmarks went back to stock: {commodities_text(event.commodities)} (R-COMM-02)."
     if isinstance(event, BATTLE_DETAIL):
         return None  # shown on the battle message (R-COMBAT-16)
     return generic_text(event)
@@ -408,3 +434,78 @@ BATTLE_DETAIL = (
     combat.AttackerWithdrew,
     combat.BattleEnded,
 )
+
+
+def bundle_text(rp: int | None, commodities: Mapping[str, int] | None) -> str:
+    """``"3 RP and 1 Grain"``; ``"nothing"`` if empty."""
+    parts = []
+    if rp:
+        parts.append(f"{rp} RP")
+    if commodities:
+        parts += [f"{n} {c.title()}" for c, n in sorted(commodities.items()) if n]
+    return " and ".join(parts) if parts else "nothing"
+
+
+def offer_text(
+    ruleset: Ruleset,
+    proposer: str,
+    counterparty: str,
+    give_rp: int,
+    give: Mapping[str, int],
+    receive_rp: int,
+    receive: Mapping[str, int],
+) -> str:
+    """``"🌅 Dawnians (DAW) give 3 RP; 👹 Orcs (ORC) give 1 Iron"`` (R-TRADE-01)."""
+    return (
+        f"{faction_name(ruleset, proposer)} give {bundle_text(give_rp, give)}; "
+        f"{faction_name(ruleset, counterparty)} give {bundle_text(receive_rp, receive)}"
+    )
+
+
+def _trade_line(event: Event, ruleset: Ruleset) -> str | None:
+    """The line of a trade event (R-TRADE-01, R-TRADE-02), or ``None`` for other events."""
+    if isinstance(event, trade.TradeProposed):
+        terms = offer_text(
+            ruleset,
+            event.proposer,
+            event.counterparty,
+            event.give_rp,
+            event.give_commodities,
+            event.receive_rp,
+            event.receive_commodities,
+        )
+        return f"Trade offer #{event.trade_id}: {terms}."
+    if isinstance(event, trade.TradeExecuted):
+        terms = offer_text(
+            ruleset,
+            event.proposer,
+            event.counterparty,
+            event.give_rp,
+            event.give_commodities,
+            event.receive_rp,
+            event.receive_commodities,
+        )
+        return f"Trade #{event.trade_id} done: {terms} (R-TRADE-02)."
+    if isinstance(event, trade.TradeDeclined):
+        who = faction_name(ruleset, event.counterparty)
+        return f"Trade offer #{event.trade_id} was declined by {who}."
+    if isinstance(event, trade.TradeWithdrawn):
+        who = faction_name(ruleset, event.proposer)
+        return f"Trade offer #{event.trade_id} was withdrawn by {who}."
+    if isinstance(event, trade.TradeLapsed):
+        return f"Trade offer #{event.trade_id} lapsed unanswered when step 1 ended (R-TRADE-02)."
+    if isinstance(event, trade.TradeAnnounced):
+        a, b = faction_name(ruleset, event.proposer), faction_name(ruleset, event.counterparty)
+        if event.give_rp is None and event.give_commodities is None:
+            return f"{a} and {b} traded."
+        terms = offer_text(
+            ruleset,
+            event.proposer,
+            event.counterparty,
+            event.give_rp or 0,
+            event.give_commodities or {},
+            event.receive_rp or 0,
+            event.receive_commodities or {},
+        )
+        return f"{a} and {b} traded: {terms}."
+    return None

@@ -48,7 +48,7 @@ async def outbox_failures(database_url: str) -> list[str]:
             rows = (
                 await conn.execute(
                     sa.select(outbox.c.channel_key, outbox.c.kind, outbox.c.last_error).where(
-                        outbox.c.status != OutboxStatus.DELIVERED
+                        outbox.c.status == OutboxStatus.FAILED
                     )
                 )
             ).all()

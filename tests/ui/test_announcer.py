@@ -197,3 +197,31 @@ def test_r_combat_08_press_on_and_withdraw_buttons_then_the_withdrawal() -> None
     assert "Dawnian Infantry #4: 10 vs 2" in text
     assert "**The attacker withdrew.**" in text and "Dawnian Infantry #4 to Harrowgate" in text
     assert edit.payload["components"] == []
+
+
+def test_r_trade_02_an_offer_waits_in_the_counterpartys_thread_with_its_buttons() -> None:
+    """The Orcs, asked, get the offer with Accept and Decline and a ping; when they accept, the
+    offer message is edited without buttons and the public learns only that two factions
+    traded (option ``public_trade_log`` ``parties_only``)."""
+    from caedes_bot.rules.trade import AcceptTrade, ProposeTrade
+
+    state = at_step(Step.TRADE)
+    offered, events = apply(state, ProposeTrade("DAW", "ORC", give_rp=3))
+    rows = announce(events, offered, before=state)
+    (offer,) = [r for r in by_key(rows, "orders:ORC") if r.kind is OutboxKind.POST]
+    trade_id = offered.trades[0].id
+    assert offer.dedupe_key == f"trade:{trade_id}"
+    assert offer.payload["mention_user_ids"] == [BOB]
+    assert custom_ids(offer) == [
+        f"caedes:7:trade.{trade_id}:accept",
+        f"caedes:7:trade.{trade_id}:decline",
+    ]
+    assert "Dawnians (DAW) give 3 RP; 👹 Orcs (ORC) give nothing" in offer.payload["content"]
+    assert "Trade offer" in text_of(by_key(rows, "orders:DAW"))
+    assert by_key(rows, "announcements") == [] and by_key(rows, "orders:ACH") == []
+    done, events = apply(offered, AcceptTrade("ORC", trade_id))
+    rows = announce(events, done, before=offered)
+    (edit,) = [r for r in by_key(rows, "orders:ORC") if r.kind is OutboxKind.EDIT]
+    assert edit.payload["message_key"] == f"trade:{trade_id}" and edit.payload["components"] == []
+    assert f"Trade #{trade_id} done" in edit.payload["content"]
+    assert text_of(by_key(rows, "announcements")) == "🌅 Dawnians (DAW) and 👹 Orcs (ORC) traded."

@@ -188,3 +188,30 @@ def test_r_pbp_neg_02_neighbours_in_the_skirmish() -> None:
     assert neighbour_codes(state, ruleset(), "DAW") == ["ORC", "ACH"]
     assert neighbour_codes(state, ruleset(), "ORC") == ["DAW"]
     assert neighbour_codes(state, ruleset(), "ACH") == ["DAW"]
+
+
+def test_r_trade_04_commodity_bundles_are_read_with_near_matches() -> None:
+    """R-TRADE-04: only RP and commodities trade; R-COMM-01 names in any case."""
+    from caedes_bot.cogs._transformers import parse_bundle
+
+    assert parse_bundle("2 grain, 1 Iron, grain") == {"grain": 3, "iron": 1}
+    assert parse_bundle(None) == {}
+    with pytest.raises(UnknownName) as refused:
+        parse_bundle("2 grian")
+    assert "Did you mean Grain?" in refused.value.message
+
+
+def test_r_trade_02_offers_to_answer_and_to_withdraw() -> None:
+    from caedes_bot.cogs._transformers import offer_choices
+    from caedes_bot.rules.trade import ProposeTrade
+
+    state = at_step(Step.TRADE)
+    state, _ = apply(state, ProposeTrade("DAW", "ORC", give_rp=3, receive_commodities={}))
+    (offer,) = state.trades
+    assert offer_choices(state, ruleset(), "ORC", "", as_proposer=False) == [
+        (f"#{offer.id} from Dawnians: they give 3 RP; you give nothing", str(offer.id))
+    ]
+    assert offer_choices(state, ruleset(), "DAW", "", as_proposer=True)[0][0].startswith(
+        f"#{offer.id} to Orcs: you give 3 RP"
+    )
+    assert offer_choices(state, ruleset(), "ACH", "", as_proposer=False) == []

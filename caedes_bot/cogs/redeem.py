@@ -1,0 +1,123 @@
+"""Step 2, Redeem: ``/redeem sets``, ``iron``, ``salt``, ``earmark`` (R-COMM-02..10).
+
+Each spends commodities the faction held at the end of step 1: sets of different commodities
+for RP (R-COMM-10), Iron for RP (R-COMM-05), Salt against this turn's upkeep (R-COMM-07), or an
+earmark that takes its discount off a unit bought in step 5 (R-COMM-03, -04, -06, -08, -09).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._play import effect_text, seat_for_command
+from caedes_bot.cogs._transformers import parse_bundle
+from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.redeem import Earmark, RedeemIron, RedeemSalt, RedeemSets
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+#: The commodities that give a purchase discount when earmarked (R-COMM-03, -04, -06, -08).
+EARMARK_CHOICES = [
+    app_commands.Choice(name="Cloth: a Ship costs 2 RP less", value="cloth"),
+    app_commands.Choice(name="Grain: an Infantry unit costs 1 RP less", value="grain"),
+    app_commands.Choice(name="Livestock: a Cavalry unit costs 1 RP less", value="livestock"),
+    app_commands.Choice(name="Timber: a Tower costs 3 RP less", value="timber"),
+]
+
+
+def parse_sets(text: str) -> tuple[tuple[str, ...], ...]:
+    """Sets typed as ``"grain, iron, salt; cloth, timber, livestock"``: commodities within a set
+    by commas, sets by semicolons (R-COMM-10)."""
+    sets = []
+    for part in text.split(";"):
+        bundle = parse_bundle(part, rule="R-COMM-10")
+        if bundle:
+            sets.append(tuple(c for c, n in bundle.items() for _ in range(n)))
+    return tuple(sets)
+
+
+class RedeemCog(commands.Cog):
+    """The ``/redeem`` command group."""
+
+    redeem = app_commands.Group(
+        name="redeem", description="Redeem commodities in step 2", guild_only=True
+    )
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    async def _give(
+        self,
+        interaction: discord.Interaction,
+        faction: str | None,
+        make: type[Order],
+        *args: object,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        result = await seat.submit(make(seat.faction, *args))
+        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+
+    @redeem.command(
+        name="sets", description="Sets of 3 to 6 different commodities for 2, 3, 5 or 8 RP"
+    )
+    @app_commands.describe(
+        sets="Commodities of a set by commas, sets by semicolons: grain, iron, salt; cloth, timber, livestock",
+        faction=FACTION_HELP,
+    )
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    async def sets(
+        self, interaction: discord.Interaction, sets: str, faction: str | None = None
+    ) -> None:
+        await self._give(interaction, faction, RedeemSets, parse_sets(sets))
+
+    @redeem.command(name="iron", description="Iron for 1 RP each")
+    @app_commands.describe(count="How many Iron", faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    async def iron(
+        self,
+        interaction: discord.Interaction,
+        count: app_commands.Range[int, 1, 99],
+        faction: str | None = None,
+    ) -> None:
+        await self._give(interaction, faction, RedeemIron, count)
+
+    @redeem.command(name="salt", description="Salt: 1 RP off this turn's upkeep each")
+    @app_commands.describe(count="How many Salt", faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    async def salt(
+        self,
+        interaction: discord.Interaction,
+        count: app_commands.Range[int, 1, 99],
+        faction: str | None = None,
+    ) -> None:
+        await self._give(interaction, faction, RedeemSalt, count)
+
+    @redeem.command(
+        name="earmark", description="Set a commodity aside for a discount on this turn's purchases"
+    )
+    @app_commands.describe(commodity="Which commodity", count="How many", faction=FACTION_HELP)
+    @app_commands.choices(commodity=EARMARK_CHOICES)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    async def earmark(
+        self,
+        interaction: discord.Interaction,
+        commodity: str,
+        count: app_commands.Range[int, 1, 99] = 1,
+        faction: str | None = None,
+    ) -> None:
+        await self._give(interaction, faction, Earmark, commodity, count)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the redeem cog needs a CaedesBot")
+    await bot.add_cog(RedeemCog(bot))

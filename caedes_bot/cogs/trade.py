@@ -1,0 +1,197 @@
+"""Step 1, Trade: ``/trade offer``, ``accept``, ``decline``, ``withdraw`` and the offer's buttons
+(R-TRADE-01..04).
+
+The active faction offers RP and commodities to any faction in play (a gift is allowed); the
+offer appears in the counterparty's orders thread with **Accept** and **Decline** buttons,
+pinging its player (:mod:`caedes_bot.ui.announcer`). Accepting carries the trade out at once
+if both sides still hold what they give; open offers lapse when step 1 ends (R-TRADE-02).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from caedes_bot.cogs._checks import service_of
+from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._play import (
+    effect_text,
+    seat_for_command,
+    seat_for_faction,
+    table_for_autocomplete,
+)
+from caedes_bot.cogs._transformers import (
+    faction_choices,
+    offer_choices,
+    parse_bundle,
+    resolve_faction,
+)
+from caedes_bot.rules.state import TradeOffer
+from caedes_bot.rules.trade import AcceptTrade, DeclineTrade, ProposeTrade, WithdrawTrade
+from caedes_bot.ui import views
+from caedes_bot.ui.text import choices
+
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
+#: The most RP one side of an offer may name.
+MAX_RP = 10_000
+
+
+def _offer_id(text: str) -> int:
+    value = text.strip().lstrip("#")
+    if not value.isdigit():
+        raise UserError(f"'{text}' is not a trade offer number.", allowed="an offer from the list")
+    return int(value)
+
+
+async def _open_offer(
+    interaction: discord.Interaction, campaign_id: int, offer_id: int
+) -> TradeOffer:
+    state = await service_of(interaction).get_state(campaign_id)
+    offer = next((o for o in state.trades if o.id == offer_id), None)
+    if offer is None:
+        raise UserError(
+            f"Trade offer #{offer_id} is not open: it was answered, withdrawn, or lapsed.",
+            rule="R-TRADE-02",
+            allowed="answer an open offer",
+        )
+    return offer
+
+
+async def on_offer_button(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """Accept or Decline on an offer in the counterparty's thread."""
+    offer = await _open_offer(interaction, ref.campaign_id, int(ref.parts[1]))
+    seat = await seat_for_faction(interaction, ref.campaign_id, offer.counterparty)
+    if ref.action == "accept":
+        result = await seat.submit(AcceptTrade(offer.counterparty, offer.id))
+    else:
+        result = await seat.submit(DeclineTrade(offer.counterparty, offer.id))
+    await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+
+
+class TradeCog(commands.Cog):
+    """The ``/trade`` command group."""
+
+    trade = app_commands.Group(
+        name="trade", description="Trade RP and commodities in step 1", guild_only=True
+    )
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    @trade.command(
+        name="offer", description="Offer a trade to another faction (step 1 of your turn)"
+    )
+    @app_commands.describe(
+        to="The faction you offer it to",
+        give_rp="RP you give",
+        give="Commodities you give, like 2 grain, 1 iron",
+        get_rp="RP you ask for",
+        get="Commodities you ask for, like 1 salt",
+    )
+    async def offer(
+        self,
+        interaction: discord.Interaction,
+        to: str,
+        give_rp: app_commands.Range[int, 0, MAX_RP] = 0,
+        give: str | None = None,
+        get_rp: app_commands.Range[int, 0, MAX_RP] = 0,
+        get: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, None)
+        counterparty = resolve_faction(seat.ruleset, to, seat.state.in_play, rule="R-TRADE-01")
+        order = ProposeTrade(
+            seat.faction,
+            counterparty,
+            give_rp,
+            parse_bundle(give),
+            get_rp,
+            parse_bundle(get),
+        )
+        result = await seat.submit(order)
+        await interaction.response.send_message(
+            effect_text(seat, result, headline="Offer sent to their orders thread."),
+            ephemeral=True,
+        )
+
+    @offer.autocomplete("to")
+    async def _others(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None:
+            return []
+        others = [
+            c
+            for c in table.state.in_play
+            if c != table.faction and not table.state.factions[c].eliminated
+        ]
+        return choices(faction_choices(table.ruleset, others, current))
+
+    async def _answer(self, interaction: discord.Interaction, offer: str, accept: bool) -> None:
+        seat = await seat_for_command(interaction, None)
+        found = await _open_offer(interaction, seat.campaign_id, _offer_id(offer))
+        seat.faction = found.counterparty
+        order = AcceptTrade if accept else DeclineTrade
+        result = await seat.submit(order(found.counterparty, found.id))
+        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+
+    @trade.command(
+        name="accept", description="Accept a trade offered to you: it is carried out at once"
+    )
+    @app_commands.describe(offer="The offer to accept")
+    async def accept(self, interaction: discord.Interaction, offer: str) -> None:
+        await self._answer(interaction, offer, True)
+
+    @trade.command(name="decline", description="Decline a trade offered to you")
+    @app_commands.describe(offer="The offer to decline")
+    async def decline(self, interaction: discord.Interaction, offer: str) -> None:
+        await self._answer(interaction, offer, False)
+
+    @trade.command(name="withdraw", description="Withdraw an offer you made")
+    @app_commands.describe(offer="Your offer to withdraw")
+    async def withdraw(self, interaction: discord.Interaction, offer: str) -> None:
+        seat = await seat_for_command(interaction, None)
+        found = await _open_offer(interaction, seat.campaign_id, _offer_id(offer))
+        seat.faction = found.proposer
+        result = await seat.submit(WithdrawTrade(found.proposer, found.id))
+        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+
+    @accept.autocomplete("offer")
+    @decline.autocomplete("offer")
+    async def _offers_to_me(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None:
+            return []
+        mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
+        found = []
+        for faction in mine or ([table.faction] if table.faction else []):
+            found += offer_choices(table.state, table.ruleset, faction, current, as_proposer=False)
+        return choices(found)
+
+    @withdraw.autocomplete("offer")
+    async def _offers_by_me(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None or table.faction is None:
+            return []
+        return choices(
+            offer_choices(table.state, table.ruleset, table.faction, current, as_proposer=True)
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Extension entry point: the cog and the offers' buttons."""
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError("the trade cog needs a CaedesBot")
+    await bot.add_cog(TradeCog(bot))
+    views.register(bot, "trade", on_offer_button)
