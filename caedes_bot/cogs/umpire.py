@@ -1,13 +1,19 @@
-"""``/umpire``: the umpire moves a stalled game on (R-PBP-UMP-01, R-PBP-DEAD-03, R-PBP-DEAD-04).
+"""``/umpire``: the umpire's tools (R-PBP-UMP-01, R-PBP-DEAD-03, R-PBP-DEAD-04).
 
-``/umpire advance`` gives ``UmpireAdvance`` for the active faction: the oldest pending decision
-is answered with its default, or in step 7 the next due battle is fought, or else the current
-step ends as if the faction had passed. Every such order is written to the campaign's audit
-log by the service, with who gave it.
+* ``/umpire advance`` gives ``UmpireAdvance`` for the active faction: the oldest pending
+  decision is answered with its default, or in step 7 the next due battle is fought, or else
+  the current step ends as if the faction had passed.
+* ``/umpire rp``, ``/umpire commodity``, ``/umpire owner`` override a faction's RP, a stock
+  or a province's owner (:mod:`caedes_bot.rules.umpire`); each is announced (the figures only
+  to the faction concerned, R-GEN-07).
+* ``/umpire audit`` shows the latest entries of the campaign's audit log.
+
+Every order given here is written to the audit log by the service, with who gave it.
 """
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,13 +22,26 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context
 from caedes_bot.cogs._errors import UserError
-from caedes_bot.cogs._play import visible_lines, where_now
+from caedes_bot.cogs._play import table_for_autocomplete, visible_lines, where_now
+from caedes_bot.cogs._transformers import (
+    faction_choices,
+    province_choices,
+    resolve_faction,
+    resolve_province,
+)
 from caedes_bot.cogs.attack import battle_news
+from caedes_bot.gamedata.model import Commodity
+from caedes_bot.rules.orders import Order
 from caedes_bot.rules.turn import UmpireAdvance
-from caedes_bot.ui.describe import faction_name
+from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
+from caedes_bot.ui.describe import event_line, faction_name
+from caedes_bot.ui.text import MESSAGE_LIMIT, choices, truncate
 
 if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot
+
+
+AUDIT_LINES = 15
 
 
 class UmpireCog(commands.Cog):
@@ -69,6 +88,93 @@ class UmpireCog(commands.Cog):
         lines += battle_news(result.events, result.state, ruleset)
         lines.append(where_now(result.state, ruleset, result.state.active or active))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _override(self, interaction: discord.Interaction, order: Order) -> None:
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        result = await self.bot.service.submit(
+            context.campaign.id, context.actor, order, interaction_id=str(interaction.id)
+        )
+        ruleset = self.bot.ruleset
+        lines = ["Done; written to the audit log (R-PBP-UMP-01)."]
+        for event in result.events:
+            line = event_line(event, result.state, ruleset)
+            if line is not None:
+                lines.append(line.replace("your ", "its ") if event.audience() else line)
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _faction(self, interaction: discord.Interaction, text: str) -> str:
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        state = await self.bot.service.get_state(context.campaign.id)
+        return resolve_faction(self.bot.ruleset, text, state.in_play, rule="R-PBP-UMP-01")
+
+    @umpire.command(name="rp", description="Set a faction's RP (logged and announced)")
+    @app_commands.describe(faction="The faction", rp="Its new RP")
+    async def rp(
+        self,
+        interaction: discord.Interaction,
+        faction: str,
+        rp: app_commands.Range[int, 0, 100_000],
+    ) -> None:
+        code = await self._faction(interaction, faction)
+        await self._override(interaction, SetRP("UMPIRE", code, rp))
+
+    @umpire.command(name="commodity", description="Set a faction's stock of a commodity")
+    @app_commands.describe(faction="The faction", commodity="The commodity", count="Its new stock")
+    @app_commands.choices(
+        commodity=[app_commands.Choice(name=c.value.title(), value=c.value) for c in Commodity]
+    )
+    async def commodity(
+        self,
+        interaction: discord.Interaction,
+        faction: str,
+        commodity: str,
+        count: app_commands.Range[int, 0, 1000],
+    ) -> None:
+        code = await self._faction(interaction, faction)
+        await self._override(interaction, SetCommodity("UMPIRE", code, commodity, count))
+
+    @umpire.command(name="owner", description="Give a province to a faction, or to nobody")
+    @app_commands.describe(province="The province", faction="Its new owner; leave empty for none")
+    async def owner(
+        self, interaction: discord.Interaction, province: str, faction: str | None = None
+    ) -> None:
+        place = resolve_province(self.bot.ruleset, province, rule="R-PBP-UMP-01")
+        code = await self._faction(interaction, faction) if faction else None
+        await self._override(interaction, SetOwner("UMPIRE", place, code))
+
+    @rp.autocomplete("faction")
+    @commodity.autocomplete("faction")
+    @owner.autocomplete("faction")
+    async def _factions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None:
+            return []
+        return choices(faction_choices(table.ruleset, table.state.in_play, current))
+
+    @owner.autocomplete("province")
+    async def _provinces(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await table_for_autocomplete(interaction)
+        if table is None:
+            return []
+        return choices(province_choices(table.state, table.ruleset, None, current))
+
+    @umpire.command(name="audit", description="The latest entries of the campaign's audit log")
+    async def audit(self, interaction: discord.Interaction) -> None:
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        records = await self.bot.service.audit_log(context.campaign.id)
+        lines = []
+        for record in records[-AUDIT_LINES:]:
+            who = f"<@{record.user_id}>" if record.user_id else "the bot"
+            at = record.created_at
+            at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # stored in UTC
+            when = f"<t:{int(at.timestamp())}:f>"
+            lines.append(f"{when} {who}: {record.action}")
+        text = "\n".join(lines) if lines else "The audit log is empty."
+        await interaction.response.send_message(truncate(text, MESSAGE_LIMIT), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

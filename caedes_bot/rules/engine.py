@@ -88,6 +88,12 @@ def _routes() -> dict[type[Order], Route]:
     )
     table[combat.PressOn] = Route(combat.handle_press_on, (Step.COMBAT,))
     table[combat.Withdraw] = Route(combat.handle_withdraw, (Step.COMBAT,))
+    # Umpire overrides, any step, anyone's turn (R-PBP-UMP-01); umpire-only in the service.
+    from caedes_bot.rules import umpire
+
+    table[umpire.SetRP] = Route(umpire.handle_set_rp, active_only=False)
+    table[umpire.SetCommodity] = Route(umpire.handle_set_commodity, active_only=False)
+    table[umpire.SetOwner] = Route(umpire.handle_set_owner, active_only=False)
     return table
 
 

@@ -13,7 +13,17 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields
 
 from caedes_bot.gamedata.model import Attribute, Ruleset, UnitKind
-from caedes_bot.rules import combat, economy, movement, muster, redeem, trade, turn, victory
+from caedes_bot.rules import (
+    combat,
+    economy,
+    movement,
+    muster,
+    redeem,
+    trade,
+    turn,
+    umpire,
+    victory,
+)
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState, Step
 
@@ -398,6 +408,15 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
     if isinstance(event, muster.PurchaseLost):
         lost = kind_counts(ruleset, event.kind_ids)
         return f"Lost without refund, with nowhere to muster: {lost} (R-MUSTER-01)."
+    if isinstance(event, umpire.UmpireOverride):
+        if event.what == "owner":
+            owner = f(event.detail) if event.detail else "nobody"
+            return f"The umpire gave {sp(event.target)} to {owner} (R-PBP-UMP-01)."
+        item = "RP" if event.what == "rp" else f"{event.detail.title()} stock"
+        return f"The umpire changed the {item} of {f(event.target)} (R-PBP-UMP-01)."
+    if isinstance(event, umpire.TreasuryOverridden):
+        item = "RP" if event.item == "rp" else event.item.title()
+        return f"The umpire set your {item} from {event.before} to {event.after} (R-PBP-UMP-01)."
     trade_line = _trade_line(event, ruleset)
     if trade_line is not None:
         return trade_line
