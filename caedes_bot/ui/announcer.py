@@ -168,6 +168,10 @@ class RichAnnouncer:
             if isinstance(event, turn.TurnEnded):
                 payload = self._panel(campaign, state, ruleset, event.faction, event.round)
                 payload["message_key"] = panel_key(event.round, event.faction)
+                payload["content"] = (
+                    f"{faction_name(ruleset, event.faction)}: the turn of game round "
+                    f"{event.round} is over."
+                )
                 out.append(OutboxMessage(orders_key(event.faction), OutboxKind.EDIT, payload))
         return out
 
@@ -185,15 +189,15 @@ class RichAnnouncer:
         )
         payload = self._panel(campaign, state, ruleset, faction, round_no)
         key = panel_key(round_no, faction)
-        if not began:
-            payload["message_key"] = key
-            return [OutboxMessage(orders_key(faction), OutboxKind.EDIT, payload)]
         deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
         due = f" Deadline {timestamp(deadline)}." if deadline else ""
         payload["content"] = (
             f"Your turn, {faction_name(ruleset, faction)}: game round {round_no}, "
             f"step {state.step.label}.{due}"
         )
+        if not began:  # an edit pings nobody; the text follows the step
+            payload["message_key"] = key
+            return [OutboxMessage(orders_key(faction), OutboxKind.EDIT, payload)]
         payload["mention_user_ids"] = who_answers(campaign, faction)
         return [OutboxMessage(orders_key(faction), OutboxKind.POST, payload, dedupe_key=key)]
 

@@ -126,7 +126,9 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
     space = decision.detail.get("space")
     where = f" at {space_name(ruleset, space)}" if isinstance(space, str) else ""
     if decision.kind == "casualties":
-        return f"choose {decision.detail.get('hits')} casualties in the battle{where} (R-COMBAT-06)"
+        hits = decision.detail.get("hits")
+        what = "casualty" if hits == 1 else "casualties"
+        return f"choose {hits} {what} in the battle{where} (R-COMBAT-06)"
     if decision.kind == "press_or_withdraw":
         return f"press on or withdraw in the battle{where} (R-COMBAT-08)"
     if decision.kind == "upkeep_disband":

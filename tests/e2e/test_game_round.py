@@ -154,12 +154,12 @@ async def test_a_game_round_of_three_factions(
     # R-COMBAT-06: the Orcs choose their casualty; their player is pinged in their thread.
     await fake.wait_for(
         lambda: any(
-            "choose 1 casualties" in m["content"] and f"<@{bob.id}>" in m["content"]
+            "choose 1 casualty" in m["content"] and f"<@{bob.id}>" in m["content"]
             for m in fake.messages_in(orc)
         ),
         what="the Orcs' casualty ping",
     )
-    wolfsgate = await battle(fake, table, "Wolfsgate", showing="choose 1 casualties")
+    wolfsgate = await battle(fake, table, "Wolfsgate", showing="choose 1 casualty")
     text = message_text(wolfsgate)
     assert "Dawnian Yeomen #6: **2** vs 2" in text  # R-GEN-08: the die, its unit and target
     assert sorted(option_values(wolfsgate, "pick")) == ["u12", "u13"]

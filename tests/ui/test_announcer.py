@@ -146,7 +146,7 @@ def test_r_combat_16_a_battle_is_posted_once_with_every_die_and_the_choice_owed(
     ]
     (ping,) = by_key(rows, "orders:ORC")
     assert ping.payload["mention_user_ids"] == [BOB]
-    assert "choose 1 casualties in the battle at Wolfsgate" in ping.payload["content"]
+    assert "choose 1 casualty in the battle at Wolfsgate" in ping.payload["content"]
     assert post.payload.get("mention_user_ids") is None  # the battle message itself pings nobody
 
 
