@@ -94,15 +94,16 @@ async def staffed_campaign(
     seats: dict[str, FakeUser] | None = None,
     name: str = "Seven Swords",
 ) -> Table:
-    """Create a campaign (as the admin), name ``fake.players[3]`` umpire, give the factions in
-    ``seats`` to their members, start it, and wait until everyone is in their thread."""
+    """As the server admin: create a campaign with ``fake.players[3]`` as umpire and give the
+    factions in ``seats`` to their members; then the umpire starts it, once everyone is in
+    their orders thread."""
     umpire = fake.players[3]
     found = await new_campaign(fake, name=name, scenario=scenario, umpire=umpire)
     talk = found["table-talk"]
     seats = seats or {}
     for faction, member in seats.items():
         given = await fake.slash(
-            umpire, "campaign assign", member=member, faction=faction, channel=talk
+            fake.admin, "campaign assign", member=member, faction=faction, channel=talk
         )
         assert "now plays" in given.text, given.text
     await fake.wait_for(
