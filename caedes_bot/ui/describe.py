@@ -363,6 +363,11 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
     if isinstance(event, combat.BattlesDue):
         places = ", ".join(sp(s) for s in event.spaces)
         return f"{f(event.faction)} must fight at {places}."
+    if isinstance(event, turn.TurnForfeited):
+        return (
+            f"{f(event.faction)} missed its turn deadline at step {event.step.label}: the bot "
+            "plays the rest of its turn passively (R-PBP-DEAD-03)."
+        )
     if isinstance(event, turn.DecisionDefaulted):
         what = event.kind.replace("_", " ")
         return f"The {what} decision of {f(event.faction)} was answered by default (R-PBP-DEAD-04)."

@@ -170,6 +170,11 @@ def turn_panel(
     step = state.step
     rule, text = STEP_TEXT[step]
     embed.description = f"{step_line(step)}\n\n**Step {step.label}** ({rule}): {text}"
+    if state.passive:
+        embed.description += (
+            "\n\nThe turn deadline was missed: the bot plays the rest of this turn passively "
+            "(R-PBP-DEAD-03)."
+        )
     embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
     fs = state.factions[faction]
     if fs.purchases:
@@ -217,6 +222,10 @@ def panel_components(
 
     step = state.step
     items: list[JSON] = []
+    if state.passive:  # R-PBP-DEAD-03: the faction's own orders are refused now
+        items.append(views.button(cid("status"), "Status"))
+        items.append(views.button(cid("help"), "Help"))
+        return views.layout(items)
     if step is Step.COMBAT and state.battle is None and state.battles_due:
         options = [views.option(f"Fight at {space_name(ruleset, s)}", s) for s in state.battles_due]
         items.append(views.select(cid("fight"), options, placeholder="Fight a battle…"))

@@ -161,3 +161,27 @@ async def test_components_view_renders_the_json_and_keeps_nothing() -> None:
     assert [c["components"][0]["custom_id"] for c in dumped] == ["caedes:1:b:go", "caedes:1:s:pick"]
     assert isinstance(view.children[0], discord.ui.Button)
     assert views.components_view([]) is None
+
+
+def test_r_pbp_dead_03_a_passive_turn_has_no_controls_but_status_and_help() -> None:
+    """R-PBP-DEAD-03: after a missed turn deadline the faction's own orders are refused, so its
+    panel offers none."""
+    from caedes_bot.ui.embeds import turn_panel
+
+    state = at_step(Step.BUY)
+    state.passive = True
+    embed, rows = turn_panel(7, state, ruleset(), "DAW", 1)
+    assert _actions(rows) == ["status", "help"]
+    assert "played passively (R-PBP-DEAD-03)" in (embed.description or "")
+
+
+def test_r_pbp_dead_03_a_forfeited_turn_is_announced() -> None:
+    from caedes_bot.rules.turn import TurnForfeited
+    from caedes_bot.ui.describe import event_line
+
+    state = at_step(Step.BUY)
+    line = event_line(TurnForfeited("DAW", 1, Step.BUY), state, ruleset())
+    assert line == (
+        "🌅 Dawnians (DAW) missed its turn deadline at step 5 Buy: the bot plays the rest of its "
+        "turn passively (R-PBP-DEAD-03)."
+    )
