@@ -172,7 +172,7 @@ def test_r_pbp_dead_03_a_passive_turn_has_no_controls_but_status_and_help() -> N
     state.passive = True
     embed, rows = turn_panel(7, state, ruleset(), "DAW", 1)
     assert _actions(rows) == ["status", "help"]
-    assert "played passively (R-PBP-DEAD-03)" in (embed.description or "")
+    assert "plays the rest of this turn passively (R-PBP-DEAD-03)" in (embed.description or "")
 
 
 def test_r_pbp_dead_03_a_forfeited_turn_is_announced() -> None:
