@@ -6,7 +6,8 @@ button in its thread and the trade is carried out at once; declined, withdrawn a
 offers; the public learns only that two factions traded, option ``public_trade_log``
 ``parties_only``), R-GEN-07 (the offer is seen by the two parties only), R-COMM-02 and
 R-COMM-04 (Grain earmarked in step 2 takes 1 RP off each Infantry bought in step 5),
-R-COMM-09 (one discount per unit), R-COMM-05 (Iron that is not held cannot be redeemed).
+R-COMM-09 (one discount per unit), R-COMM-02 (Iron that is not held cannot be redeemed),
+R-UPK-01 and R-UPK-02 (disbanding from the turn panel before paying upkeep).
 """
 
 from __future__ import annotations
@@ -103,3 +104,25 @@ async def test_redeem_earmarks_grain_for_cheaper_infantry(
     # two discounted (2 + 2), the third at full price (3): one Grain per unit (R-COMM-09)
     assert "Bought 3 Dawnian Infantry for 7 RP." in bought.text
     assert buy is not None
+
+
+async def test_disbanding_before_paying_upkeep(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """R-UPK-02: units may be disbanded in step 4 before the bill; R-UPK-01: the Dawnians' 7
+    units cost ceil(7/6) = 2 RP, and 6 units ceil(6/6) = 1 RP."""
+    await start_bot(make_bot, QueuedDice())
+    alice, bob = fake.players[:2]
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob})
+    trade = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    shown = await fake.click(alice, trade, control(trade, "done"))
+    assert "Upkeep due: 7 units cost 2 RP" in shown.text
+    upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
+    menu = await fake.click(alice, upkeep, control(upkeep, "disband"))
+    labels = {
+        o["value"]: o["label"] for o in menu.reply["components"][0]["components"][0]["options"]
+    }
+    assert labels["7"] == "Dawnian Infantry #7 in Corndale"
+    gone = await fake.select(alice, menu.reply, control(menu.reply, "pick"), ["7"])
+    assert "lost 1 Dawnian Infantry: disbanded by choice (R-UPK-02)" in gone.text
+    assert "Upkeep due: 6 units cost 1 RP" in gone.text
+    paid = await fake.click(alice, upkeep, control(upkeep, "done"))
+    assert "paid 1 RP. 20 RP left" in paid.text
