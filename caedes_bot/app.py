@@ -37,11 +37,24 @@ from caedes_bot.persistence.db import Database
 from caedes_bot.scheduler import Scheduler
 from caedes_bot.service import RulesService
 from caedes_bot.settings import Settings
+from caedes_bot.ui.announcer import RichAnnouncer
 
 log = logging.getLogger(__name__)
 
 #: Cogs loaded at start, as extension module names. A new cog adds its module here.
-EXTENSIONS: tuple[str, ...] = ("caedes_bot.cogs.campaign",)
+EXTENSIONS: tuple[str, ...] = (
+    "caedes_bot.cogs.campaign",
+    "caedes_bot.cogs.info",
+    "caedes_bot.cogs.buy",
+    "caedes_bot.cogs.move",
+    "caedes_bot.cogs.muster",
+    "caedes_bot.cogs.attack",
+    "caedes_bot.cogs.turn",
+    "caedes_bot.cogs.umpire",
+    "caedes_bot.cogs.negotiation",
+    "caedes_bot.cogs.trade",
+    "caedes_bot.cogs.redeem",
+)
 
 #: What the bot needs in a server (README "Inviting the bot"): view channels, send messages
 #: (also in threads), create private threads and manage threads (orders and negotiation
@@ -97,6 +110,9 @@ class CaedesBot(commands.Bot):
             (tests shorten the retry delays).
         scheduler_options: keyword arguments for :class:`~caedes_bot.scheduler.Scheduler`
             (tests give it a fake clock).
+        service_options: keyword arguments for :class:`~caedes_bot.service.RulesService`
+            (tests give it scripted dice with ``dice_factory``). The announcer is the rich one
+            of :mod:`caedes_bot.ui.announcer` unless an ``announcer`` is given.
         shutdown_grace: seconds ``close`` lets the outbox finish its current pass.
         freeze_gc: move everything alive after start-up out of the garbage collector's sight
             (``gc.freeze``), which removes its long pauses of the event loop (design.md
@@ -124,6 +140,7 @@ class CaedesBot(commands.Bot):
         extensions: Sequence[str] = EXTENSIONS,
         outbox_options: Mapping[str, Any] | None = None,
         scheduler_options: Mapping[str, Any] | None = None,
+        service_options: Mapping[str, Any] | None = None,
         shutdown_grace: float = 5.0,
         freeze_gc: bool = False,
         **options: Any,
@@ -141,6 +158,7 @@ class CaedesBot(commands.Bot):
         self._extensions = tuple(extensions)
         self._outbox_options = dict(outbox_options or {})
         self._scheduler_options = dict(scheduler_options or {})
+        self._service_options = dict(service_options or {})
         self._shutdown_grace = shutdown_grace
         self._freeze_gc = freeze_gc
         self._background: list[asyncio.Task[None]] = []
@@ -154,7 +172,8 @@ class CaedesBot(commands.Bot):
             self.ruleset = self._given_ruleset
         else:
             self.ruleset = await asyncio.to_thread(load_ruleset, self.settings.config_dir)
-        self.service = RulesService(self.db, self.ruleset)
+        service_options = {"announcer": RichAnnouncer(), **self._service_options}
+        self.service = RulesService(self.db, self.ruleset, **service_options)
         self.directory = ChannelDirectory(self.service)
         for name in self._extensions:
             await self.load_extension(name)

@@ -94,8 +94,8 @@ def channel_overwrites(
 
 
 def message_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
-    """``content``, ``embeds`` and ``allowed_mentions`` of an outbox payload, cut to Discord's
-    limits.
+    """``content``, ``embeds``, ``allowed_mentions`` and the ``view`` of its ``components``
+    (Discord JSON, see :mod:`caedes_bot.ui.views`) of an outbox payload, cut to Discord's limits.
 
     Only the members listed in ``mention_user_ids`` are pinged (they are named at the start of
     the content); any other mention in the text shows but pings nobody (ux.md "Pings"). The
@@ -115,6 +115,10 @@ def message_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
         fields["embeds"] = [
             fit_embed(discord.Embed.from_dict(dict(e))) for e in embeds[:EMBEDS_PER_MESSAGE]
         ]
+    if "components" in payload:  # rows of buttons and selects; an empty list removes them
+        from caedes_bot.ui.views import components_view
+
+        fields["view"] = components_view(payload["components"])
     fields["allowed_mentions"] = discord.AllowedMentions(
         everyone=False,
         roles=False,

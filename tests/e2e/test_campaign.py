@@ -35,7 +35,7 @@ async def test_commands_sync_globally_without_dev_guilds(
 ) -> None:
     runner = await make_bot(dev_guild=False, ruleset=None)  # as in production: loads config/
     assert "default" in runner.bot.ruleset.scenarios
-    assert [c["name"] for c in fake.synced[None]] == ["campaign"]
+    assert "campaign" in [c["name"] for c in fake.synced[None]]
     assert fake.guild_id not in fake.synced
 
 
