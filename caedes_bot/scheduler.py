@@ -7,13 +7,21 @@ memory: after a restart the first :meth:`Scheduler.tick` finds whatever fell due
 
 Each tick, at the injected clock's time:
 
-* every due reminder is queued (one outbox post to the faction's orders thread, pinging its
-  player) and marked sent (R-PBP-DEAD-02);
-* every passed deadline is acted on as the system: ``UmpireAdvance`` for the active faction,
-  repeated until the missed turn is over (the rest of it is played passively, R-PBP-DEAD-03)
-  or the missed decision is answered by its default (R-PBP-DEAD-04); then it is marked fired.
-  Each ``UmpireAdvance`` carries the interaction id ``deadline:<id>:<n>``, so a tick repeated
-  after a crash has no second effect.
+* every due reminder whose deadline is still owed is queued (one outbox post to the owing
+  faction's orders thread, pinging its player) and marked sent (R-PBP-DEAD-02); a reminder for
+  something no longer owed (a turn already played passively) is marked sent without a post
+  (ux.md "Pings": reminders go only to those who still owe something);
+* every passed deadline is acted on as the system, with ONE order:
+
+  - ``turn:<round>:<faction>``: ``ForfeitTurn`` for that faction, if that turn is still being
+    played and not already passive. The rules then play the rest of the turn passively
+    (R-PBP-DEAD-03), as far as it goes without another faction's answer; a reaction owed by
+    another faction keeps its own deadline, and the rules play on once it is answered.
+  - ``decision:<id>``: ``UmpireAdvance`` naming that decision, if it is still pending: exactly
+    that decision is answered with its default (R-PBP-DEAD-04), never another one.
+
+  Then the deadline is marked fired. The order carries the interaction id ``deadline:<id>``,
+  so a tick repeated after a crash (or by a second scheduler) has no second effect.
 
 Deadlines of paused campaigns wait until the campaign is active again.
 """
@@ -27,26 +35,18 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from caedes_bot.outbox import sleep_or_wake
-from caedes_bot.persistence.repository import DeadlineRecord
-from caedes_bot.persistence.tables import utcnow
+from caedes_bot.persistence.repository import DeadlineRecord, OutboxMessage
+from caedes_bot.persistence.tables import OutboxKind, utcnow
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState
+from caedes_bot.rules.turn import ForfeitTurn, UmpireAdvance
 from caedes_bot.service import Actor, CampaignNotActive, RulesService
 
 log = logging.getLogger(__name__)
 
 #: Seconds to wait after a failed tick before the next one.
 ERROR_PAUSE = 5.0
-
-#: Builds the order that moves a stalled campaign on for ``faction`` (``UmpireAdvance``).
-AdvanceFactory = Callable[[str], Order]
-
-
-def _umpire_advance(faction: str) -> Order:
-    from caedes_bot.rules.turn import UmpireAdvance
-
-    return UmpireAdvance(faction=faction)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,36 @@ class TickReport:
     orders: int = 0
 
 
+def interaction_id(deadline: DeadlineRecord) -> str:
+    """The interaction id of the one order a passed deadline gives: ``deadline:<id>``."""
+    return f"deadline:{deadline.id}"
+
+
+def order_for(deadline: DeadlineRecord, state: GameState) -> Order | None:
+    """The order that acts on ``deadline`` now that it has passed, or ``None`` if nothing is
+    owed any more (R-PBP-DEAD-03, R-PBP-DEAD-04).
+
+    * ``turn:<round>:<faction>``: ``ForfeitTurn(faction)`` while that faction's turn of that
+      game round is being played and is not passive yet;
+    * ``decision:<id>``: ``UmpireAdvance(active faction, decision_id=<id>)`` while that
+      decision is pending.
+    """
+    if state.finished or state.active is None:
+        return None
+    key = deadline.decision_key
+    if key.startswith("turn:"):
+        _, round_text, faction = key.split(":", 2)
+        owed = state.round == int(round_text) and state.active == faction and not state.passive
+        return ForfeitTurn(faction) if owed else None
+    if key.startswith("decision:"):
+        decision_id = int(key.split(":", 1)[1])
+        if any(d.id == decision_id for d in state.pending):
+            return UmpireAdvance(state.active, decision_id=decision_id)
+        return None
+    log.warning("deadline %s: unknown key %r", deadline.id, key)
+    return None
+
+
 class Scheduler:
     """Sends reminders and acts on passed deadlines (see the module docstring).
 
@@ -66,9 +96,6 @@ class Scheduler:
         clock: the current UTC time (a fake in tests).
         sleep: ``asyncio.sleep`` or a fake; used only by :meth:`run` while idle.
         idle_poll: the longest :meth:`run` waits between ticks, in seconds.
-        advance: the order given for a faction whose deadline passed (``UmpireAdvance``).
-        max_advances: at most this many orders per passed deadline (a guard, never reached
-            by a turn of eight steps).
     """
 
     def __init__(
@@ -78,15 +105,11 @@ class Scheduler:
         clock: Callable[[], datetime] = utcnow,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         idle_poll: float = 300.0,
-        advance: AdvanceFactory = _umpire_advance,
-        max_advances: int = 50,
     ) -> None:
         self.service = service
         self._clock = clock
         self._sleep = sleep
         self.idle_poll = idle_poll
-        self._advance = advance
-        self._max_advances = max_advances
         self._wake = asyncio.Event()
         self._stopping = False
 
@@ -124,7 +147,12 @@ class Scheduler:
         now = self._clock()
         reminded = fired = orders = 0
         for deadline in await self.service.due_reminders(now):
-            if deadline.due_at > now:
+            if deadline.due_at <= now:
+                continue  # too late for a reminder: the deadline itself acts below
+            state = await self.service.get_state(deadline.campaign_id)
+            if order_for(deadline, state) is None:
+                await self.service.remind(deadline, post=False)  # nothing owed: no ping
+            else:
                 await self.service.remind(deadline)
                 reminded += 1
         for deadline in await self.service.due_deadlines(now):
@@ -134,39 +162,39 @@ class Scheduler:
         return TickReport(reminded, fired, orders)
 
     async def _fire(self, deadline: DeadlineRecord) -> tuple[bool, int]:
-        """Move the campaign on past ``deadline``; returns (fired, orders given)."""
+        """Act on the passed ``deadline`` with at most one order; returns (fired, orders)."""
+        state = await self.service.get_state(deadline.campaign_id)
+        order = order_for(deadline, state)
         given = 0
-        for n in range(self._max_advances):
-            state = await self.service.get_state(deadline.campaign_id)
-            if not self._still_owed(deadline, state):
-                break
-            assert state.active is not None
+        if order is not None:
             try:
-                await self.service.submit(
+                result = await self.service.submit(
                     deadline.campaign_id,
                     Actor.system_actor(),
-                    self._advance(state.active),
-                    interaction_id=f"deadline:{deadline.id}:{n}",
+                    order,
+                    interaction_id=interaction_id(deadline),
                 )
             except CampaignNotActive:
-                return False, given  # paused meanwhile: wait for the campaign
+                return False, 0  # paused meanwhile: wait for the campaign
             except RuleViolation as err:
-                log.warning("deadline %s: advance refused: %s", deadline.decision_key, err)
-                break
-            given += 1
+                # answered meanwhile, or a decision with no known default: tell the umpire
+                log.warning("deadline %s: %s refused: %s", deadline.decision_key, order, err)
+                await self._tell_umpire(deadline, order, err)
+            else:
+                given = 0 if result.duplicate else 1
         await self.service.mark_deadline_fired(deadline)
         return True, given
 
-    @staticmethod
-    def _still_owed(deadline: DeadlineRecord, state: GameState) -> bool:
-        """Whether what the deadline waits for is still owed in ``state``."""
-        if state.finished or state.active is None:
-            return False
-        key = deadline.decision_key
-        if key.startswith("turn:"):
-            _, round_text, faction = key.split(":", 2)
-            return state.round == int(round_text) and state.active == faction
-        if key.startswith("decision:"):
-            decision_id = int(key.split(":", 1)[1])
-            return any(d.id == decision_id for d in state.pending)
-        return False
+    async def _tell_umpire(
+        self, deadline: DeadlineRecord, order: Order, err: RuleViolation
+    ) -> None:
+        """Post to ``#umpire`` that a passed deadline could not be acted on (ux.md: the
+        umpire's channel shows the errors the bot met)."""
+        text = (
+            f"The deadline {deadline.decision_key} passed, but {type(order).__name__} for "
+            f"{order.faction} was refused: {err.player_text()}"
+        )
+        await self.service.queue_messages(
+            deadline.campaign_id,
+            [OutboxMessage("umpire", OutboxKind.POST, {"content": text[:1900]})],
+        )

@@ -765,6 +765,8 @@ class RulesService:
                 except IntegrityError:
                     if interaction_id is None:
                         raise
+                    # another writer handled this interaction: our cached state is behind
+                    self._cache.pop(campaign_id, None)
                     first = await self._first_result(campaign_id, interaction_id)
                     if first is None:
                         raise
@@ -968,21 +970,27 @@ class RulesService:
 
         def _tx(
             conn: Connection,
-        ) -> tuple[repo.CampaignRecord, dict[str, int], list[DeadlineRecord]]:
+        ) -> tuple[repo.CampaignRecord, GameState, dict[str, int], list[DeadlineRecord], set[str]]:
             record = repo.load_campaign(conn, campaign_id)
             if record is None:
                 raise UnknownCampaign(campaign_id)
+            state = load_state(record.state_json)
             players = repo.players_of(conn, campaign_id)
             open_deadlines = repo.open_deadlines(conn, campaign_id)
-            return record, players, open_deadlines
+            # a deadline the state still wants but that was acted on (a forfeited turn waiting
+            # for a reaction) is closed, not missing: it must not be armed a second time
+            armed = repo.existing_deadline_keys(
+                conn, campaign_id, list(self.deadline_policy.wanted(state))
+            )
+            return record, state, players, open_deadlines, armed
 
-        record, players, open_deadlines = await self.db.read(_tx)
+        record, state, players, open_deadlines, armed = await self.db.read(_tx)
         cached = _Cached(
             record.info,
-            load_state(record.state_json),
+            state,
             record.last_event_seq,
             players,
-            frozenset(d.decision_key for d in open_deadlines),
+            frozenset(d.decision_key for d in open_deadlines) | armed,
             {d.decision_key: d.due_at for d in open_deadlines},
         )
         current = self._cache.get(campaign_id)
@@ -1132,9 +1140,15 @@ class RulesService:
         """When the next reminder or deadline of an active campaign falls due."""
         return await self.db.read(repo.next_deadline_time)
 
-    async def remind(self, deadline: DeadlineRecord) -> None:
+    async def remind(self, deadline: DeadlineRecord, *, post: bool = True) -> None:
         """Queue the reminder of ``deadline`` to its faction's orders thread, pinging the
-        faction's player only (ux.md "Pings"), and mark it sent, in one transaction."""
+        faction's player only (ux.md "Pings"), and mark it sent, in one transaction.
+
+        With ``post=False`` it is only marked sent: the faction owes nothing any more, and
+        reminders go only to those who still owe something."""
+        if not post:
+            await self.db.write(lambda conn: repo.mark_reminded(conn, deadline.id))
+            return
         cached = await self._load(deadline.campaign_id)
         unix = int(deadline.due_at.timestamp())
         faction = deadline.faction

@@ -853,6 +853,22 @@ def open_deadlines(conn: Connection, campaign_id: int) -> list[DeadlineRecord]:
     return [_deadline(r) for r in rows]
 
 
+def existing_deadline_keys(
+    conn: Connection, campaign_id: int, decision_keys: Sequence[str]
+) -> set[str]:
+    """Which of ``decision_keys`` the campaign has a deadline row for, open or closed (a key is
+    armed once: a turn deadline already acted on stays closed while that turn goes on)."""
+    if not decision_keys:
+        return set()
+    rows = conn.execute(
+        sa.select(deadlines.c.decision_key).where(
+            deadlines.c.campaign_id == campaign_id,
+            deadlines.c.decision_key.in_(list(decision_keys)),
+        )
+    )
+    return {str(key) for (key,) in rows}
+
+
 def insert_deadline(
     conn: Connection,
     *,

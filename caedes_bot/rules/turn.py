@@ -75,7 +75,12 @@ class UmpireAdvance(Order):
     ``faction`` must be the active faction (so a late, repeated click does nothing harmful).
     If a decision is pending, the oldest one (of any faction and kind) is answered with its
     documented default; otherwise the current step ends as if the faction had passed.
+
+    ``decision_id`` names the one decision to answer (a passed reaction deadline): that
+    decision, and no other, is answered by default; refused if it is no longer pending.
     """
+
+    decision_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,14 +311,29 @@ def handle_umpire_advance(
 ) -> list[Event]:
     """Answer the oldest pending decision by default, or, in step 7, fight the next due battle
     (R-COMBAT-02), or else end the current step as a pass (R-PBP-DEAD-03, R-PBP-DEAD-04).
+    With ``order.decision_id`` set, answer that decision by default and do nothing else
+    (R-PBP-DEAD-04: a missed reaction deadline settles only the decision it was for).
 
     Raises:
-        RuleViolation: ``order.faction`` is not the active faction (the turn has moved on), or
-            the oldest decision is of a kind with no known default (:func:`answer_by_default`).
+        RuleViolation: ``order.faction`` is not the active faction (the turn has moved on);
+            ``order.decision_id`` is not pending (already answered); or the decision is of a
+            kind with no known default (:func:`answer_by_default`).
     """
+    assert isinstance(order, UmpireAdvance)
     _check_active(state, order.faction)
     from caedes_bot.rules import combat  # imported late: combat imports this module
 
+    if order.decision_id is not None:
+        named = next((d for d in state.pending if d.id == order.decision_id), None)
+        if named is None:
+            waiting = ", ".join(f"{d.id} ({d.faction}, {d.kind})" for d in state.pending)
+            raise RuleViolation(
+                f"Decision {order.decision_id} is no longer pending: it has been answered.",
+                rule="R-PBP-DEAD-04",
+                allowed=f"pending decisions: {waiting}" if waiting else "nothing is pending",
+            )
+        answered: list[Event] = [DecisionDefaulted(named.faction, named.id, named.kind)]
+        return answered + answer_by_default(state, ruleset, dice, named)
     if state.pending:
         decision = state.pending[0]
         events: list[Event] = [DecisionDefaulted(decision.faction, decision.id, decision.kind)]

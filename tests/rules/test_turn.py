@@ -610,3 +610,58 @@ def test_forfeit_turn_only_for_the_active_faction() -> None:
         apply(st, ForfeitTurn("ORC"), rs, NO_DICE)
     assert err.value.rule == "R-PBP-DEAD-03"
     assert ForfeitTurn.umpire_only
+
+
+def test_r_pbp_dead_04_umpire_advance_naming_a_decision_answers_that_one_only() -> None:
+    """R-PBP-DEAD-04, R-COMBAT-04, R-COMBAT-06: round 1 melee at x. Dawnian Infantry (attack 2)
+    rolls 1 and hits, Dawnian Cavalry (attack 5) rolls 9; Orc Trooper (defense 3) rolls 1 and
+    hits, Wolfrider (defense 3) rolls 9. Each side owes one hit and has a real choice; the
+    Dawnians' own decision is the older one, the Orcs' is a reaction. When the Orcs' reaction
+    deadline passes, UmpireAdvance naming their decision answers it with its default, the
+    cheapest unit (Trooper, 3 RP, before Wolfrider, 5 RP), and leaves the Dawnians' decision
+    pending: nothing is removed yet, since both sides remove casualties at once. Naming it again
+    is refused and changes nothing. The Dawnians then give up their Infantry: units 1 and 3 go."""
+    from caedes_bot.rules.combat import AssignCasualties, FightBattle, begin_combat_step
+
+    rs = ruleset(
+        provinces={"a": ("plains",), "x": ("plains",)},
+        borders=[("a", "x")],
+        kinds=[
+            kind("DI", "DAW"),
+            kind("DC", "DAW", "cavalry", cost=5),
+            kind("OT", "ORC"),
+            kind("OW", "ORC", "cavalry", cost=5),
+        ],
+    )
+    st = state(
+        rs,
+        units=[("DI", "DAW", "x"), ("DC", "DAW", "x"), ("OT", "ORC", "x"), ("OW", "ORC", "x")],
+        owners={"a": "DAW", "x": "ORC"},
+        step=Step.COMBAT,
+        in_play=["DAW", "ORC"],
+    )
+    for uid in (1, 2):
+        unit = st.unit(uid)
+        unit.attacking, unit.move_ended, unit.entered_from, unit.path = True, True, "a", ["x"]
+    begin_combat_step(st, rs)
+    dice = ScriptedDice([1, 9, 1, 9])
+    st = apply(st, FightBattle("DAW", "x"), rs, dice).state
+    dice.assert_exhausted()
+    own, reaction = st.pending
+    assert (own.faction, own.kind, own.reaction) == ("DAW", "casualties", False)
+    assert (reaction.faction, reaction.kind, reaction.reaction) == ("ORC", "casualties", True)
+
+    out = apply(st, UmpireAdvance("DAW", decision_id=reaction.id), rs, NO_DICE)
+    assert out.events == (DecisionDefaulted("ORC", reaction.id, "casualties"),)
+    assert out.state.pending == [own]
+    assert sorted(out.state.units) == ["1", "2", "3", "4"]
+
+    before = out.state.clone()
+    with pytest.raises(RuleViolation) as err:
+        apply(out.state, UmpireAdvance("DAW", decision_id=reaction.id), rs, NO_DICE)
+    assert err.value.rule == "R-PBP-DEAD-04"
+    assert err.value.allowed is not None and str(own.id) in err.value.allowed
+    assert out.state == before
+
+    after = apply(out.state, AssignCasualties("DAW", (1,)), rs, NO_DICE).state
+    assert sorted(after.units) == ["2", "4"]
