@@ -6,6 +6,7 @@ from caedes_bot.rules.dice import DiceScriptError, ScriptedDice, SeededDice
 
 
 def test_r_gen_01_d10_reads_1_to_10_never_0() -> None:
+    """R-GEN-01: a d10 reads 1 to 10, never 0."""
     dice = SeededDice("seed")
     values = dice.roll(10, 2000, reason="test")
     assert set(values) == set(range(1, 11))
@@ -20,6 +21,7 @@ def test_seeded_dice_resume_from_counter_replays_exactly() -> None:
 
 
 def test_r_gen_08_every_roll_is_labelled() -> None:
+    """R-GEN-08: every roll is kept with the purpose it was rolled for."""
     dice = SeededDice("x")
     dice.roll(10, 3, reason="missile step, attacker")
     assert [r.reason for r in dice.history] == ["missile step, attacker"]

@@ -40,6 +40,7 @@ def _place(st: GameState, owner: str, space: str) -> None:
 
 
 def test_r_pbp_neg_02_land_border_makes_neighbours() -> None:
+    """R-PBP-NEG-02: owners of provinces with a land border are neighbours, both ways."""
     rs = _rs()
     st = _state(rs, {"a": "DAW", "b": "ORC", "c": "WEL"})
     assert neighbours(st, rs, "DAW", "ORC")
@@ -48,25 +49,31 @@ def test_r_pbp_neg_02_land_border_makes_neighbours() -> None:
 
 
 def test_r_pbp_neg_02_river_border_counts() -> None:
+    """R-PBP-NEG-02: a river border makes neighbours even without sea links."""
     rs = _rs()
     st = _state(rs, {"b": "ORC", "c": "WEL"}, via_sea=False)
     assert neighbours(st, rs, "ORC", "WEL")
 
 
 def test_r_pbp_neg_02_provinces_on_one_sea_zone_are_neighbours_only_via_sea() -> None:
+    """R-PBP-NEG-02: two provinces touching one sea zone make neighbours only under
+    `neighbour_via_sea`.
+    """
     rs = _rs()
     assert neighbours(_state(rs, {"c": "WEL", "d": "LIZ"}), rs, "WEL", "LIZ")
     assert not neighbours(_state(rs, {"c": "WEL", "d": "LIZ"}, via_sea=False), rs, "WEL", "LIZ")
 
 
 def test_r_pbp_neg_02_provinces_on_touching_sea_zones_are_not_neighbours() -> None:
-    """d is on s1, e on s2: the seas touch, but the provinces share no sea zone."""
+    """R-PBP-NEG-02: d is on s1, e on s2: the seas touch, but the provinces share no sea zone."""
     rs = _rs()
     assert not neighbours(_state(rs, {"d": "LIZ", "e": "HEL"}), rs, "LIZ", "HEL")
 
 
 def test_r_pbp_neg_02_a_fleet_counts_where_it_is() -> None:
-    """A HEL ship in s1 touches d (LIZ) via the sea; without sea links only the same space counts."""
+    """R-PBP-NEG-02: A HEL ship in s1 touches d (LIZ) via the sea; without sea links only the same
+    space counts.
+    """
     rs = _rs()
     st = _state(rs, {"d": "LIZ", "e": "HEL"})
     _place(st, "HEL", "s1")
@@ -79,6 +86,7 @@ def test_r_pbp_neg_02_a_fleet_counts_where_it_is() -> None:
 
 
 def test_r_pbp_neg_02_units_in_anothers_province_make_neighbours() -> None:
+    """R-PBP-NEG-02: units standing in another faction's province make the two neighbours."""
     rs = _rs()
     st = _state(rs, {"a": "DAW", "e": "HEL"}, via_sea=False)
     assert not neighbours(st, rs, "DAW", "HEL")
@@ -87,6 +95,7 @@ def test_r_pbp_neg_02_units_in_anothers_province_make_neighbours() -> None:
 
 
 def test_r_pbp_neg_02_a_ship_on_a_river_edge_touches_both_banks() -> None:
+    """R-PBP-NEG-02: a unit on a river edge touches the provinces on both banks."""
     rs = _rs()
     edge = river_edge_id("b", "c")
     assert adjacent_spaces(rs.map, edge, via_sea=False) == {"b", "c"}
@@ -96,6 +105,7 @@ def test_r_pbp_neg_02_a_ship_on_a_river_edge_touches_both_banks() -> None:
 
 
 def test_r_pbp_neg_02_nobody_neighbours_itself_or_a_faction_with_nothing() -> None:
+    """R-PBP-NEG-02: no faction neighbours itself, nor one with no province and no unit."""
     rs = _rs()
     st = _state(rs, {"a": "DAW", "b": "ORC"})
     assert not neighbours(st, rs, "DAW", "DAW")
@@ -103,6 +113,7 @@ def test_r_pbp_neg_02_nobody_neighbours_itself_or_a_faction_with_nothing() -> No
 
 
 def test_r_pbp_neg_02_all_pairs() -> None:
+    """R-PBP-NEG-02: every pair of neighbours, sorted; an eliminated faction has none."""
     rs = _rs()
     st = _state(rs, {"a": "DAW", "b": "ORC", "c": "WEL", "d": "LIZ", "e": "HEL"})
     assert neighbour_pairs(st, rs) == [["DAW", "ORC"], ["LIZ", "WEL"], ["ORC", "WEL"]]

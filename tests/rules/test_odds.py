@@ -58,7 +58,9 @@ def test_r_combat_13_one_infantry_each_with_the_default_stalemate_bound() -> Non
 
 
 def test_r_combat_13_short_stalemate_bound_in_closed_form() -> None:
-    """stalemate_rounds = 2: stall 0.56**2; attacker wins 0.14 + 0.56*0.14."""
+    """R-COMBAT-13 with stalemate_rounds = 2: stall 0.56**2; attacker wins 0.14 + 0.56*0.14; an
+    attacker that may withdraw survives the stalemate.
+    """
     odds = one_on_one(Fighter(2, ORCI, "ORC", Side.DEFENDER), Options(stalemate_rounds=2))
     assert odds.stalemate == pytest.approx(0.3136)
     assert odds.attacker_wins == pytest.approx(0.2184)
@@ -73,9 +75,11 @@ def test_r_combat_13_short_stalemate_bound_in_closed_form() -> None:
 
 
 def test_r_attr_forti_02_fortitude_defender_worked_by_hand() -> None:
-    """Against a Fortitude defender (two hits, wounded ones destroyed at the end): from whole,
-    the attacker wounds it first with 0.14/0.44; from wounded it wins with 0.14/0.44, and a
-    defender win leaves only a wounded unit, destroyed at cleanup (both destroyed)."""
+    """R-ATTR-FORTI-01, R-ATTR-FORTI-02: Against a Fortitude defender (two hits, wounded ones
+    destroyed at the end): from whole, the attacker wounds it first with 0.14/0.44; from wounded
+    it wins with 0.14/0.44, and a defender win leaves only a wounded unit, destroyed at cleanup
+    (both destroyed).
+    """
     odds = one_on_one(Fighter(2, ORCFORT, "ORC", Side.DEFENDER), Options(stalemate_rounds=1000))
     assert odds.attacker_wins == pytest.approx((0.14 / 0.44) ** 2)
     assert odds.defender_holds == pytest.approx(0.24 / 0.44)
@@ -89,7 +93,9 @@ def test_r_attr_forti_02_fortitude_defender_worked_by_hand() -> None:
 
 
 def test_r_attr_fear_01_round_one_is_worked_on_its_own() -> None:
-    """A Fear hero defending: the attacker hits at 1 in round 1 (0.1), at 2 later (0.2)."""
+    """R-ATTR-FEAR-01: A Fear hero defending: the attacker hits at 1 in round 1 (0.1), at 2 later
+    (0.2).
+    """
     odds = one_on_one(Fighter(2, FEAR_HERO, "ORC", Side.DEFENDER), Options(stalemate_rounds=1000))
     # Round 1: both 0.1*0.3, win 0.1*0.7, held 0.9*0.3, hitless 0.9*0.7 = 0.63.
     assert odds.attacker_wins == pytest.approx(0.07 + 0.63 * 0.14 / 0.44)
@@ -102,6 +108,9 @@ def test_r_attr_fear_01_round_one_is_worked_on_its_own() -> None:
 
 
 def test_r_attr_merc_02_lone_mercenary_never_fights() -> None:
+    """R-ATTR-MERC-02, R-ATTR-MERC-01: a lone Mercenary attacker is destroyed at the start of round
+    1, so the defender always holds.
+    """
     merc = kind("MERC", "DAW", attributes=["mercenary"], cost=2)
     fighters = [
         Fighter(1, merc, "DAW", Side.ATTACKER, mercenary=True),

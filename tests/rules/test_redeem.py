@@ -95,6 +95,7 @@ def test_r_comm_10_set_values_by_number_of_different_commodities() -> None:
 
 
 def test_r_comm_10_set_of_three_gives_2_rp_and_consumes_one_of_each() -> None:
+    """R-COMM-10: a set of three different gives 2 RP (5 -> 7) and uses one of each."""
     rs = _rs()
     st = _state(rs, {"grain": 1, "iron": 1, "salt": 1}, rp=5)
     out = _apply(st, RedeemSets("DAW", (("grain", "iron", "salt"),)), rs)
@@ -105,6 +106,7 @@ def test_r_comm_10_set_of_three_gives_2_rp_and_consumes_one_of_each() -> None:
 
 
 def test_r_comm_10_set_of_four_gives_3_rp() -> None:
+    """R-COMM-10: a set of four different gives 3 RP; the second Cloth stays."""
     rs = _rs()
     st = _state(rs, {"cloth": 2, "grain": 1, "livestock": 1, "timber": 1})
     out = _apply(st, RedeemSets("DAW", (("cloth", "grain", "livestock", "timber"),)), rs)
@@ -113,6 +115,7 @@ def test_r_comm_10_set_of_four_gives_3_rp() -> None:
 
 
 def test_r_comm_10_set_of_five_gives_5_rp() -> None:
+    """R-COMM-10: a set of five different gives 5 RP; the Timber stays."""
     rs = _rs()
     st = _state(rs, dict.fromkeys(ALL_SIX, 1))
     out = _apply(st, RedeemSets("DAW", (("cloth", "grain", "iron", "livestock", "salt"),)), rs)
@@ -121,6 +124,7 @@ def test_r_comm_10_set_of_five_gives_5_rp() -> None:
 
 
 def test_r_comm_10_set_of_six_gives_8_rp() -> None:
+    """R-COMM-10: a set of all six gives 8 RP (1 -> 9), one of each used."""
     rs = _rs()
     st = _state(rs, dict.fromkeys(ALL_SIX, 2), rp=1)
     out = _apply(st, RedeemSets("DAW", (ALL_SIX,)), rs)
@@ -129,6 +133,7 @@ def test_r_comm_10_set_of_six_gives_8_rp() -> None:
 
 
 def test_r_comm_10_set_of_two_different_is_refused_and_consumes_nothing() -> None:
+    """R-COMM-10: a set of two different is refused and consumes nothing."""
     rs = _rs()
     st = _state(rs, {"grain": 1, "iron": 1}, rp=4)
     err = _refused(st, RedeemSets("DAW", (("grain", "iron"),)), rs, "R-COMM-10")
@@ -137,7 +142,7 @@ def test_r_comm_10_set_of_two_different_is_refused_and_consumes_nothing() -> Non
 
 
 def test_r_comm_10_duplicates_add_nothing_and_are_not_consumed() -> None:
-    """Grain named twice in a set of three different: 2 RP, one Grain used, one left."""
+    """R-COMM-10: Grain named twice in a set of three different: 2 RP, one Grain used, one left."""
     rs = _rs()
     st = _state(rs, {"grain": 2, "iron": 1, "salt": 1})
     out = _apply(st, RedeemSets("DAW", (("grain", "grain", "iron", "salt"),)), rs)
@@ -150,13 +155,16 @@ def test_r_comm_10_duplicates_add_nothing_and_are_not_consumed() -> None:
 
 
 def test_r_comm_10_duplicates_do_not_make_up_three_different() -> None:
+    """R-COMM-10: Grain, Grain, Iron is two different, so it is refused."""
     rs = _rs()
     st = _state(rs, {"grain": 3, "iron": 1})
     _refused(st, RedeemSets("DAW", (("grain", "grain", "iron"),)), rs, "R-COMM-10")
 
 
 def test_r_comm_10_several_disjoint_sets_in_one_order() -> None:
-    """Two sets both using Grain need two Grain: 3 different (2 RP) + 4 different (3 RP) = 5 RP."""
+    """R-COMM-10: Two sets both using Grain need two Grain: 3 different (2 RP) + 4 different (3 RP)
+    = 5 RP.
+    """
     rs = _rs()
     st = _state(
         rs, {"grain": 2, "iron": 1, "salt": 1, "cloth": 1, "timber": 1, "livestock": 1}, rp=1
@@ -171,7 +179,9 @@ def test_r_comm_10_several_disjoint_sets_in_one_order() -> None:
 
 
 def test_r_comm_02_sets_needing_more_items_than_held_are_refused_whole() -> None:
-    """Each item belongs to one set (R-COMM-10); with one Grain the second set fails, so nothing is redeemed."""
+    """R-COMM-02: Each item belongs to one set (R-COMM-10); with one Grain the second set fails, so
+    nothing is redeemed.
+    """
     rs = _rs()
     st = _state(rs, {"grain": 1, "iron": 2, "salt": 2})
     err = _refused(
@@ -184,6 +194,7 @@ def test_r_comm_02_sets_needing_more_items_than_held_are_refused_whole() -> None
 
 
 def test_r_comm_10_one_bad_set_refuses_the_whole_order() -> None:
+    """R-COMM-10: one set of two different refuses the whole order, the good set included."""
     rs = _rs()
     st = _state(rs, dict.fromkeys(ALL_SIX, 1))
     _refused(
@@ -192,11 +203,15 @@ def test_r_comm_10_one_bad_set_refuses_the_whole_order() -> None:
 
 
 def test_r_comm_10_empty_order_is_refused() -> None:
+    """R-COMM-10: an order naming no set is refused."""
     rs = _rs()
     _refused(_state(rs, {"grain": 1}), RedeemSets("DAW", ()), rs, "R-COMM-10")
 
 
 def test_r_comm_01_commodity_names_ignore_case_and_misspellings_get_suggestions() -> None:
+    """Commodity names are matched in any case, and a misspelt one is refused with near matches
+    (name matching, not a rule of play).
+    """
     rs = _rs()
     st = _state(rs, {"grain": 1, "iron": 1, "salt": 1})
     out = _apply(st, RedeemSets("DAW", ((" Grain", "IRON", "salt"),)), rs)
@@ -210,6 +225,7 @@ def test_r_comm_01_commodity_names_ignore_case_and_misspellings_get_suggestions(
 
 
 def test_r_comm_05_iron_gives_1_rp_each() -> None:
+    """R-COMM-05: each Iron redeemed gives 1 RP at once: 2 Iron, 4 -> 6 RP."""
     rs = _rs()
     st = _state(rs, {"iron": 3}, rp=4)
     out = _apply(st, RedeemIron("DAW", 2), rs)
@@ -219,6 +235,7 @@ def test_r_comm_05_iron_gives_1_rp_each() -> None:
 
 
 def test_r_comm_05_more_iron_than_held_or_a_zero_count_is_refused() -> None:
+    """R-COMM-02, R-COMM-05: only Iron held may be redeemed, and at least one."""
     rs = _rs()
     st = _state(rs, {"iron": 1})
     _refused(st, RedeemIron("DAW", 2), rs, "R-COMM-02")
@@ -226,6 +243,7 @@ def test_r_comm_05_more_iron_than_held_or_a_zero_count_is_refused() -> None:
 
 
 def test_r_comm_07_salt_becomes_upkeep_credit() -> None:
+    """R-COMM-07: each Salt redeemed takes 1 RP off this turn's upkeep; several may be used."""
     rs = _rs()
     st = _state(rs, {"salt": 3}, rp=2)
     out = _apply(st, RedeemSalt("DAW", 2), rs)
@@ -237,7 +255,7 @@ def test_r_comm_07_salt_becomes_upkeep_credit() -> None:
 
 
 def test_r_comm_07_bill_after_salt_floors_at_zero_and_excess_is_lost() -> None:
-    """Bill 3 with 1 Salt -> 2; bill 2 with 5 Salt -> 0 (3 lost); bill 0 stays 0."""
+    """R-COMM-07: Bill 3 with 1 Salt -> 2; bill 2 with 5 Salt -> 0 (3 lost); bill 0 stays 0."""
     assert upkeep_after_salt(3, 1) == 2
     assert upkeep_after_salt(2, 5) == 0
     assert upkeep_after_salt(0, 2) == 0
@@ -245,7 +263,7 @@ def test_r_comm_07_bill_after_salt_floors_at_zero_and_excess_is_lost() -> None:
 
 
 def test_r_comm_07_salt_greater_than_the_bill_may_still_be_redeemed() -> None:
-    """Nothing forbids redeeming more Salt than the bill; the extra is lost at upkeep."""
+    """R-COMM-07: Nothing forbids redeeming more Salt than the bill; the extra is lost at upkeep."""
     rs = _rs()
     st = _state(rs, {"salt": 4})
     out = _apply(st, RedeemSalt("DAW", 4), rs)
@@ -254,6 +272,9 @@ def test_r_comm_07_salt_greater_than_the_bill_may_still_be_redeemed() -> None:
 
 
 def test_r_comm_07_salt_is_refused_in_step_5_after_upkeep() -> None:
+    """R-COMM-07: with `redeem_fresh_commodities`, Salt is still refused in step 5: upkeep is
+    paid.
+    """
     rs = with_options(_rs(), redeem_fresh_commodities=True)
     st = _state(rs, {"salt": 1}, step=Step.BUY)
     _refused(st, RedeemSalt("DAW", 1), rs, "R-COMM-07")
@@ -263,6 +284,7 @@ def test_r_comm_07_salt_is_refused_in_step_5_after_upkeep() -> None:
 
 
 def test_r_comm_02_earmark_moves_stock_to_earmarks() -> None:
+    """R-COMM-02: in step 2 discount commodities are earmarked out of stock."""
     rs = _rs()
     st = _state(rs, {"grain": 3, "timber": 1})
     out = _apply(st, Earmark("DAW", "Grain", 2), rs)
@@ -276,17 +298,22 @@ def test_r_comm_02_earmark_moves_stock_to_earmarks() -> None:
 
 @pytest.mark.parametrize("commodity", ["iron", "salt"])
 def test_r_comm_02_iron_and_salt_cannot_be_earmarked(commodity: str) -> None:
+    """R-COMM-02: only the discount commodities (Cloth, Grain, Livestock, Timber) are earmarked."""
     rs = _rs()
     err = _refused(_state(rs, {commodity: 1}), Earmark("DAW", commodity), rs, "R-COMM-02")
     assert err.allowed and "Cloth, Grain, Livestock or Timber" in err.allowed
 
 
 def test_r_comm_02_earmarking_more_than_held_is_refused() -> None:
+    """R-COMM-02: a faction earmarks only what it holds."""
     rs = _rs()
     _refused(_state(rs, {"cloth": 1}), Earmark("DAW", "cloth", 2), rs, "R-COMM-02")
 
 
 def test_r_comm_02_unused_earmarks_return_to_stock_at_end_of_turn() -> None:
+    """R-COMM-02, R-COMM-07: unused earmarks return to stock at the end of the turn; unused Salt
+    credit is lost.
+    """
     rs = _rs()
     st = _state(rs, {"grain": 2})
     fs = st.factions["DAW"]
@@ -304,6 +331,7 @@ def test_r_comm_02_unused_earmarks_return_to_stock_at_end_of_turn() -> None:
 
 
 def test_r_comm_02_redeem_is_refused_outside_step_2() -> None:
+    """R-COMM-02: redeeming happens in step 2 only."""
     rs = _rs()
     for step in (Step.TRADE, Step.COLLECT, Step.BUY, Step.MOVE):
         st = _state(rs, {"iron": 1}, step=step)
@@ -312,6 +340,7 @@ def test_r_comm_02_redeem_is_refused_outside_step_2() -> None:
 
 
 def test_r_turn_03_only_the_active_faction_redeems() -> None:
+    """R-TURN-03: only the active faction redeems."""
     rs = _rs()
     st = _state(rs, {"iron": 1}, faction="ORC")
     with pytest.raises(NotYourTurn):
@@ -319,6 +348,9 @@ def test_r_turn_03_only_the_active_faction_redeems() -> None:
 
 
 def test_r_comm_02_fresh_commodities_option_allows_step_5_until_first_purchase() -> None:
+    """R-COMM-02: with `redeem_fresh_commodities` the faction may also redeem in step 5, but only
+    before buying.
+    """
     rs = with_options(_rs(), redeem_fresh_commodities=True)
     st = _state(rs, {"iron": 2, "grain": 1}, step=Step.BUY, rp=1)
     assert may_redeem_now(st, "DAW")
@@ -337,25 +369,33 @@ def test_r_comm_02_fresh_commodities_option_allows_step_5_until_first_purchase()
 
 
 def test_r_comm_03_cloth_takes_2_off_a_ship() -> None:
+    """R-COMM-03: Cloth takes 2 RP off a Ship: 8 -> 6."""
     assert discounted_cost(kind("SHIP", "DAW", "ship"), {"cloth": 1}) == (6, "cloth")
 
 
 def test_r_comm_04_grain_takes_1_off_infantry() -> None:
+    """R-COMM-04: Grain takes 1 RP off an Infantry-type unit: 3 -> 2."""
     assert discounted_cost(kind("INF", "DAW", "infantry"), {"grain": 1}) == (2, "grain")
 
 
 def test_r_comm_06_livestock_takes_1_off_cavalry() -> None:
+    """R-COMM-06: Livestock takes 1 RP off a Cavalry-type unit: 5 -> 4."""
     assert discounted_cost(kind("CAV", "DAW", "cavalry"), {"livestock": 2}) == (4, "livestock")
 
 
 def test_r_comm_08_timber_takes_3_off_a_tower_summoned_towers_included() -> None:
+    """R-COMM-08: Timber takes 3 RP off any Tower-type unit: a Tower 18 -> 15, an Earth Elemental 6
+    -> 3.
+    """
     assert discounted_cost(kind("TOWER", "DAW", "tower"), {"timber": 1}) == (15, "timber")
     earth = kind("EARTH", "WEL", "tower", ["meek", "fortitude"], cost=6, race="summoned")
     assert discounted_cost(earth, {"timber": 1}) == (3, "timber")
 
 
 def test_r_comm_09_only_the_matching_commodity_discounts_a_unit_type() -> None:
-    """Cloth does nothing for infantry; no earmark, or a zero count, means full price."""
+    """R-COMM-03, R-COMM-06, R-COMM-08: Cloth, Livestock and Timber do nothing for infantry; no
+    earmark, or a zero count, means full price.
+    """
     inf = kind("INF", "DAW", "infantry")
     assert discounted_cost(inf, {"cloth": 1, "timber": 1, "livestock": 1}) == (3, None)
     assert discounted_cost(inf, {}) == (3, None)
@@ -363,18 +403,23 @@ def test_r_comm_09_only_the_matching_commodity_discounts_a_unit_type() -> None:
 
 
 def test_r_comm_09_grain_cannot_make_a_1_rp_unit_free() -> None:
-    """The Summoned Outsider costs 1: Grain would make it 0, so it is not used."""
+    """R-COMM-09: The Summoned Outsider costs 1: Grain would make it 0, so it is not used."""
     outsider = kind("OUT", "ORC", "infantry", ["weak", "meek", "fortitude"], cost=1)
     assert discounted_cost(outsider, {"grain": 1}) == (1, None)
 
 
 def test_r_comm_09_a_discount_is_clamped_at_1_rp() -> None:
-    """A 2-RP tower with Timber (-3) would reach -1: it costs 1 RP and uses the Timber."""
+    """R-COMM-09, R-COMM-08: A 2-RP tower with Timber (-3) would reach -1: it costs 1 RP and uses
+    the Timber.
+    """
     cheap_tower = kind("T2", "DAW", "tower", cost=2)
     assert discounted_cost(cheap_tower, {"timber": 1}) == (1, "timber")
 
 
 def test_r_comm_09_heroes_cannot_be_discounted() -> None:
+    """R-COMM-09, R-ATTR-HERO-01, R-BUY-03: a Hero has no cost and cannot be discounted; asking is
+    refused under R-BUY-03.
+    """
     hero = kind("H-DAW-01", "DAW", "cavalry", hero=True)
     with pytest.raises(RuleViolation) as info:
         discounted_cost(hero, {"livestock": 1})
@@ -382,7 +427,9 @@ def test_r_comm_09_heroes_cannot_be_discounted() -> None:
 
 
 def test_r_comm_09_one_discount_per_unit_three_infantry_with_two_grain() -> None:
-    """Three Infantry with 2 Grain earmarked: 2 + 2 + 3 = 7 RP, both Grain used."""
+    """R-COMM-09, R-COMM-04: Three Infantry with 2 Grain earmarked: 2 + 2 + 3 = 7 RP, both Grain
+    used.
+    """
     rs = _rs()
     st = _state(rs, {})
     fs = st.factions["DAW"]
@@ -410,7 +457,9 @@ def _buy_state(rs: Ruleset, rp: int, earmarks: dict[str, int]) -> GameState:
 
 
 def test_r_comm_09_buying_uses_one_earmark_per_unit_and_records_it() -> None:
-    """3 Infantry with 2 Grain earmarked and 10 RP: 2 + 2 + 3 = 7 RP, 3 RP left, Grain used."""
+    """R-COMM-09, R-BUY-01: 3 Infantry with 2 Grain earmarked and 10 RP: 2 + 2 + 3 = 7 RP, 3 RP
+    left, Grain used.
+    """
     rs = _rs()
     out = _apply(_buy_state(rs, 10, {"grain": 2, "cloth": 1}), BuyUnits("DAW", "INF", 3), rs)
     fs = out.state.factions["DAW"]
@@ -422,13 +471,16 @@ def test_r_comm_09_buying_uses_one_earmark_per_unit_and_records_it() -> None:
 
 
 def test_r_comm_09_not_enough_rp_counts_the_discounts() -> None:
-    """4 RP, 2 Grain: 3 Infantry cost 7; the first two cost 2 + 2 = 4, so at most 2."""
+    """R-COMM-09, R-BUY-02: 4 RP, 2 Grain: 3 Infantry cost 7; the first two cost 2 + 2 = 4, so at
+    most 2.
+    """
     rs = _rs()
     err = _refused(_buy_state(rs, 4, {"grain": 2}), BuyUnits("DAW", "INF", 3), rs, "R-BUY-02")
     assert err.allowed is not None and err.allowed.startswith("at most 2 ")
 
 
 def test_r_comm_09_a_1_rp_unit_is_bought_at_1_rp_and_keeps_the_grain() -> None:
+    """R-COMM-09: a 1-RP unit is bought at 1 RP (5 -> 4) and the Grain is not used."""
     rs = ruleset(
         provinces={"a": ("plains",)}, kinds=[kind("INF", "DAW"), kind("CHEAP", "DAW", cost=1)]
     )
@@ -438,7 +490,9 @@ def test_r_comm_09_a_1_rp_unit_is_bought_at_1_rp_and_keeps_the_grain() -> None:
 
 
 def test_r_comm_02_cancelling_a_discounted_purchase_returns_its_earmark() -> None:
-    """Prices [2, 2, 3]: cancelling the last two refunds 3 + 2 = 5 RP and one Grain."""
+    """R-COMM-02, R-COMM-09: Prices [2, 2, 3]: cancelling the last two refunds 3 + 2 = 5 RP and one
+    Grain.
+    """
     rs = _rs()
     st = _apply(_buy_state(rs, 10, {"grain": 2}), BuyUnits("DAW", "INF", 3), rs).state
     out = _apply(st, CancelPurchase("DAW", "INF", 2), rs)
@@ -447,6 +501,9 @@ def test_r_comm_02_cancelling_a_discounted_purchase_returns_its_earmark() -> Non
 
 
 def test_r_comm_02_price_batch_and_refund_are_pure_helpers() -> None:
+    """R-COMM-09, R-COMM-04: one Grain prices two Infantry at 2 and 3 RP without using the earmark;
+    only the discounted price refunds a Grain.
+    """
     inf = kind("INF", "DAW")
     earmarks = {"grain": 1}
     assert price_batch(inf, earmarks, 2) == ([2, 3], ["grain"])
@@ -480,9 +537,11 @@ def _campaign(daw_stock: dict[str, int]) -> tuple[Ruleset, GameState]:
 
 
 def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_end() -> None:
-    """By hand: step 2 - Iron +1 RP (11), Salt credit 1, 2 Grain earmarked. Step 3 collects a:
-    14 RP and 1 Timber. Step 4: ceil(2/6) = 1 less 1 Salt = 0. Step 5: one Infantry for 3 - 1 =
-    2 RP (12). At the end of the turn the unused Grain returns to stock."""
+    """R-COMM-02, R-COMM-04, R-COMM-05, R-COMM-07, R-UPK-01, R-UPK-02: By hand: step 2 - Iron +1 RP
+    (11), Salt credit 1, 2 Grain earmarked. Step 3 collects a: 14 RP and 1 Timber. Step 4:
+    ceil(2/6) = 1 less 1 Salt = 0. Step 5: one Infantry for 3 - 1 = 2 RP (12). At the end of the
+    turn the unused Grain returns to stock.
+    """
     rs, st = _campaign({"grain": 2, "salt": 1, "iron": 1})
     assert (st.active, st.step) == ("DAW", Step.TRADE)
     st = _apply(st, EndStep("DAW"), rs).state
@@ -519,6 +578,9 @@ def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_
 
 
 def test_r_pbp_dead_03_umpire_passes_step_2() -> None:
+    """R-PBP-DEAD-03: the umpire passes steps 1, 2 and 4 for the faction; nothing is redeemed, so
+    its Iron stays and the Timber collected in step 3 is added.
+    """
     rs, st = _campaign({"iron": 1})
     st = _apply(st, UmpireAdvance("DAW"), rs).state
     assert st.step == Step.REDEEM

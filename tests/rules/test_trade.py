@@ -84,6 +84,9 @@ def _proposed(st: GameState, rs: Ruleset, order: ProposeTrade) -> tuple[GameStat
 
 
 def test_r_trade_01_active_faction_proposes_and_nothing_moves_yet() -> None:
+    """R-TRADE-01: the active faction proposes a trade in step 1; nothing changes hands until it is
+    accepted.
+    """
     rs = _rs()
     st = _state(rs)
     next_id = st.next_id
@@ -101,18 +104,21 @@ def test_r_trade_01_active_faction_proposes_and_nothing_moves_yet() -> None:
 
 
 def test_r_trade_02_trade_events_are_seen_by_the_two_parties() -> None:
+    """R-TRADE-02: a trade's events go to its two parties."""
     rs = _rs()
     out = _apply(_state(rs), ProposeTrade("DAW", "ORC", give_rp=1), rs)
     assert out.events[0].audience() == ("DAW", "ORC")
 
 
 def test_r_trade_01_counterparty_may_be_named_in_any_case() -> None:
+    """A counterparty named in any case is found (name matching, not a rule of play)."""
     rs = _rs()
     out = _apply(_state(rs), ProposeTrade("DAW", "orc", give_rp=1), rs)
     assert out.state.trades[0].counterparty == "ORC"
 
 
 def test_r_trade_01_unknown_counterparty_gets_suggestions() -> None:
+    """An unknown counterparty is refused with near matches (name matching, not a rule of play)."""
     rs = _rs()
     with pytest.raises(UnknownName) as info:
         _apply(_state(rs), ProposeTrade("DAW", "ORK", give_rp=1), rs)
@@ -120,6 +126,9 @@ def test_r_trade_01_unknown_counterparty_gets_suggestions() -> None:
 
 
 def test_r_trade_01_no_trade_with_oneself_or_outside_play() -> None:
+    """R-TRADE-01: the counterparty is another faction in play: not oneself, not a faction out of
+    the scenario or eliminated.
+    """
     rs = _rs()
     st = _state(rs)
     _refused(st, ProposeTrade("DAW", "DAW", give_rp=1), rs, "R-TRADE-01")
@@ -130,14 +139,16 @@ def test_r_trade_01_no_trade_with_oneself_or_outside_play() -> None:
 
 
 def test_r_trade_01_any_faction_in_play_without_the_neighbour_option() -> None:
-    """WEL (province c) is not DAW's neighbour (a), yet by default they may trade."""
+    """R-TRADE-01: WEL (province c) is not DAW's neighbour (a), yet by default they may trade."""
     rs = _rs()
     out = _apply(_state(rs), ProposeTrade("DAW", "WEL", receive_commodities={"salt": 1}), rs)
     assert out.state.trades[0].counterparty == "WEL"
 
 
 def test_r_trade_01_neighbour_option_limits_counterparties() -> None:
-    """With trade_requires_neighbour, DAW (a) may trade with ORC (b, bordering a) but not WEL (c)."""
+    """R-TRADE-01: With trade_requires_neighbour, DAW (a) may trade with ORC (b, bordering a) but
+    not WEL (c).
+    """
     rs = with_options(_rs(), trade_requires_neighbour=True)
     st = _state(rs)
     assert _apply(st, ProposeTrade("DAW", "ORC", give_rp=1), rs).state.trades
@@ -146,6 +157,7 @@ def test_r_trade_01_neighbour_option_limits_counterparties() -> None:
 
 
 def test_r_trade_01_an_offer_must_move_something_and_nothing_negative() -> None:
+    """R-TRADE-01: an offer gives or receives something, and no amount is negative or zero."""
     rs = _rs()
     st = _state(rs)
     _refused(st, ProposeTrade("DAW", "ORC"), rs, "R-TRADE-01")
@@ -155,6 +167,7 @@ def test_r_trade_01_an_offer_must_move_something_and_nothing_negative() -> None:
 
 
 def test_r_trade_04_only_rp_and_commodities_can_be_traded() -> None:
+    """R-TRADE-04: only RP and commodities can be traded; naming anything else is refused."""
     rs = _rs()
     with pytest.raises(UnknownName) as info:
         _apply(_state(rs), ProposeTrade("DAW", "ORC", give_commodities={"knights": 1}), rs)
@@ -162,6 +175,7 @@ def test_r_trade_04_only_rp_and_commodities_can_be_traded() -> None:
 
 
 def test_r_trade_02_proposer_cannot_offer_more_than_it_holds() -> None:
+    """R-TRADE-02: nobody can give more than it holds: DAW holds 10 RP and 2 Cloth."""
     rs = _rs()
     st = _state(rs)
     err = _refused(st, ProposeTrade("DAW", "ORC", give_rp=11), rs, "R-TRADE-02")
@@ -170,13 +184,16 @@ def test_r_trade_02_proposer_cannot_offer_more_than_it_holds() -> None:
 
 
 def test_r_trade_02_counterparty_holdings_are_not_checked_at_proposal() -> None:
-    """ORC's stock is secret (R-GEN-07): asking for 50 RP is only checked when ORC accepts."""
+    """R-TRADE-02: ORC's stock is secret (R-GEN-07): asking for 50 RP is only checked when ORC
+    accepts.
+    """
     rs = _rs()
     out = _apply(_state(rs), ProposeTrade("DAW", "ORC", receive_rp=50), rs)
     assert out.state.trades[0].receive_rp == 50
 
 
 def test_r_turn_03_only_the_active_faction_proposes_in_step_1() -> None:
+    """R-TURN-03, R-TRADE-01: only the active faction proposes trades, and only in step 1."""
     rs = _rs()
     with pytest.raises(NotYourTurn):
         _apply(_state(rs), ProposeTrade("ORC", "DAW", give_rp=1), rs)
@@ -188,7 +205,9 @@ def test_r_turn_03_only_the_active_faction_proposes_in_step_1() -> None:
 
 
 def test_r_trade_02_accepting_executes_the_trade_atomically() -> None:
-    """DAW gives 3 RP + 1 Grain for 2 Iron: DAW 10->7 RP, Grain 3->2, Iron 0->2; ORC 6->9 RP."""
+    """R-TRADE-02: DAW gives 3 RP + 1 Grain for 2 Iron: DAW 10->7 RP, Grain 3->2, Iron 0->2; ORC
+    6->9 RP.
+    """
     rs = _rs()
     st, tid = _proposed(
         _state(rs),
@@ -210,7 +229,7 @@ def test_r_trade_02_accepting_executes_the_trade_atomically() -> None:
 
 
 def test_r_trade_01_a_one_way_gift() -> None:
-    """DAW gives WEL 4 RP and 2 Cloth for nothing: DAW 10->6, WEL 0->4 and 2 Cloth."""
+    """R-TRADE-01: DAW gives WEL 4 RP and 2 Cloth for nothing: DAW 10->6, WEL 0->4 and 2 Cloth."""
     rs = _rs()
     st, tid = _proposed(
         _state(rs), rs, ProposeTrade("DAW", "WEL", give_rp=4, give_commodities={"cloth": 2})
@@ -221,6 +240,9 @@ def test_r_trade_01_a_one_way_gift() -> None:
 
 
 def test_r_trade_02_parties_only_log_hides_contents_from_the_public() -> None:
+    """R-TRADE-02: with `public_trade_log` parties_only (the default) the public learns who traded,
+    not what.
+    """
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     public = [e for e in _apply(st, AcceptTrade("ORC", tid), rs).events if e.audience() is None]
@@ -228,6 +250,7 @@ def test_r_trade_02_parties_only_log_hides_contents_from_the_public() -> None:
 
 
 def test_r_trade_02_full_log_shows_contents_publicly() -> None:
+    """R-TRADE-02: with `public_trade_log` full the public sees the contents."""
     rs = with_options(_rs(), public_trade_log="full")
     st, tid = _proposed(
         _state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2, receive_commodities={"iron": 1})
@@ -237,6 +260,7 @@ def test_r_trade_02_full_log_shows_contents_publicly() -> None:
 
 
 def test_r_trade_02_no_public_log_announces_nothing() -> None:
+    """R-TRADE-02: with `public_trade_log` none only the two parties hear of the trade."""
     rs = with_options(_rs(), public_trade_log="none")
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     events = _apply(st, AcceptTrade("ORC", tid), rs).events
@@ -245,6 +269,7 @@ def test_r_trade_02_no_public_log_announces_nothing() -> None:
 
 
 def test_r_trade_02_accepting_twice_has_one_effect() -> None:
+    """R-TRADE-02: a trade is executed once; a second acceptance is refused (ORC 6 + 2 = 8 RP)."""
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     done = _apply(st, AcceptTrade("ORC", tid), rs).state
@@ -254,6 +279,9 @@ def test_r_trade_02_accepting_twice_has_one_effect() -> None:
 
 
 def test_r_trade_02_only_the_counterparty_may_accept_or_decline() -> None:
+    """R-TRADE-02: only the counterparty confirms or declines an offer; the proposer cannot accept
+    its own.
+    """
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     _refused(st, AcceptTrade("WEL", tid), rs, "R-TRADE-02")
@@ -263,7 +291,7 @@ def test_r_trade_02_only_the_counterparty_may_accept_or_decline() -> None:
 
 
 def test_r_trade_02_counterparty_short_at_acceptance_is_refused_and_offer_stays() -> None:
-    """ORC holds 6 RP; an offer asking 7 RP cannot be accepted; nothing changes."""
+    """R-TRADE-02: ORC holds 6 RP; an offer asking 7 RP cannot be accepted; nothing changes."""
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=1, receive_rp=7))
     err = _refused(st, AcceptTrade("ORC", tid), rs, "R-TRADE-02")
@@ -272,7 +300,9 @@ def test_r_trade_02_counterparty_short_at_acceptance_is_refused_and_offer_stays(
 
 
 def test_r_trade_02_proposer_short_at_acceptance_is_refused_and_offer_stays() -> None:
-    """DAW offers its 3 Grain to ORC and to WEL; once WEL takes them, ORC's acceptance fails."""
+    """R-TRADE-02: DAW offers its 3 Grain to ORC and to WEL; once WEL takes them, ORC's acceptance
+    fails.
+    """
     rs = _rs()
     st, to_orc = _proposed(
         _state(rs), rs, ProposeTrade("DAW", "ORC", give_commodities={"grain": 3})
@@ -286,6 +316,7 @@ def test_r_trade_02_proposer_short_at_acceptance_is_refused_and_offer_stays() ->
 
 
 def test_r_trade_02_declining_removes_the_offer_and_moves_nothing() -> None:
+    """R-TRADE-02: a declined offer is gone and nothing changes hands."""
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     out = _apply(st, DeclineTrade("ORC", tid), rs)
@@ -296,6 +327,7 @@ def test_r_trade_02_declining_removes_the_offer_and_moves_nothing() -> None:
 
 
 def test_r_trade_02_proposer_may_withdraw_counterparty_may_not() -> None:
+    """R-TRADE-02: the proposer may withdraw an open offer, once; the counterparty may not."""
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     with pytest.raises(NotYourTurn):
@@ -307,6 +339,7 @@ def test_r_trade_02_proposer_may_withdraw_counterparty_may_not() -> None:
 
 
 def test_r_trade_02_open_offers_lapse_when_step_1_ends() -> None:
+    """R-TRADE-02: unconfirmed offers lapse when step 1 ends, and nothing changes hands."""
     rs = _rs()
     st, first = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     st, second = _proposed(st, rs, ProposeTrade("DAW", "WEL", receive_commodities={"salt": 1}))
@@ -321,6 +354,7 @@ def test_r_trade_02_open_offers_lapse_when_step_1_ends() -> None:
 
 
 def test_r_trade_02_answers_are_refused_after_step_1() -> None:
+    """R-TRADE-02: once step 1 is over an offer can no longer be accepted."""
     rs = _rs()
     st, tid = _proposed(_state(rs), rs, ProposeTrade("DAW", "ORC", give_rp=2))
     lapse_trades(st)
@@ -345,7 +379,9 @@ def _campaign() -> tuple[Ruleset, GameState]:
 
 
 def test_r_trade_02_the_turn_waits_in_step_1_and_a_trade_is_answered_there() -> None:
-    """DAW gives 1 Grain for 3 RP: DAW 10 -> 13 RP and 1 Grain; ORC 4 -> 1 RP and 1 Grain."""
+    """R-TRADE-02: DAW gives 1 Grain for 3 RP: DAW 10 -> 13 RP and 1 Grain; ORC 4 -> 1 RP and 1
+    Grain.
+    """
     rs, st = _campaign()
     assert (st.active, st.step) == ("DAW", Step.TRADE)
     st, tid = _proposed(
@@ -358,6 +394,9 @@ def test_r_trade_02_the_turn_waits_in_step_1_and_a_trade_is_answered_there() -> 
 
 
 def test_r_trade_02_ending_step_1_lapses_open_offers() -> None:
+    """R-TRADE-02, R-TURN-02: ending step 1 lapses open offers; step 1 is never revisited, so a late
+    acceptance is refused.
+    """
     rs, st = _campaign()
     st, tid = _proposed(st, rs, ProposeTrade("DAW", "ORC", give_rp=5))
     out = _apply(st, EndStep("DAW"), rs)
@@ -368,6 +407,9 @@ def test_r_trade_02_ending_step_1_lapses_open_offers() -> None:
 
 
 def test_r_pbp_dead_03_umpire_passes_step_1_and_offers_lapse() -> None:
+    """R-PBP-DEAD-03, R-TRADE-02: the umpire passes step 1 for the active faction; its open offers
+    lapse unexecuted.
+    """
     rs, st = _campaign()
     st, tid = _proposed(st, rs, ProposeTrade("DAW", "ORC", give_rp=5))
     out = _apply(st, UmpireAdvance("DAW"), rs)

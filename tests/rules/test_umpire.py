@@ -28,8 +28,10 @@ def _started() -> GameState:
 
 
 def test_r_pbp_ump_01_set_rp_during_another_factions_turn() -> None:
-    """The Orcs start the skirmish with 10 RP; the umpire sets 25 while the Dawnians play. The
-    public event names the change, not the figure (R-GEN-07); the Orcs' own event has both."""
+    """R-PBP-UMP-01: The Orcs start the skirmish with 10 RP; the umpire sets 25 while the Dawnians
+    play. The public event names the change, not the figure (R-GEN-07); the Orcs' own event has
+    both.
+    """
     state = _started()
     assert state.active == "DAW" and state.factions["ORC"].rp == 10
     outcome = engine.apply(state, SetRP("UMPIRE", "ORC", 25), RULESET, ScriptedDice([]))
@@ -41,7 +43,9 @@ def test_r_pbp_ump_01_set_rp_during_another_factions_turn() -> None:
 
 
 def test_r_pbp_ump_01_rp_and_stocks_stay_non_negative() -> None:
-    """R-BUY-02: RP are never negative, even by override; the refusal changes nothing."""
+    """R-PBP-UMP-01, R-BUY-02: RP are never negative, even by override; the refusal changes
+    nothing.
+    """
     state = _started()
     with pytest.raises(RuleViolation) as refused:
         engine.apply(state, SetRP("UMPIRE", "ORC", -1), RULESET, ScriptedDice([]))
@@ -52,6 +56,9 @@ def test_r_pbp_ump_01_rp_and_stocks_stay_non_negative() -> None:
 
 
 def test_r_pbp_ump_01_set_a_commodity_stock() -> None:
+    """R-PBP-UMP-01: the umpire sets a commodity stock (any spelling of its name), to 0 as well; an
+    unknown commodity is refused.
+    """
     state = _started()
     outcome = engine.apply(
         state, SetCommodity("UMPIRE", "DAW", "Salt", 2), RULESET, ScriptedDice([])
@@ -67,7 +74,9 @@ def test_r_pbp_ump_01_set_a_commodity_stock() -> None:
 
 
 def test_r_pbp_ump_01_set_an_owner_or_none() -> None:
-    """R-COLL-01: a province has at most one owner; the umpire may also leave it unowned."""
+    """R-PBP-UMP-01, R-COLL-01: a province has at most one owner; the umpire may give it to another
+    faction or leave it unowned.
+    """
     state = _started()
     assert state.owners["wolfsgate"] == "ORC"
     given = engine.apply(state, SetOwner("UMPIRE", "wolfsgate", "ACH"), RULESET, ScriptedDice([]))

@@ -114,6 +114,7 @@ def test_r_vic_01_military_victory_when_one_faction_alone_has_units() -> None:
 
 
 def test_r_vic_01_not_while_two_factions_have_units() -> None:
+    """R-VIC-01: no military victory while units of two factions (two players) are on the board."""
     rs = _rs()
     st = state(rs, units=[("DI", "DAW", "a"), ("OT", "ORC", "c")])
     assert check_military_victory(st, rs) == []
