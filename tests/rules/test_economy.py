@@ -300,10 +300,11 @@ def test_r_upk_04_undead_are_never_disbanded() -> None:
     assert st.factions["DAW"].rp == 0
 
 
-def test_r_upk_03_disbanded_ship_takes_its_cargo() -> None:
-    """R-UPK-03 with R-MOVE-19: 0 RP, a ship (8) carrying a knight (6) plus an infantry (3): all
-    three must go. Order: infantry, knight, ship; the knight goes before its ship, so the
-    ship goes alone at the end."""
+def test_r_upk_03_default_disbands_the_cargo_before_its_ship() -> None:
+    """R-UPK-03: 0 RP, a ship (8) carrying a knight (6) plus an infantry (3): all three must go.
+    Order: infantry, knight, ship; the knight goes before its ship, so the ship goes alone at the
+    end.
+    """
     rs = _rs()
     st = _daw(rs, [("DS", "bay"), ("DK", "bay"), ("DI", "a")], rp=0)
     st.unit(2).aboard = 1
@@ -313,6 +314,9 @@ def test_r_upk_03_disbanded_ship_takes_its_cargo() -> None:
 
 
 def test_disband_order_ties_go_newest_first() -> None:
+    """R-UPK-03: the default disbands the cheapest first (infantry 3 before the knight 6), ties
+    newest first.
+    """
     rs = _rs()
     st = _daw(rs, [("DI", "a"), ("DI", "a"), ("DK", "a")])
     assert [u.id for u in disband_order(st.units_of("DAW"), rs)] == [2, 1, 3]

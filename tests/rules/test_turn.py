@@ -271,8 +271,9 @@ def test_r_attr_merc_01_excess_mercenaries_go_cheapest_then_newest() -> None:
 
 
 def test_r_attr_merc_01_lone_mercenary_goes_at_turn_start() -> None:
-    """R-ATTR-MERC-02 / R-TURN-04: a lone Rabble is destroyed at the start of the next turn,
-    whoever's turn it is (here the Dawnians')."""
+    """R-ATTR-MERC-01, R-ATTR-MERC-02, R-TURN-04: a lone Rabble is destroyed at the start of the
+    next turn, whoever's turn it is (here the Dawnians').
+    """
     rs = _world()
     st = new_game(rs, "test", "s")
     st.units["9"] = replace(st.unit(3), id=9, kind="OR", location="b")
@@ -284,7 +285,9 @@ def test_r_attr_merc_01_lone_mercenary_goes_at_turn_start() -> None:
 
 
 def test_r_attr_merc_01_giant_allies_option() -> None:
-    """R-ATTR-MISS-03: with giant_allies_mercenary the Giant allies count as Mercenary."""
+    """R-ATTR-MISS-03, R-ATTR-MERC-01: with giant_allies_mercenary the Giant allies count as
+    Mercenary, so a lone one goes in the Mercenary check.
+    """
     rs = ruleset(
         provinces={"a": ("hills",)},
         kinds=[kind("U-ORC-07", "ORC", cost=15)],
