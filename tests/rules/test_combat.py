@@ -133,6 +133,9 @@ def dice_of(out: Outcome) -> list[tuple[CombatStep, tuple[BattleDie, ...]]]:
 
 
 def test_r_combat_01_battles_due_from_attacking_units_in_name_order() -> None:
+    """R-COMBAT-01, R-COMBAT-02: a battle is due in each space the attacker's units entered while it
+    held enemy units (m and b), listed by space name.
+    """
     rs = ruleset(
         provinces={"a": ("plains",), "m": ("plains",), "b": ("plains",)},
         borders=[("a", "m"), ("a", "b")],
@@ -154,6 +157,9 @@ def test_r_combat_01_battles_due_from_attacking_units_in_name_order() -> None:
 
 
 def test_r_combat_01_partners_of_the_attacker_take_no_part() -> None:
+    """R-COMBAT-01: a pact partner of the attacker in the battle space takes no part: it rolls no
+    die and is untouched.
+    """
     rs, st = battle_setup(["INF"], [("ORCI", "ORC"), ("WELI", "WEL")])
     st.alliances = [["DAW", "WEL"]]
     out = fight(st, rs, [2, 9])
@@ -163,6 +169,9 @@ def test_r_combat_01_partners_of_the_attacker_take_no_part() -> None:
 
 
 def test_r_combat_02_attacker_picks_a_due_battle_one_at_a_time() -> None:
+    """R-COMBAT-02, R-COMBAT-01: the attacker fights the due battle it names; a space with no battle
+    due is refused, and so is a second battle while one is under way.
+    """
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
     with pytest.raises(IllegalCombat) as err:
         fight(st, rs, [], FightBattle("DAW", "z"))
@@ -181,7 +190,9 @@ def test_r_combat_02_attacker_picks_a_due_battle_one_at_a_time() -> None:
 
 
 def test_r_combat_05_melee_hit_on_value_and_capture() -> None:
-    """Infantry attacks at 2, defends at 3 (R-GEN-02): a 2 hits, a 4 misses; x passes (R-COMBAT-11)."""
+    """R-COMBAT-05: Infantry attacks at 2, defends at 3 (R-GEN-02): a 2 hits, a 4 misses; x passes
+    (R-COMBAT-11).
+    """
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
     out = fight(st, rs, [2, 4])
     assert dice_of(out) == [
@@ -206,8 +217,9 @@ def test_r_combat_05_melee_hit_on_value_and_capture() -> None:
 
 
 def test_r_combat_04_missile_casualties_are_simultaneous() -> None:
-    """Both missile units hit in the missile step and both die: nobody is left (R-COMBAT-07),
-    and the owner is unchanged (R-COMBAT-11). The Meek Arrow-boy defends at 2."""
+    """R-COMBAT-04: Both missile units hit in the missile step and both die: nobody is left
+    (R-COMBAT-07), and the owner is unchanged (R-COMBAT-11). The Meek Arrow-boy defends at 2.
+    """
     rs, st = battle_setup(["ARCHER"], [("ORCARROW", "ORC")])
     out = fight(st, rs, [1, 2])
     ((step, dice),) = dice_of(out)
@@ -219,13 +231,18 @@ def test_r_combat_04_missile_casualties_are_simultaneous() -> None:
 
 
 def test_r_combat_07_decisive_missile_step_ends_the_battle_before_melee() -> None:
+    """R-COMBAT-07: the archer's missile hit leaves the defender with no unit, so the battle ends
+    before melee and the infantry never rolls.
+    """
     rs, st = battle_setup(["ARCHER", "INF"], [("ORCI", "ORC")])
     out = fight(st, rs, [1])  # only the archer rolls; the infantry never does
     assert ended(out).result is BattleResult.ATTACKER_WON
 
 
 def test_r_combat_05_a_unit_rolls_in_one_step_per_round() -> None:
-    """R-COMBAT-03: rounds repeat, each with its missile and melee step."""
+    """R-COMBAT-05, R-COMBAT-03: the archer rolls only in the missile step, the defender only in
+    melee; rounds repeat, each with its missile and melee step.
+    """
     rs, st = battle_setup(["ARCHER"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9])
     steps = dice_of(out)
@@ -239,6 +256,9 @@ def test_r_combat_05_a_unit_rolls_in_one_step_per_round() -> None:
 
 
 def test_r_attr_miss_03_missile_cavalry_shoots_with_its_attack_value() -> None:
+    """R-ATTR-MISS-03: cavalry with Missile shoots in the missile step with its attack value, 5; the
+    defender answers in melee.
+    """
     rs, st = battle_setup(["MISSCAV"], [("ORCI", "ORC")])
     out = fight(st, rs, [6, 9])
     assert [(s, [(d.unit, d.target) for d in dice]) for s, dice in dice_of(out)] == [
@@ -248,6 +268,9 @@ def test_r_attr_miss_03_missile_cavalry_shoots_with_its_attack_value() -> None:
 
 
 def test_r_attr_miss_02_forest_sends_missile_units_without_woodlore_to_melee() -> None:
+    """R-ATTR-MISS-02, R-ATTR-WOOD-01: in forest the archer without Woodlore rolls in melee; the
+    Woodlore ranger still shoots.
+    """
     rs, st = battle_setup(["ARCHER", "RANGER"], [("ORCI", "ORC")], terrain=("forest",))
     out = fight(st, rs, [9, 9, 9])
     assert [(s, [d.unit for d in dice]) for s, dice in dice_of(out)] == [
@@ -257,6 +280,9 @@ def test_r_attr_miss_02_forest_sends_missile_units_without_woodlore_to_melee() -
 
 
 def test_r_gen_03_elite_attack_and_veteran_defense_in_battle() -> None:
+    """R-GEN-03, R-ATTR-ELITE-01, R-ATTR-VET-01: in battle Elite attacks at 2 + 1 = 3 (a 3 hits) and
+    Veteran defends at 3 + 1 = 4 (a 5 misses).
+    """
     rs, st = battle_setup(["ELITE"], [("ORCVET", "ORC")])
     out = fight(st, rs, [3, 5])
     ((_, dice),) = dice_of(out)
@@ -264,8 +290,9 @@ def test_r_gen_03_elite_attack_and_veteran_defense_in_battle() -> None:
 
 
 def test_r_move_03_defender_fights_on_its_chosen_or_best_terrain() -> None:
-    """In a plains/forest province a Woodlore defender that chose nothing gets forest (+1,
-    R-ATTR-WOOD-01); one that chose plains when it moved in keeps plains."""
+    """R-MOVE-03: In a plains/forest province a Woodlore defender that chose nothing gets forest
+    (+1, R-ATTR-WOOD-01); one that chose plains when it moved in keeps plains.
+    """
     rs, st = battle_setup(
         ["INF"], [("ORCWOOD", "ORC"), ("ORCWOOD", "ORC")], terrain=("plains", "forest")
     )
@@ -276,6 +303,7 @@ def test_r_move_03_defender_fights_on_its_chosen_or_best_terrain() -> None:
 
 
 def test_r_attr_mighty_01_two_dice() -> None:
+    """R-ATTR-MIGHTY-01: a Mighty attacker rolls two dice in melee."""
     rs, st = battle_setup(["MIGHTY"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9, 9])
     ((_, dice),) = dice_of(out)
@@ -283,6 +311,9 @@ def test_r_attr_mighty_01_two_dice() -> None:
 
 
 def test_r_attr_pred_01_defending_cavalry_at_minus_one_while_a_predator_attacks() -> None:
+    """R-ATTR-PRED-01: while the Predator cavalry attacks, the Orc cavalry defends at 3 - 1 = 2;
+    once the Predator is gone, at 3 again.
+    """
     rs, st = battle_setup(["PREDCAV", "INF"], [("ORCCAV", "ORC")])
     # Round 1: the Predator cavalry (5) and infantry (2) miss; the Orc cavalry defends at 3-1=2
     # and hits with a 1. DAW chooses which of its two different units dies.
@@ -300,6 +331,9 @@ def test_r_attr_pred_01_defending_cavalry_at_minus_one_while_a_predator_attacks(
 
 
 def test_r_attr_fear_01_round_one_only_and_not_on_undead() -> None:
+    """R-ATTR-FEAR-01, R-ATTR-UNDEAD-01: a Fear hero lowers the infantry's target from 2 to 1 in
+    round 1 only; the Undead attacker is unaffected.
+    """
     rs, st = battle_setup(["INF", "UNDEAD"], [("H-ORC-01", "ORC")])
     out = fight(st, rs, [9, 9, 9])
     ((_, dice),) = dice_of(out)
@@ -310,6 +344,9 @@ def test_r_attr_fear_01_round_one_only_and_not_on_undead() -> None:
 
 
 def test_r_attr_insp_01_raises_own_dice_and_cancels_fear() -> None:
+    """R-ATTR-INSP-01: an Inspiring hero raises its side's targets by 1 in round 1 (infantry and
+    hero 2 -> 3); facing a Fear hero the two cancel.
+    """
     rs, st = battle_setup(["INF", "H-DAW-01"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9, 9])
     ((_, dice),) = dice_of(out)
@@ -324,6 +361,9 @@ def test_r_attr_insp_01_raises_own_dice_and_cancels_fear() -> None:
 
 
 def test_r_attr_merc_02_a_lone_mercenary_is_destroyed_at_round_start() -> None:
+    """R-ATTR-MERC-02, R-ATTR-MERC-01: a lone Mercenary attacker is destroyed at the start of round
+    1 and the defender holds.
+    """
     rs, st = battle_setup(["MERC"], [("ORCI", "ORC")])
     out = fight(st, rs, [])
     assert of_type(out.events, MercenariesDeserted) == [
@@ -333,8 +373,9 @@ def test_r_attr_merc_02_a_lone_mercenary_is_destroyed_at_round_start() -> None:
 
 
 def test_r_attr_merc_01_excess_mercenaries_go_each_round() -> None:
-    """Two Mercenaries with one other unit: one goes at round 1; when the other unit dies,
-    the second goes at the start of round 2."""
+    """R-ATTR-MERC-01: Two Mercenaries with one other unit: one goes at round 1; when the other unit
+    dies, the second goes at the start of round 2.
+    """
     rs, st = battle_setup(["MERC", "MERC", "INF"], [("ORCI", "ORC"), ("ORCI", "ORC")])
     out = fight(st, rs, [9, 9, 9, 9])
     (first,) = of_type(out.events, MercenariesDeserted)
@@ -355,6 +396,9 @@ def test_r_attr_merc_01_excess_mercenaries_go_each_round() -> None:
 
 
 def test_r_combat_06_both_sides_choose_at_once_then_removal() -> None:
+    """R-COMBAT-06: both sides choose their casualties after the step's dice, and nothing is removed
+    until both have chosen; the Orcs' choice is a reaction, by default the cheapest unit.
+    """
     rs, st = battle_setup(["INF", "ELITE"], [("ORCI", "ORC"), ("ORCCAV", "ORC")])
     # DAW: INF 2 (die 1 hit), ELITE 3 (die 9); ORC: ORCI 3 (die 1 hit), ORCCAV 3 (die 9).
     out = fight(st, rs, [1, 9, 1, 9])
@@ -371,6 +415,9 @@ def test_r_combat_06_both_sides_choose_at_once_then_removal() -> None:
 
 
 def test_r_combat_06_assignment_is_checked_strictly_and_refusal_changes_nothing() -> None:
+    """R-COMBAT-06: a casualty choice names exactly as many of the side's own units as hits;
+    anything else is refused and changes nothing.
+    """
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC"), ("ORCCAV", "ORC")])
     out = fight(st, rs, [1, 9, 9, 9])
     before = out.state.clone()
@@ -384,7 +431,7 @@ def test_r_combat_06_assignment_is_checked_strictly_and_refusal_changes_nothing(
 
 
 def test_r_combat_06_no_real_choice_is_applied_at_once() -> None:
-    """Identical units, or as many hits as units: nobody is asked."""
+    """R-COMBAT-06: Identical units, or as many hits as units: nobody is asked."""
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC"), ("ORCI", "ORC")])
     out = fight(st, rs, [1, 9, 9, 9])
     assert out.state.pending[0].kind == "press_or_withdraw"
@@ -394,6 +441,9 @@ def test_r_combat_06_no_real_choice_is_applied_at_once() -> None:
 
 
 def test_r_combat_06_default_is_cheapest_then_lower_value_then_most_recent() -> None:
+    """R-COMBAT-06: the default casualty is the cheapest unit, then the one of lower value, then the
+    most recently mustered.
+    """
     rs, st = battle_setup(["INF"], [("ORCCAV", "ORC"), ("ORCI", "ORC")])
     out = fight(st, rs, [1, 9, 9])
     (decision,) = out.state.pending
@@ -411,6 +461,7 @@ def test_r_combat_06_default_is_cheapest_then_lower_value_then_most_recent() -> 
 
 
 def test_r_combat_06_casualty_chooser_opponent() -> None:
+    """R-COMBAT-06: with `casualty_chooser` opponent the Dawnians choose the Orc casualty."""
     rs, st = battle_setup(
         ["INF"], [("ORCI", "ORC"), ("ORCCAV", "ORC")], options=Options(casualty_chooser="opponent")
     )
@@ -426,7 +477,7 @@ def test_r_combat_06_casualty_chooser_opponent() -> None:
 
 
 def test_r_combat_06_joint_defence_hands_hits_out_from_the_owner() -> None:
-    """WEL owns x; WEL and ORC are partners. Three hits go WEL, ORC, WEL."""
+    """R-COMBAT-06: WEL owns x; WEL and ORC are partners. Three hits go WEL, ORC, WEL."""
     rs, st = battle_setup(
         ["INF", "INF", "INF"],
         [("ORCI", "ORC"), ("ORCI", "ORC"), ("WELI", "WEL"), ("WELI", "WEL")],
@@ -441,6 +492,9 @@ def test_r_combat_06_joint_defence_hands_hits_out_from_the_owner() -> None:
 
 
 def test_r_attr_forti_01_wound_or_destroy_is_a_choice() -> None:
+    """R-ATTR-FORTI-01, R-COMBAT-06: two hits on two Fortitude units may wound both or destroy one;
+    three ids for two hits are refused.
+    """
     rs, st = battle_setup(["INF", "INF"], [("ORCFORT", "ORC"), ("ORCFORT", "ORC")])
     out = fight(st, rs, [1, 1, 9, 9])
     (decision,) = out.state.pending
@@ -455,6 +509,7 @@ def test_r_attr_forti_01_wound_or_destroy_is_a_choice() -> None:
 
 
 def test_r_attr_forti_01_more_than_two_hits_on_a_unit_is_refused() -> None:
+    """R-ATTR-FORTI-01: a Fortitude unit takes two hits at most; three on one unit are refused."""
     rs, st = battle_setup(
         ["INF", "INF", "INF"], [("ORCFORT", "ORC"), ("ORCI", "ORC"), ("ORCI", "ORC")]
     )
@@ -465,6 +520,10 @@ def test_r_attr_forti_01_more_than_two_hits_on_a_unit_is_refused() -> None:
 
 
 def test_r_attr_forti_02_wounded_units_are_destroyed_at_the_end() -> None:
+    """R-ATTR-FORTI-02, R-COMBAT-11: the wounded Fortitude attacker kills the defender in round 2
+    but is destroyed at the end of the battle, so x keeps its owner; with `fortitude_end` heal it
+    survives, healed, and wins.
+    """
     rs, st = battle_setup(["FORT"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 1])  # the lone Fortitude attacker is wounded: no choice
     assert out.state.unit(1).wounded
@@ -488,7 +547,9 @@ def test_r_attr_forti_02_wounded_units_are_destroyed_at_the_end() -> None:
 
 
 def test_r_combat_08_withdraw_returns_units_where_they_came_from() -> None:
-    """R-COMBAT-10: a battle also ends when the attacker withdraws all its units."""
+    """R-COMBAT-08, R-COMBAT-10, R-COMBAT-11: after a hitless round the attacker withdraws; each
+    unit returns to a, where it came from, its move ended; the battle ends and x keeps its owner.
+    """
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9, 9])
     (decision,) = out.state.pending
@@ -507,6 +568,7 @@ def test_r_combat_08_withdraw_returns_units_where_they_came_from() -> None:
 
 
 def test_r_attr_forti_02_a_wounded_unit_that_withdrew_is_still_destroyed_at_the_end() -> None:
+    """R-ATTR-FORTI-02: a wounded unit that withdrew is still destroyed at the end of the battle."""
     rs, st = battle_setup(["FORT"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 1])  # the Fortitude attacker is wounded
     out2 = fight(out.state, rs, [], Withdraw("DAW"))
@@ -516,6 +578,9 @@ def test_r_attr_forti_02_a_wounded_unit_that_withdrew_is_still_destroyed_at_the_
 
 
 def test_r_combat_09_landed_units_stay_while_others_withdraw() -> None:
+    """R-COMBAT-09: a unit that came ashore from the sea may not withdraw; the other withdraws and
+    the battle goes on with the landed unit.
+    """
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC")])
     st.unit(2).entered_from = "sea"  # came ashore: may not withdraw
     out = fight(st, rs, [9, 9, 9])
@@ -527,6 +592,9 @@ def test_r_combat_09_landed_units_stay_while_others_withdraw() -> None:
 
 
 def test_r_combat_09_no_offer_when_nobody_may_withdraw_or_mixing_is_forbidden() -> None:
+    """R-COMBAT-09: nobody is asked to withdraw when no attacking unit may, nor with
+    `withdraw_mixed` forbidden and one landed unit; the next round follows at once.
+    """
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")], came_from="sea")
     out = fight(st, rs, [9, 9, 1, 9])  # round 2 follows at once
     assert ended(out).result is BattleResult.ATTACKER_WON
@@ -539,6 +607,9 @@ def test_r_combat_09_no_offer_when_nobody_may_withdraw_or_mixing_is_forbidden() 
 
 
 def test_r_pbp_dead_04_default_is_no_withdrawal() -> None:
+    """R-PBP-DEAD-04: the default answer to press on or withdraw is no withdrawal: round 2 is fought
+    and won.
+    """
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9])
     after = out.state.clone()
@@ -552,6 +623,9 @@ def test_r_pbp_dead_04_default_is_no_withdrawal() -> None:
 
 
 def test_r_combat_13_stalemate_withdraws_who_can_and_destroys_the_rest() -> None:
+    """R-COMBAT-13, R-COMBAT-09: with `stalemate_rounds` 2, two hitless rounds end the battle: the
+    infantry from a withdraws, the landed one is destroyed, x keeps its owner.
+    """
     rs, st = battle_setup(["INF", "INF"], [("ORCTWR", "ORC")], options=Options(stalemate_rounds=2))
     st.unit(2).entered_from = "sea"
     out = fight(st, rs, [10, 10, 10])  # round 1: a 10 misses 2 and 7
@@ -568,6 +642,9 @@ def test_r_combat_13_stalemate_withdraws_who_can_and_destroys_the_rest() -> None
 
 
 def test_r_combat_15_towers_defend_at_seven_and_never_attack() -> None:
+    """R-COMBAT-15: the Orc Tower defends at 7 and hits with a 7; the attacker's own Tower takes no
+    part.
+    """
     rs, st = battle_setup(["INF", "TWR"], [("ORCTWR", "ORC")])
     out = fight(st, rs, [9, 7])
     ((_, dice),) = dice_of(out)
@@ -581,6 +658,9 @@ def test_r_combat_15_towers_defend_at_seven_and_never_attack() -> None:
 
 
 def test_r_coll_02_end_of_step_7_takes_empty_provinces() -> None:
+    """R-COLL-02, R-ALLY-03: at the end of step 7 the active faction takes each province where it
+    has land units and no non-partner units: b (Orc) and d (unowned), not its partner's c.
+    """
     rs = ruleset(
         provinces={p: ("plains",) for p in "abcd"},
         borders=[("a", "b"), ("b", "c"), ("c", "d")],
@@ -602,6 +682,9 @@ def test_r_coll_02_end_of_step_7_takes_empty_provinces() -> None:
 
 
 def test_r_combat_01_step_7_cannot_end_with_battles_due() -> None:
+    """R-COMBAT-01: step 7 cannot end while a battle is due; the refusal names x and changes
+    nothing.
+    """
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
     before = st.clone()
     with pytest.raises(IllegalCombat) as err:
@@ -614,9 +697,10 @@ def test_r_combat_01_step_7_cannot_end_with_battles_due() -> None:
 
 
 def test_r_turn_02_steps_6_and_7_through_the_turn_machinery() -> None:
-    """Ending step 6 lists the battles (R-COMBAT-01); step 7 cannot end before they are fought;
-    the umpire's default answers press on (R-PBP-DEAD-04); ending step 7 takes the empty
-    province passed through on the way (R-COLL-02)."""
+    """R-TURN-02: Ending step 6 lists the battles (R-COMBAT-01); step 7 cannot end before they are
+    fought; the umpire's default answers press on (R-PBP-DEAD-04); ending step 7 takes the empty
+    province passed through on the way (R-COLL-02).
+    """
     from caedes_bot.rules.movement import MoveUnits
     from caedes_bot.rules.turn import EndStep, UmpireAdvance
 
@@ -652,6 +736,9 @@ def test_r_turn_02_steps_6_and_7_through_the_turn_machinery() -> None:
 
 
 def test_r_combat_02_default_battle_order_for_a_missed_deadline() -> None:
+    """R-COMBAT-02: on a missed deadline the bot fights the due battles by space name; with none
+    left it refuses.
+    """
     from caedes_bot.rules.combat import fight_default_battle
 
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
@@ -664,6 +751,10 @@ def test_r_combat_02_default_battle_order_for_a_missed_deadline() -> None:
 
 
 def test_r_combat_06_hand_out_order_owner_first_then_turn_order() -> None:
+    """R-COMBAT-06, R-ATTR-FORTI-01: in joint defence hits go out one at a time from the province
+    owner, else in turn order; hits beyond the units are lost; a choice among Fortitude units is
+    real only when it changes the outcome.
+    """
     from caedes_bot.rules.combat import Fighter, handout_order, has_real_choice, share_hits
     from tests.rules.builders import TURN_ORDER
 

@@ -65,6 +65,9 @@ def line_map(**kw: object):  # type: ignore[no-untyped-def]
 
 
 def test_r_move_01_infantry_moves_one_province() -> None:
+    """R-MOVE-01: infantry (move 1) enters one adjacent province; two is refused and the refusal
+    names what is in reach.
+    """
     rs = line_map()
     st = state(rs, units=[("INF", "DAW", "a")])
     out = move(st, rs, (1,), "b")
@@ -80,6 +83,9 @@ def test_r_move_01_infantry_moves_one_province() -> None:
 
 
 def test_r_move_01_cavalry_moves_two_and_may_move_again_with_what_is_left() -> None:
+    """R-MOVE-01: cavalry (move 2) goes two provinces, no further; moved one at a time it goes on
+    with what is left.
+    """
     rs = line_map()
     st = state(rs, units=[("CAV", "DAW", "a")])
     out = move(st, rs, (1,), "c")
@@ -97,6 +103,9 @@ def test_r_move_01_cavalry_moves_two_and_may_move_again_with_what_is_left() -> N
 
 
 def test_r_move_01_units_in_one_order_find_their_own_routes() -> None:
+    """R-MOVE-01: units need not move as a stack: infantry from b and cavalry from a each reach c by
+    their own route.
+    """
     rs = line_map()
     st = state(rs, units=[("INF", "DAW", "b"), ("CAV", "DAW", "a")])
     out = move(st, rs, (1, 2), "c")
@@ -106,6 +115,9 @@ def test_r_move_01_units_in_one_order_find_their_own_routes() -> None:
 
 
 def test_r_move_01_order_is_all_or_nothing_and_names_the_unit() -> None:
+    """R-MOVE-01: if one unit of an order cannot reach the destination the order is refused, naming
+    that unit, and nothing moves.
+    """
     rs = line_map()
     st = state(rs, units=[("CAV", "DAW", "a"), ("INF", "DAW", "a")])
     before = st.clone()
@@ -117,6 +129,7 @@ def test_r_move_01_order_is_all_or_nothing_and_names_the_unit() -> None:
 
 
 def test_r_attr_fort_01_towers_never_move() -> None:
+    """R-ATTR-FORT-01, R-MOVE-01: a Tower never moves and is never offered as movable."""
     rs = line_map()
     st = state(rs, units=[("TWR", "DAW", "a")])
     with pytest.raises(IllegalMove) as err:
@@ -126,6 +139,9 @@ def test_r_attr_fort_01_towers_never_move() -> None:
 
 
 def test_r_attr_quick_01_and_slow_01_allowance() -> None:
+    """R-ATTR-QUICK-01, R-ATTR-SLOW-01: Quick infantry (1 + 1) reaches c; Slow cavalry (2 - 1)
+    reaches only b.
+    """
     rs = line_map()
     st = state(rs, units=[("SCOUT", "DAW", "a"), ("SLOWCAV", "DAW", "a")])
     assert move(st, rs, (1,), "c").state.unit(1).location == "c"
@@ -133,6 +149,7 @@ def test_r_attr_quick_01_and_slow_01_allowance() -> None:
 
 
 def test_r_move_22_units_mustered_this_turn_cannot_move() -> None:
+    """R-MOVE-22: a unit whose move has ended (as when just mustered) cannot move."""
     rs = line_map()
     st = state(rs, units=[("INF", "DAW", "a")])
     st.unit(1).move_ended = True
@@ -142,6 +159,9 @@ def test_r_move_22_units_mustered_this_turn_cannot_move() -> None:
 
 
 def test_r_turn_03_only_own_units_and_only_the_active_faction_in_step_6() -> None:
+    """R-TURN-03, R-MOVE-01: only the active faction moves, only its own units, and only in
+    step 6.
+    """
     rs = line_map()
     st = state(rs, units=[("ORCI", "ORC", "a"), ("INF", "DAW", "a")])
     with pytest.raises(RuleViolation) as err:
@@ -166,6 +186,7 @@ def test_unknown_destination_suggests_a_near_name() -> None:
 
 
 def test_r_move_02_pass_through_own_and_partner_units() -> None:
+    """R-MOVE-02, R-ALLY-03: cavalry passes through a pact partner's units without a battle."""
     rs = line_map()
     st = state(rs, units=[("CAV", "DAW", "a"), ("WELI", "WEL", "b")])
     st.alliances = [["DAW", "WEL"]]
@@ -175,6 +196,9 @@ def test_r_move_02_pass_through_own_and_partner_units() -> None:
 
 
 def test_r_move_02_enemy_units_stop_the_move_and_make_an_attack() -> None:
+    """R-MOVE-02: entering a space with a non-partner's units ends the move and makes an attacker;
+    it cannot go on or back.
+    """
     rs = line_map()
     st = state(rs, units=[("CAV", "DAW", "a"), ("ORCI", "ORC", "b")])
     assert legal_destinations(st, rs, [1]) == {"b": True}
@@ -191,6 +215,9 @@ def test_r_move_02_enemy_units_stop_the_move_and_make_an_attack() -> None:
 
 
 def test_r_move_02_empty_enemy_province_is_passed_and_not_taken() -> None:
+    """R-MOVE-02, R-COLL-02: an empty enemy province may be passed through, and passing does not
+    take it.
+    """
     rs = line_map()
     st = state(rs, units=[("CAV", "DAW", "a")], owners={"b": "ORC"})
     out = move(st, rs, (1,), "c")
@@ -199,7 +226,7 @@ def test_r_move_02_empty_enemy_province_is_passed_and_not_taken() -> None:
 
 
 def test_route_prefers_shortest_then_provinces_without_other_factions() -> None:
-    """R-MOVE-01/02: a -> {b, c} -> d; b holds partner units, c is empty: go through c."""
+    """R-MOVE-01: a -> {b, c} -> d; b holds partner units, c is empty: go through c."""
     rs = ruleset(
         provinces={p: ("plains",) for p in "abcd"},
         borders=[("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")],
@@ -214,6 +241,9 @@ def test_route_prefers_shortest_then_provinces_without_other_factions() -> None:
 
 
 def test_r_move_13_enemy_ship_on_a_river_edge_occupies_the_province() -> None:
+    """R-MOVE-13: an Orc ship on a river edge of b makes entering b an attack; with
+    `river_ship_occupies` off it does not.
+    """
     rs = ruleset(
         provinces={"a": ("plains",), "b": ("plains",), "c": ("plains",)},
         borders=[("a", "b")],
@@ -231,6 +261,9 @@ def test_r_move_13_enemy_ship_on_a_river_edge_occupies_the_province() -> None:
 
 
 def test_r_move_05_cavalry_into_forest_costs_entire_movement() -> None:
+    """R-MOVE-05, R-MOVE-04: cavalry without Woodlore enters forest only with its entire movement,
+    as its first step.
+    """
     rs = line_map(extra={"f": ("forest",)}, more=[("a", "f"), ("b", "f")])
     st = state(rs, units=[("CAV", "DAW", "a")])
     out = move(st, rs, (1,), "f")
@@ -245,6 +278,9 @@ def test_r_move_05_cavalry_into_forest_costs_entire_movement() -> None:
 
 
 def test_r_move_04_stop_on_entry_lets_entire_movement_come_later() -> None:
+    """R-MOVE-04: with `entire_move_mode` stop_on_entry cavalry may enter forest after a first step,
+    and stops there.
+    """
     rs = with_options(
         line_map(extra={"f": ("forest",)}, more=[("b", "f")]), entire_move_mode="stop_on_entry"
     )
@@ -255,12 +291,18 @@ def test_r_move_04_stop_on_entry_lets_entire_movement_come_later() -> None:
 
 
 def test_r_move_04_full_allowance_refuses_a_late_forest_entry() -> None:
+    """R-MOVE-04, R-MOVE-05: by default (full_allowance) forest cannot be entered as a second
+    step.
+    """
     rs = line_map(extra={"f": ("forest",)}, more=[("b", "f")])
     st = state(rs, units=[("CAV", "DAW", "a")])
     assert "f" not in legal_destinations(st, rs, [1])
 
 
 def test_r_attr_wood_01_woodlore_cavalry_rides_through_forest() -> None:
+    """R-ATTR-WOOD-01, R-MOVE-05: Woodlore cavalry ignores the forest cost and rides on; other
+    cavalry stops there.
+    """
     rs = ruleset(
         provinces={"a": ("plains",), "f": ("forest",), "c": ("plains",)},
         borders=[("a", "f"), ("f", "c")],
@@ -272,6 +314,7 @@ def test_r_attr_wood_01_woodlore_cavalry_rides_through_forest() -> None:
 
 
 def test_r_move_06_cavalry_never_enters_mountains_without_mountainlore() -> None:
+    """R-MOVE-06: cavalry without Mountainlore may not enter mountains."""
     rs = line_map(extra={"m": ("mountains",)}, more=[("a", "m")])
     st = state(rs, units=[("CAV", "DAW", "a")])
     with pytest.raises(IllegalMove) as err:
@@ -280,6 +323,9 @@ def test_r_move_06_cavalry_never_enters_mountains_without_mountainlore() -> None
 
 
 def test_r_attr_mtn_01_mountainlore_cavalry_enters_at_entire_cost() -> None:
+    """R-ATTR-MTN-01, R-MOVE-06: Mountainlore cavalry enters mountains with its entire movement, as
+    its first step only.
+    """
     rs = line_map(extra={"m": ("mountains",)}, more=[("a", "m"), ("b", "m")])
     st = state(rs, units=[("MTNCAV", "DAW", "a")])
     out = move(st, rs, (1,), "m")
@@ -291,7 +337,9 @@ def test_r_attr_mtn_01_mountainlore_cavalry_enters_at_entire_cost() -> None:
 
 
 def test_r_move_06_infantry_pays_entire_movement_for_mountains_mountainlore_or_not() -> None:
-    """Quick Mountainlore infantry (allowance 2) can enter only as its first step (R-ATTR-MTN-01)."""
+    """R-MOVE-06, R-ATTR-MTN-01: infantry pays its entire movement for mountains, Mountainlore or
+    not: Quick Mountainlore infantry (allowance 2) can enter only as its first step.
+    """
     rs = line_map(extra={"m": ("mountains",)}, more=[("a", "m"), ("b", "m")])
     st = state(rs, units=[("MTNINF", "DAW", "a")])
     out = move(st, rs, (1,), "m")
@@ -302,6 +350,9 @@ def test_r_move_06_infantry_pays_entire_movement_for_mountains_mountainlore_or_n
 
 
 def test_r_move_07_swamp_costs_cavalry_entire_movement_unless_amphibian() -> None:
+    """R-MOVE-07, R-ATTR-AMPH-04: cavalry enters swamp with its entire movement; Amphibian cavalry
+    rides on through.
+    """
     rs = ruleset(
         provinces={"a": ("plains",), "s": ("swamp",), "c": ("plains",)},
         borders=[("a", "s"), ("s", "c")],
@@ -315,6 +366,7 @@ def test_r_move_07_swamp_costs_cavalry_entire_movement_unless_amphibian() -> Non
 
 
 def test_r_move_08_plains_and_hills_cost_nothing_extra() -> None:
+    """R-MOVE-08: hills cost nothing extra: cavalry rides a -> h -> c and its move has not ended."""
     rs = ruleset(
         provinces={"a": ("plains",), "h": ("hills",), "c": ("plains",)},
         borders=[("a", "h"), ("h", "c")],
@@ -327,6 +379,10 @@ def test_r_move_08_plains_and_hills_cost_nothing_extra() -> None:
 
 
 def test_r_move_12_river_crossing_costs_entire_movement() -> None:
+    """R-MOVE-12, R-MOVE-04, R-ATTR-AMPH-04: crossing a river costs the entire movement, as a first
+    step only; Amphibian units ignore it; a river into forest costs one entire-movement
+    expenditure.
+    """
     rs = ruleset(
         provinces={"a": ("plains",), "b": ("plains",), "c": ("plains",), "f": ("forest",)},
         borders=[("a", "b")],
@@ -345,6 +401,7 @@ def test_r_move_12_river_crossing_costs_entire_movement() -> None:
 
 
 def test_r_move_09_never_into_a_sea_zone_over_land() -> None:
+    """R-MOVE-09: infantry may not move into a sea zone."""
     rs = line_map(coasts=[("a", "sea")])
     st = state(rs, units=[("INF", "DAW", "a"), ("AMPHINF", "DAW", "a")])
     with pytest.raises(IllegalMove) as err:
@@ -356,6 +413,7 @@ def test_r_move_09_never_into_a_sea_zone_over_land() -> None:
 
 
 def test_r_move_10_islands_have_no_land_route() -> None:
+    """R-MOVE-10: an island has no land border, so no land move reaches it."""
     rs = line_map(extra={"isle": ("plains",)}, coasts=[("a", "sea"), ("isle", "sea")])
     st = state(rs, units=[("INF", "DAW", "a")])
     with pytest.raises(IllegalMove) as err:
@@ -387,6 +445,9 @@ def _mixed_map():  # type: ignore[no-untyped-def]
 
 
 def test_r_move_03_rules_pick_the_best_terrain_for_each_unit() -> None:
+    """R-MOVE-03: in plains-and-forest x each unit gets its own terrain: forest for Woodlore units,
+    plains for a Missile unit without Woodlore.
+    """
     rs = _mixed_map()
     st = state(rs, units=[("SCOUT", "DAW", "a"), ("ARCHER", "DAW", "a"), ("RANGER", "DAW", "a")])
     out = move(st, rs, (1, 2, 3), "x")
@@ -397,7 +458,9 @@ def test_r_move_03_rules_pick_the_best_terrain_for_each_unit() -> None:
 
 
 def test_r_move_03_terrain_must_make_the_move_legal() -> None:
-    """Cavalry reaching x as its second step may not use forest (R-MOVE-05), so it uses plains."""
+    """R-MOVE-03: Cavalry reaching x as its second step may not use forest (R-MOVE-05), so it uses
+    plains.
+    """
     rs = ruleset(
         provinces={"a": ("plains",), "b": ("plains",), "x": ("forest", "plains")},
         borders=[("a", "b"), ("b", "x")],
@@ -413,6 +476,7 @@ def test_r_move_03_terrain_must_make_the_move_legal() -> None:
 
 
 def test_r_move_03_owner_may_name_the_terrain() -> None:
+    """R-MOVE-03: the owner may name one of the province's terrains; another terrain is refused."""
     rs = _mixed_map()
     st = state(rs, units=[("INF", "DAW", "a")])
     assert move(st, rs, (1,), "x", terrain="forest").state.unit(1).terrain is Terrain.FOREST
@@ -424,6 +488,9 @@ def test_r_move_03_owner_may_name_the_terrain() -> None:
 
 
 def test_r_move_03_terrain_single_choice_off_stores_only_a_named_terrain() -> None:
+    """R-MOVE-03: with `terrain_single_choice` off no terrain is fixed at the move unless the owner
+    names one.
+    """
     rs = with_options(_mixed_map(), terrain_single_choice=False)
     st = state(rs, units=[("SCOUT", "DAW", "a")])
     assert move(st, rs, (1,), "x").state.unit(1).terrain is None
@@ -444,6 +511,9 @@ def test_legal_destinations_and_movable_units() -> None:
 
 
 def test_r_coll_02_capture_on_entry_option() -> None:
+    """R-COLL-02: with `capture_on_entry` a move ending in an empty enemy province takes it; by
+    default it does not.
+    """
     rs = with_options(line_map(), capture_on_entry=True)
     st = state(rs, units=[("INF", "DAW", "a")], owners={"b": "ORC"})
     out = move(st, rs, (1,), "b")
