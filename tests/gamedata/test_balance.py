@@ -66,7 +66,9 @@ def test_allowance_r_attr_quick_01_r_attr_slow_01() -> None:
 
 
 def test_reach_by_land_r_move_01() -> None:
-    """Cavalry at a reaches a, b, c (two steps); quick cavalry at a reaches d too."""
+    """R-MOVE-01, R-ATTR-QUICK-01: cavalry at a reaches a, b, c (two steps); quick cavalry at a
+    reaches d too.
+    """
     rs = with_scenario(
         line_map(),
         factions={"ORC": (0, {}), "HEL": (0, {})},
@@ -78,7 +80,9 @@ def test_reach_by_land_r_move_01() -> None:
 
 
 def test_reach_by_amphibian_crossing_r_attr_amph_01() -> None:
-    """An Amphibian at e crosses s1 to island f; without Amphibian it cannot (R-MOVE-09)."""
+    """R-ATTR-AMPH-01, R-MOVE-09: an Amphibian at e crosses s1 to island f; without Amphibian it
+    cannot.
+    """
     rs = with_scenario(line_map(), factions={"LIZ": (0, {})}, units=[("AMPH", "e", 1)])
     assert round_one_reach(rs, rs.scenarios["test"])["LIZ"] == {"d", "e", "f"}
     rs = with_scenario(line_map(), factions={"LIZ": (0, {})}, units=[("LIZINF", "e", 1)])
@@ -86,8 +90,9 @@ def test_reach_by_amphibian_crossing_r_attr_amph_01() -> None:
 
 
 def test_reach_by_flying_r_attr_fly_01() -> None:
-    """A flyer at c: 4 spaces over land and sea: c-d-e-s1-f reaches island f (4 steps), but
-    g needs c-d-e-s1-s2-g (5 steps) and stays out of reach."""
+    """R-ATTR-FLY-01: A flyer at c: 4 spaces over land and sea: c-d-e-s1-f reaches island f (4
+    steps), but g needs c-d-e-s1-s2-g (5 steps) and stays out of reach.
+    """
     rs = with_scenario(line_map(), factions={"DAW": (0, {})}, units=[("FLY", "c", 1)])
     assert round_one_reach(rs, rs.scenarios["test"])["DAW"] == {"a", "b", "c", "d", "e", "f"}
 

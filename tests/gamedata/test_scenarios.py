@@ -39,8 +39,9 @@ def test_default_has_all_seven_factions_in_turn_order_r_turn_01(default: Scenari
 
 
 def test_default_hero_per_faction_r_attr_hero_01(rs: Ruleset, default: Scenario) -> None:
-    """One Hero per faction: H-<FAC>-01, infantry or cavalry, 1-3 attributes, no cost, placed
-    once; Fear, Inspiring and Teleportation each appear."""
+    """R-ATTR-HERO-01: One Hero per faction: H-<FAC>-01, infantry or cavalry, 1-3 attributes, no
+    cost, placed once; Fear, Inspiring and Teleportation each appear.
+    """
     for sf in default.factions:
         assert sf.hero == f"H-{sf.code}-01"
         hero = default.heroes[sf.hero]

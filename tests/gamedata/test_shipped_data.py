@@ -386,8 +386,10 @@ def test_islands_have_no_land_border_to_the_mainland_r_move_10(rs: Ruleset) -> N
     assert all(rs.map.is_shore(p) for p in islands)
 
 
-def test_estlon_r_move_10_r_race_hel_01(rs: Ruleset) -> None:
-    """Estlon: at least 4 provinces, one island, all in one direction at a similar distance."""
+def test_estlon_is_one_island_of_four_or_more_provinces_in_the_east(rs: Ruleset) -> None:
+    """Estlon: at least 4 provinces, one island, all in one direction at a similar distance (map
+    authoring, section 16; no rule of play is checked here).
+    """
     estlon = [p for p in rs.map.provinces.values() if p.island == ESTLON]
     assert len(estlon) >= 4
     assert {p.direction for p in estlon} == {Direction.E}
@@ -476,8 +478,11 @@ def test_adjacency_is_symmetric(rs: Ruleset) -> None:
 
 
 def test_home_regions_r_muster_06(rs: Ruleset) -> None:
-    """Each faction's home region has at least four provinces and, for every limited race it
-    musters, a province of the right terrain (R-RACE-*, R-MUSTER-06)."""
+    """R-MUSTER-06, R-RACE-DAW-01, R-RACE-ORC-01, R-RACE-OGR-01, R-RACE-BUG-01, R-RACE-DWA-01,
+    R-RACE-LIZ-01, R-RACE-WEL-01, R-RACE-ACH-01: each faction's home region has at least four
+    provinces and, for every limited race it musters, a province of the right terrain; Archursia
+    lies in the Acherousian home region.
+    """
     needs = {
         Race.DAWNIAN: {Terrain.PLAINS},
         Race.ORC: {Terrain.HILLS, Terrain.PLAINS},
