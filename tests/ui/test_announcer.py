@@ -81,8 +81,9 @@ def test_a_faction_nobody_holds_pings_the_umpire() -> None:
 
 
 def test_r_gen_07_private_events_go_to_the_factions_thread_only() -> None:
-    """Income and upkeep are the Dawnians' secrets: their thread, never #announcements. The
-    panel of the turn under way is edited, not posted again."""
+    """R-GEN-07, R-PBP-NEG-06: Income and upkeep are the Dawnians' secrets: their thread, never
+    #announcements. The panel of the turn under way is edited, not posted again.
+    """
     state, _ = started()
     after, events = apply(state, EndStep("DAW"))
     rows = announce(events, after, before=state)
@@ -98,6 +99,9 @@ def test_r_gen_07_private_events_go_to_the_factions_thread_only() -> None:
 
 
 def test_r_turn_01_the_end_of_a_turn_closes_its_panel_and_opens_the_next() -> None:
+    """R-TURN-01: when the Dawnians' turn ends their panel is closed, and the Orcs', next in turn
+    order, is posted with a ping to Bob.
+    """
     before = at_step(Step.MOVE)
     after, events = apply(before, EndStep("DAW"))  # no battle, nothing bought: the turn ends
     assert after.active == "ORC"
@@ -123,9 +127,10 @@ def _battle_at_wolfsgate() -> tuple[GameState, GameState, tuple[object, ...]]:
 
 
 def test_r_combat_16_a_battle_is_posted_once_with_every_die_and_the_choice_owed() -> None:
-    """R-GEN-08: the die shows its unit and target, the hit in bold; R-COMBAT-06: the Orcs'
-    casualty select (default: the cheaper Troopers) and a "Use default" button; Bob, who owes
-    it during another faction's turn, is pinged in his own thread."""
+    """R-COMBAT-16: R-GEN-08: the die shows its unit and target, the hit in bold; R-COMBAT-06: the
+    Orcs' casualty select (default: the cheaper Troopers) and a "Use default" button; Bob, who
+    owes it during another faction's turn, is pinged in his own thread.
+    """
     before, after, events = _battle_at_wolfsgate()
     (decision,) = after.pending
     due = NOW + timedelta(minutes=30)
@@ -151,8 +156,9 @@ def test_r_combat_16_a_battle_is_posted_once_with_every_die_and_the_choice_owed(
 
 
 def test_r_combat_11_the_end_of_a_battle_edits_its_message_with_the_result() -> None:
-    """The Orcs lose the Wolfriders; in melee the Infantry hits (1 against 2) and the Troopers
-    miss (7 against 3): the last Orc goes, Wolfsgate passes to the Dawnians."""
+    """R-COMBAT-11, R-COMBAT-16: The Orcs lose the Wolfriders; in melee the Infantry hits (1 against
+    2) and the Troopers miss (7 against 3): the last Orc goes, Wolfsgate passes to the Dawnians.
+    """
     _, state, _ = _battle_at_wolfsgate()
     after, events = apply(state, AssignCasualties("ORC", (13,)), dice=[1, 7])
     rows = announce(events, after, before=state)
@@ -171,9 +177,10 @@ def test_r_combat_11_the_end_of_a_battle_edits_its_message_with_the_result() -> 
 
 
 def test_r_combat_08_press_on_and_withdraw_buttons_then_the_withdrawal() -> None:
-    """One Infantry (attack 2) against the Phalanx and Cavalry of Kestrel Downs (defense 3):
-    two hitless rounds, the attacker's buttons after each, then it withdraws to Harrowgate.
-    The attacker is playing, so it is not pinged (ux.md "Pings")."""
+    """R-COMBAT-08, R-COMBAT-16: One Infantry (attack 2) against the Phalanx and Cavalry of Kestrel
+    Downs (defense 3): two hitless rounds, the attacker's buttons after each, then it withdraws
+    to Harrowgate. The attacker is playing, so it is not pinged (ux.md "Pings").
+    """
     state = at_step(Step.MOVE)
     state, _ = apply(state, MoveUnits("DAW", (4,), "kestrel-downs"))
     state, _ = apply(state, EndStep("DAW"))
@@ -200,9 +207,10 @@ def test_r_combat_08_press_on_and_withdraw_buttons_then_the_withdrawal() -> None
 
 
 def test_r_trade_02_an_offer_waits_in_the_counterpartys_thread_with_its_buttons() -> None:
-    """The Orcs, asked, get the offer with Accept and Decline and a ping; when they accept, the
-    offer message is edited without buttons and the public learns only that two factions
-    traded (option ``public_trade_log`` ``parties_only``)."""
+    """R-TRADE-02: The Orcs, asked, get the offer with Accept and Decline and a ping; when they
+    accept, the offer message is edited without buttons and the public learns only that two
+    factions traded (option ``public_trade_log`` ``parties_only``).
+    """
     from caedes_bot.rules.trade import AcceptTrade, ProposeTrade
 
     state = at_step(Step.TRADE)

@@ -50,7 +50,7 @@ def test_step_line_marks_the_steps_done_and_the_current_one() -> None:
     assert "**5 Buy** · 6 Move" in line
 
 
-def test_r_gen_07_status_shows_treasury_upkeep_and_units() -> None:
+def test_status_shows_treasury_upkeep_and_units() -> None:
     """R-UPK-01: 7 Dawnian units count for upkeep: ceil(7/6) = 2 RP."""
     state = at_step(Step.BUY)
     embed = status_embed(state, ruleset(), "DAW")
@@ -94,9 +94,10 @@ def test_r_attr_forti_01_a_fortitude_unit_offers_a_second_hit() -> None:
 
 
 def test_r_combat_06_many_units_are_chosen_by_kind_and_count() -> None:
-    """ux.md "Casualties with many units": 30 Troopers and 2 Ogres take 3 hits; the select
-    offers hits by kind (the 25-option limit), and a kind's hits go to its most recent units,
-    an Ogre taking both its hits before the next."""
+    """R-COMBAT-06, R-ATTR-FORTI-01: ux.md "Casualties with many units": 30 Troopers and 2 Ogres
+    take 3 hits; the select offers hits by kind (the 25-option limit), and a kind's hits go to
+    its most recent units, an Ogre taking both its hits before the next.
+    """
     units = [{"id": i, "kind": "U-ORC-02", "wounded": False, "max_hits": 1} for i in range(1, 31)]
     units += [{"id": 40 + i, "kind": "U-ORC-05", "wounded": False, "max_hits": 2} for i in (1, 2)]
     detail = {"hits": 3, "units": units, "default": [30, 29, 28]}
@@ -176,6 +177,9 @@ def test_r_pbp_dead_03_a_passive_turn_has_no_controls_but_status_and_help() -> N
 
 
 def test_r_pbp_dead_03_a_forfeited_turn_is_announced() -> None:
+    """R-PBP-DEAD-03: a missed turn deadline is announced with the step it came in, and that the bot
+    plays the rest of the turn passively.
+    """
     from caedes_bot.rules.turn import TurnForfeited
     from caedes_bot.ui.describe import event_line
 

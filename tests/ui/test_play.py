@@ -35,6 +35,9 @@ def test_the_umpire_acts_for_the_active_faction() -> None:
 
 
 def test_r_setup_02_a_member_without_a_faction_is_told_so() -> None:
+    """R-SETUP-02: a member given no faction cannot act for one; a faction name that matches none is
+    refused.
+    """
     state, _ = started()
     with pytest.raises(NotPermitted) as refused:
         choose_faction(ruleset(), state, {"DAW": ALICE}, BOB, is_umpire=False)

@@ -151,6 +151,9 @@ def test_r_buy_01_buy_choices_show_prices_affordable_first() -> None:
 
 
 def test_r_muster_01_muster_choices_are_the_units_waiting() -> None:
+    """R-MUSTER-01: the muster choices are the units bought this turn and still waiting, with their
+    counts.
+    """
     state = at_step(Step.BUY)
     state.factions["DAW"].purchases = ["U-DAW-01", "U-DAW-01", "U-DAW-04"]
     state.factions["DAW"].purchase_prices = [3, 3, 6]
@@ -162,6 +165,9 @@ def test_r_muster_01_muster_choices_are_the_units_waiting() -> None:
 
 
 def test_r_combat_02_battle_choices_are_the_battles_due() -> None:
+    """R-COMBAT-02, R-COMBAT-01: the attacker picks among the battles due, here Kestrel Downs and
+    Wolfsgate.
+    """
     state = at_step(Step.MOVE)
     state, _ = apply(state, MoveUnits("DAW", (4,), "kestrel-downs"))
     state, _ = apply(state, MoveUnits("DAW", (5, 6), "wolfsgate"))
@@ -182,8 +188,9 @@ def test_unit_choices_list_own_order_of_battle_first() -> None:
 
 
 def test_r_pbp_neg_02_neighbours_in_the_skirmish() -> None:
-    """Harrowgate borders Wolfsgate and Kestrel Downs: the Dawnians neighbour both others; the
-    Orcs and the Acherousians touch nowhere."""
+    """R-PBP-NEG-02: Harrowgate borders Wolfsgate and Kestrel Downs: the Dawnians neighbour both
+    others; the Orcs and the Acherousians touch nowhere.
+    """
     state = new_game(ruleset(), "skirmish", "seed")
     assert neighbour_codes(state, ruleset(), "DAW") == ["ORC", "ACH"]
     assert neighbour_codes(state, ruleset(), "ORC") == ["DAW"]
@@ -202,6 +209,9 @@ def test_r_trade_04_commodity_bundles_are_read_with_near_matches() -> None:
 
 
 def test_r_trade_02_offers_to_answer_and_to_withdraw() -> None:
+    """R-TRADE-02: the counterparty is offered the trade to answer, the proposer its offer to
+    withdraw, a third faction nothing.
+    """
     from caedes_bot.cogs._transformers import offer_choices
     from caedes_bot.rules.trade import ProposeTrade
 
