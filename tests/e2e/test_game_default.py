@@ -1,10 +1,11 @@
 """End-to-end on the shipped default scenario: the Dawnians' first turn by slash commands, the
 look-up commands, autocomplete that offers only what is legal, and the turn passing on.
 
-Rule IDs are cited where the test checks them: R-TURN-01/02 (the turn's steps in order, then
-the Orcs), R-BUY-01 (a purchase and its effect), R-MOVE-01/02 (only reachable destinations are
-offered), R-MUSTER-01 (units left waiting are placed by the bot at the end of step 8,
-R-PBP-DEAD-03), R-GEN-04 (names in any case, near matches), R-GEN-07 (/status is private).
+Rule IDs are cited where the test checks them: R-TURN-01, R-TURN-02 (the turn's steps in
+order, then the Orcs), R-BUY-01 (a purchase and its effect), R-MOVE-01 (only units that can
+move and reachable destinations are offered), R-MUSTER-01 (units left waiting are placed by
+the bot at the end of step 8), R-GEN-07 (/status is private). Names are read in any case, with
+near matches (no rule of play).
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from tests.fakediscord import FakeDiscord, message_text
 async def test_the_dawnians_first_turn_in_the_default_scenario(
     fake: FakeDiscord, make_bot: MakeBot
 ) -> None:
+    """R-TURN-01, R-TURN-02, R-BUY-01, R-MOVE-01, R-MUSTER-01, R-GEN-07: the Dawnians' first
+    turn by commands and clicks: private status, steps in order (a stale click refused), a
+    purchase, a move among reachable places, a muster and the bot placing the rest, then the
+    Orcs' turn."""
     dice = QueuedDice()
     await start_bot(make_bot, dice)
     alice, bob, _carol, umpire = fake.players
@@ -62,7 +67,7 @@ async def test_the_dawnians_first_turn_in_the_default_scenario(
     assert "Bought 2 Dawnian Infantry for 6 RP." in bought.text  # R-BUY-01
     await fake.slash(alice, "done", channel=daw)
 
-    # R-MOVE-01/02: autocomplete offers stacks that can move and places they can reach
+    # R-MOVE-01: autocomplete offers stacks that can move and places they can reach
     stacks = await fake.autocomplete(
         alice, "move", "units", "", channel=daw, **{"from": "Brightholm"}
     )

@@ -7,14 +7,14 @@ Rule IDs are cited where the test checks them:
   order, ended with the panel's "Done" or ``/done``), R-TURN-03 (only the active faction acts);
 * R-BUY-01 (purchases with their effect), R-MUSTER-01 (mustered in step 8; what is left is
   placed by the bot, R-PBP-DEAD-03);
-* R-MOVE-01/02 (moves by destination; entering enemy units is an attack);
-* R-COMBAT-02 (the attacker picks its battle), R-COMBAT-04/05/16 and R-GEN-08 (every die shown
-  on one battle message, hits in bold), R-COMBAT-06 (the side hit chooses its casualty from a
-  select), R-COMBAT-08 (press on, then withdraw after round 2), R-COMBAT-11 (a won battle takes
-  the province);
+* R-MOVE-01, R-MOVE-02 (moves by destination; entering enemy units is an attack);
+* R-COMBAT-02 (the attacker picks its battle), R-COMBAT-04, R-COMBAT-05, R-COMBAT-16 and
+  R-GEN-08 (every die shown on one battle message, hits in bold), R-COMBAT-06 (the side hit
+  chooses its casualty from a select), R-COMBAT-08 (press on, then withdraw after round 2),
+  R-COMBAT-11 (a won battle takes the province);
 * R-GEN-07 (private events in the faction's own thread), R-SETUP-02 (nobody acts for another
-  player's faction), R-PBP-UMP-01 (the umpire's order is logged), R-PBP-NEG-01/02 (a thread
-  between neighbours; none between non-neighbours);
+  player's faction), R-PBP-UMP-01 (the umpire's order is logged), R-PBP-NEG-01,
+  R-PBP-NEG-02 (a thread between neighbours; none between non-neighbours);
 * the bot is stopped mid-battle and a new bot on the same database carries on: the Withdraw
   button posted before the restart still works.
 """
@@ -83,7 +83,7 @@ async def daw_turn_until_battles(fake: FakeDiscord, table: Table, alice: FakeUse
     assert "R-BUY-02" in too_many.text and "at most 1" in too_many.text
     done = await fake.click(alice, buy_panel, control(buy_panel, "done"))
     assert "step 6 Move" in done.text
-    # R-MOVE-01/02: one Infantry from Harrowgate into Kestrel Downs, by the panel's selects
+    # R-MOVE-01, R-MOVE-02: one Infantry from Harrowgate into Kestrel Downs, by the panel's selects
     move_panel = await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
     assert "Harrowgate: 2 Dawnian Infantry, 1 Dawnian Yeomen" in message_text(move_panel)
     stacks = await fake.click(alice, move_panel, control(move_panel, "move"))
@@ -117,13 +117,18 @@ async def daw_turn_until_battles(fake: FakeDiscord, table: Table, alice: FakeUse
 async def test_a_game_round_of_three_factions(
     fake: FakeDiscord, make_bot: MakeBot, database_url: str
 ) -> None:
+    """R-TURN-01, R-TURN-02, R-TURN-03, R-BUY-01, R-BUY-02, R-MOVE-01, R-MOVE-02, R-COMBAT-01,
+    R-COMBAT-02, R-COMBAT-04, R-COMBAT-05, R-COMBAT-06, R-COMBAT-08, R-COMBAT-11, R-COMBAT-16,
+    R-GEN-07, R-GEN-08, R-SETUP-02, R-MUSTER-01, R-PBP-UMP-01, R-PBP-UMP-04, R-PBP-NEG-01,
+    R-PBP-NEG-02: a whole game round of the skirmish by three players, as listed in the module
+    docstring, with a restart mid-battle."""
     dice = QueuedDice()
     first_bot = await start_bot(make_bot, dice)
     alice, bob, carol, umpire = fake.players
     table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
     daw, orc, ach = table.thread("DAW"), table.thread("ORC"), table.thread("ACH")
 
-    # R-PBP-NEG-01/02: the Dawnians and the Orcs are neighbours; the Orcs and the
+    # R-PBP-NEG-01, R-PBP-NEG-02: the Dawnians and the Orcs are neighbours; the Orcs and the
     # Acherousians are not.
     talks = await fake.slash(alice, "negotiate", faction="Orcs", channel=daw)
     assert talks.ephemeral and "talks-daw-orc" in talks.text
