@@ -208,7 +208,7 @@ def test_r_comm_10_empty_order_is_refused() -> None:
     _refused(_state(rs, {"grain": 1}), RedeemSets("DAW", ()), rs, "R-COMM-10")
 
 
-def test_r_comm_01_commodity_names_ignore_case_and_misspellings_get_suggestions() -> None:
+def test_commodity_names_ignore_case_and_misspellings_get_suggestions() -> None:
     """Commodity names are matched in any case, and a misspelt one is refused with near matches
     (name matching, not a rule of play).
     """
@@ -392,7 +392,7 @@ def test_r_comm_08_timber_takes_3_off_a_tower_summoned_towers_included() -> None
     assert discounted_cost(earth, {"timber": 1}) == (3, "timber")
 
 
-def test_r_comm_09_only_the_matching_commodity_discounts_a_unit_type() -> None:
+def test_only_the_matching_commodity_discounts_a_unit_type() -> None:
     """R-COMM-03, R-COMM-06, R-COMM-08: Cloth, Livestock and Timber do nothing for infantry; no
     earmark, or a zero count, means full price.
     """
@@ -500,7 +500,7 @@ def test_r_comm_02_cancelling_a_discounted_purchase_returns_its_earmark() -> Non
     assert (fs.rp, fs.earmarks, fs.purchase_prices) == (8, {"grain": 1}, [2])
 
 
-def test_r_comm_02_price_batch_and_refund_are_pure_helpers() -> None:
+def test_price_batch_and_refund_are_pure_helpers() -> None:
     """R-COMM-09, R-COMM-04: one Grain prices two Infantry at 2 and 3 RP without using the earmark;
     only the discounted price refunds a Grain.
     """

@@ -110,14 +110,14 @@ def test_r_trade_02_trade_events_are_seen_by_the_two_parties() -> None:
     assert out.events[0].audience() == ("DAW", "ORC")
 
 
-def test_r_trade_01_counterparty_may_be_named_in_any_case() -> None:
+def test_counterparty_may_be_named_in_any_case() -> None:
     """A counterparty named in any case is found (name matching, not a rule of play)."""
     rs = _rs()
     out = _apply(_state(rs), ProposeTrade("DAW", "orc", give_rp=1), rs)
     assert out.state.trades[0].counterparty == "ORC"
 
 
-def test_r_trade_01_unknown_counterparty_gets_suggestions() -> None:
+def test_unknown_counterparty_gets_suggestions() -> None:
     """An unknown counterparty is refused with near matches (name matching, not a rule of play)."""
     rs = _rs()
     with pytest.raises(UnknownName) as info:

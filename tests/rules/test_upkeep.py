@@ -424,8 +424,8 @@ def test_r_upk_03_default_order_cheapest_then_newest_heroes_last() -> None:
 
 
 def test_r_upk_03_umpire_advance_without_shortfall_just_pays() -> None:
-    """R-PBP-DEAD-03, R-UPK-01: no decision pending: UmpireAdvance ends step 4, which pays:
-    ceil(7/6) = 2, 3 - 2 = 1 RP; no unit goes.
+    """R-PBP-DEAD-03, R-UPK-01, R-UPK-03: no decision pending: UmpireAdvance ends step 4, which
+    pays: ceil(7/6) = 2, 3 - 2 = 1 RP; the RP cover the bill, so no unit goes.
     """
     rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=3)
     out = _give(st, UmpireAdvance("DAW"), rs)
