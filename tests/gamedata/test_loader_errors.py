@@ -354,6 +354,22 @@ def test_scenario_names_checked(data: Path) -> None:
     )
 
 
+def test_sea_zones_and_river_edges_are_never_owned_r_coll_03(data: Path) -> None:
+    """R-COLL-03: a scenario that gives the Dawnians a sea zone and a river edge is refused;
+    only provinces have owners."""
+    s = "scenarios/default.toml"
+    edit(
+        data,
+        s,
+        '"corndale", "vigil-of-bor"]',
+        '"corndale", "vigil-of-bor", "bay-of-sorrows", "river:kestrel-downs|tallowmere"]',
+    )
+    found = problems(data)
+    assert has(found, "faction 'DAW'", "unknown province 'bay-of-sorrows'")
+    assert has(found, "faction 'DAW'", "unknown province 'river:kestrel-downs|tallowmere'")
+    assert len(found) == 2
+
+
 def test_acherousians_without_archursia_r_race_ach_01(data: Path) -> None:
     """R-RACE-ACH-01: Acherousian units muster only in Archursia; a scenario must give it to
     them, and then the units standing there must move elsewhere too."""

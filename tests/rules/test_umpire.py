@@ -89,3 +89,14 @@ def test_r_pbp_ump_01_set_an_owner_or_none() -> None:
     with pytest.raises(UnknownName) as refused:
         engine.apply(state, SetOwner("UMPIRE", "wolfsgat", "ACH"), RULESET, ScriptedDice([]))
     assert "wolfsgate" in refused.value.message
+
+
+def test_r_coll_03_the_umpire_cannot_give_a_sea_zone_or_river_edge_an_owner() -> None:
+    """R-COLL-03, R-PBP-UMP-01: sea zones and river edges are never owned, even by override;
+    the refusal changes nothing."""
+    state = _started()
+    before = state.clone()
+    for space in ("bay-of-sorrows", "river:kestrel-downs|tallowmere"):
+        with pytest.raises(UnknownName):
+            engine.apply(state, SetOwner("UMPIRE", space, "DAW"), RULESET, ScriptedDice([]))
+    assert state == before
