@@ -392,6 +392,22 @@ def test_r_attr_merc_01_excess_mercenaries_go_each_round() -> None:
     assert ended(out4).result is BattleResult.DEFENDER_HELD
 
 
+def test_r_attr_forti_03_a_wounded_unit_still_counts_against_mercenaries() -> None:
+    """R-ATTR-FORTI-03, R-ATTR-MERC-01: a Mercenary (2 RP) and a Fortitude infantry attack one
+    Orc. Round 1 melee: 9 and 9 miss (attack 2), the Orc's 1 hits (defense 3); the Dawnians
+    wound the Fortitude unit. At the start of round 2 the wounded unit still counts as one
+    non-Mercenary: 1 Mercenary is not more than 1, so none goes, and both roll again."""
+    rs, st = battle_setup(["MERC", "FORT"], [("ORCI", "ORC")])
+    out = fight(st, rs, [9, 9, 1])
+    out2 = fight(out.state, rs, [], AssignCasualties("DAW", (2,)))
+    assert out2.state.unit(2).wounded
+    out3 = fight(out2.state, rs, [9, 9, 9], PressOn("DAW"))
+    assert of_type(out3.events, MercenariesDeserted) == []
+    ((_, dice),) = dice_of(out3)
+    assert [d.unit for d in dice] == [1, 2, 3]
+    assert "1" in out3.state.units
+
+
 # --------------------------------------------------------------------------- casualties
 
 

@@ -99,6 +99,26 @@ def test_r_coll_04_first_turn_collects_every_owned_garrisoned_province() -> None
     assert event.private and event.audience() == ("DAW",)
 
 
+def test_r_comm_01_six_commodities_stockpiled_without_limit() -> None:
+    """R-COMM-01: the six commodities are Cloth, Grain, Iron, Livestock, Salt and Timber. A stock
+    of 60 Grain and 9 Salt takes what a pays (grain, grain, salt) with no cap: 62 and 10."""
+    from caedes_bot.gamedata.model import Commodity
+
+    assert sorted(c.value for c in Commodity) == [
+        "cloth",
+        "grain",
+        "iron",
+        "livestock",
+        "salt",
+        "timber",
+    ]
+    rs = _rs()
+    st = _daw(rs, [("DI", "a")])
+    st.factions["DAW"].commodities = {"grain": 60, "salt": 9}
+    collect(st, rs, "DAW")
+    assert st.factions["DAW"].commodities == {"grain": 62, "salt": 10}
+
+
 def test_r_coll_04_later_turns_pay_only_provinces_held_since_last_turn() -> None:
     """R-COLL-04: in a later turn a (in the income basis) pays; b, garrisoned only since the
     end of the last turn, does not: 0 + 3 RP."""

@@ -400,6 +400,23 @@ def test_r_move_12_river_crossing_costs_entire_movement() -> None:
     assert move(st, rs, (3,), "f").state.unit(3).movement_used == 2
 
 
+def test_r_attr_fly_02_a_flyer_may_make_a_normal_move_ignoring_rivers() -> None:
+    """R-ATTR-FLY-02, R-MOVE-12: a Flying cavalry unit (move 2) makes a normal move from a
+    across the river a|b at no extra cost and on to c: path b, c, 2 used, its move not ended.
+    Plain cavalry pays its entire movement for the river and stops in b."""
+    flyer = kind("FLYCAV", "DAW", "cavalry", ["flying"])
+    rs = ruleset(
+        provinces={p: ("plains",) for p in "abc"},
+        borders=[("b", "c")],
+        rivers=[("a", "b")],
+        kinds=[*KINDS, flyer],
+    )
+    st = state(rs, units=[("FLYCAV", "DAW", "a"), ("CAV", "DAW", "a")])
+    unit = move(st, rs, (1,), "c").state.unit(1)
+    assert (unit.path, unit.movement_used, unit.move_ended) == (["b", "c"], 2, False)
+    assert legal_destinations(st, rs, [2]) == {"b": False}
+
+
 def test_r_move_09_never_into_a_sea_zone_over_land() -> None:
     """R-MOVE-09: infantry may not move into a sea zone."""
     rs = line_map(coasts=[("a", "sea")])

@@ -198,7 +198,7 @@ def test_r_pbp_neg_02_neighbours_in_the_skirmish() -> None:
 
 
 def test_r_trade_04_commodity_bundles_are_read_with_near_matches() -> None:
-    """R-TRADE-04: only RP and commodities trade; R-COMM-01 names in any case."""
+    """R-TRADE-04: only RP and commodities trade; commodity names are read in any case."""
     from caedes_bot.cogs._transformers import parse_bundle
 
     assert parse_bundle("2 grain, 1 Iron, grain") == {"grain": 3, "iron": 1}
