@@ -196,8 +196,9 @@ async def test_a_missed_turn_waits_for_each_reaction_with_its_own_deadline(
     restart: bool,
 ) -> None:
     """R-PBP-DEAD-01, R-PBP-DEAD-02, R-PBP-DEAD-03, R-PBP-DEAD-04, R-COMBAT-06. At 20 h the
-    Dawnians attack and the Acherousians owe a casualty choice: its reaction deadline is 6 h later (26 h), its reminder 1.5 h before (a quarter of
-    6 h), at 24.5 h. The Dawnians' turn is due at 24 h, reminded at 22 h.
+    Dawnians attack and the Acherousians owe a casualty choice: its reaction deadline is 6 h
+    later (26 h), its reminder 1.5 h before (a quarter of 6 h), at 24.5 h. The Dawnians' turn
+    is due at 24 h, reminded at 22 h.
 
     22 h: only the Dawnians' player is pinged. 24 h: the turn deadline passes: ForfeitTurn, and
     the Acherousians' choice is NOT answered (their deadline has not passed). 24.5 h: only the
@@ -386,8 +387,8 @@ async def test_a_deadline_acted_on_before_a_crash_acts_once(
 async def test_run_sleeps_until_the_next_reminder_or_deadline(
     service: RulesService, clock: FakeClock
 ) -> None:
-    """Reminder at 22 h, deadline at 24 h (R-PBP-DEAD-01, R-PBP-DEAD-02); then the Orcs' reminder 22 h
-    after their turn began."""
+    """Reminder at 22 h, deadline at 24 h (R-PBP-DEAD-01, R-PBP-DEAD-02); then the Orcs'
+    reminder 22 h after their turn began."""
     cid = await _started(service)
     sleeps: list[float] = []
     scheduler: Scheduler
