@@ -2,16 +2,44 @@
 
 Every variable is prefixed ``CAEDES_``: ``CAEDES_DISCORD_TOKEN``, ``CAEDES_DATABASE_URL``,
 ``CAEDES_DEV_GUILD_IDS`` (comma-separated), ``CAEDES_LOG_LEVEL``, ``CAEDES_CONFIG_DIR``,
-``CAEDES_SYNC_COMMANDS``. ``.env.example`` at the root of the repository lists them.
+``CAEDES_SYNC_COMMANDS``. ``.env.example`` at the root of the repository lists them. The
+``.env`` file is read from the current folder (``scripts/bot`` runs the bot from the root of
+the repository).
+
+A bad value raises pydantic's ``ValidationError``; :func:`settings_error_line` turns it into
+one line that names the variable and what it accepts (``bot.py`` prints it).
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+#: Prefix of every environment variable.
+ENV_PREFIX = "CAEDES_"
+
+#: The log level names ``CAEDES_LOG_LEVEL`` accepts.
+LOG_LEVELS: tuple[str, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+#: What each setting accepts, in the words of the one-line start-up error.
+ACCEPTS: dict[str, str] = {
+    "discord_token": "the bot token from the Discord Developer Portal",
+    "database_url": "a SQLAlchemy async URL such as sqlite+aiosqlite:///caedes.db "
+    "or postgresql+asyncpg://user:password@host/caedes",
+    "dev_guild_ids": "server ids (numbers) separated by commas, or nothing",
+    "log_level": "one of " + ", ".join(LOG_LEVELS),
+    "config_dir": "a folder holding the game data, like config/caedes (or leave it unset)",
+    "sync_commands": "true or false",
+}
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a setting: ``"log_level"`` -> ``"CAEDES_LOG_LEVEL"``."""
+    return ENV_PREFIX + field.upper()
 
 
 class Settings(BaseSettings):
@@ -19,17 +47,20 @@ class Settings(BaseSettings):
 
     Attributes:
         discord_token: the bot token from the Discord developer portal; never logged.
-        database_url: SQLAlchemy async URL; the default is a SQLite file beside the bot.
+        database_url: SQLAlchemy async URL; the default is a SQLite file in the current folder.
         dev_guild_ids: guilds to sync commands to at once while developing; empty = global sync.
-        log_level: Python logging level name.
+        log_level: a Python logging level name (:data:`LOG_LEVELS`), upper case.
         config_dir: the game data folder; ``None`` = the shipped ``config/caedes/``.
         sync_commands: sync the slash commands with Discord at start (to ``dev_guild_ids``
             when set, which is immediate; globally otherwise, which Discord may take a while
             to show).
+
+    Raises:
+        pydantic.ValidationError: a value is not what its setting accepts (:data:`ACCEPTS`).
     """
 
     model_config = SettingsConfigDict(
-        env_prefix="CAEDES_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+        env_prefix=ENV_PREFIX, env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
 
     discord_token: SecretStr | None = None
@@ -44,7 +75,52 @@ class Settings(BaseSettings):
     @classmethod
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
-            return [int(part) for part in value.replace(" ", "").split(",") if part]
+            parts = [part for part in value.replace(" ", "").split(",") if part]
+            if not all(part.isdigit() for part in parts):
+                raise ValueError("not a list of server ids")
+            return [int(part) for part in parts]
         if isinstance(value, int):
             return [value]
         return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in LOG_LEVELS:
+            raise ValueError("not a log level")
+        return level
+
+    @field_validator("database_url")
+    @classmethod
+    def _parsable_url(cls, value: str) -> str:
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
+        try:
+            url = make_url(value.strip())
+        except ArgumentError as err:
+            raise ValueError("not a database URL") from err
+        if not url.drivername:
+            raise ValueError("not a database URL")
+        return value.strip()
+
+    @property
+    def log_level_number(self) -> int:
+        """:attr:`log_level` as a :mod:`logging` number."""
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+def settings_error_line(error: ValidationError) -> str:
+    """One line for a start-up error: the first bad setting, the value given and what it
+    accepts, e.g. ``"CAEDES_SYNC_COMMANDS='maybe' is not valid: use true or false."``."""
+    parts: list[str] = []
+    for item in error.errors():
+        field = str(item["loc"][0]) if item.get("loc") else "?"
+        given = item.get("input")
+        secret = field == "discord_token"
+        plain = not (secret or given is None or isinstance(given, dict))
+        shown = f"={str(given)[:60]!r}" if plain else ""
+        accepts = ACCEPTS.get(field, "see README.md")
+        parts.append(f"{env_name(field)}{shown} is not valid: use {accepts}")
+    return "; ".join(parts) + "."

@@ -1,16 +1,22 @@
-"""``bot.py``: a missing or rejected token ends with one clear line on stderr and exit code 2."""
+"""``bot.py``: every common start-up failure ends with ONE clear line on stderr naming the
+setting at fault, no traceback, and exit code 2 (1 when Discord cannot be reached)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
+import discord.http
 import pytest
 
 import bot as entry_point
+from caedes_bot.app import CaedesBot
+from caedes_bot.settings import Settings
 from tests.fakediscord import FakeDiscord
 
 
@@ -18,20 +24,127 @@ from tests.fakediscord import FakeDiscord
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     """No .env, no CAEDES_ variables from outside, and the root logger restored after."""
     monkeypatch.chdir(tmp_path)
-    for name in (
-        "CAEDES_DISCORD_TOKEN",
-        "CAEDES_DATABASE_URL",
-        "CAEDES_DEV_GUILD_IDS",
-        "CAEDES_LOG_LEVEL",
-    ):
-        monkeypatch.delenv(name, raising=False)
+    for name in Settings.model_fields:
+        monkeypatch.delenv(f"CAEDES_{name.upper()}", raising=False)
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    quiet = {name: logging.getLogger(name).level for name in entry_point.QUIET_LOGGERS}
     try:
         yield tmp_path
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
+        for name, old in quiet.items():
+            logging.getLogger(name).setLevel(old)
+
+
+def one_line(err: str) -> str:
+    """The single line a failed start printed on stderr (fails if there is more)."""
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert "Traceback" not in err
+    return err
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then closed)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+@pytest.fixture
+def ready_env(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A token and a database in ``tmp_path``: everything but the setting under test is right."""
+    monkeypatch.setenv("CAEDES_DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("CAEDES_DATABASE_URL", f"sqlite+aiosqlite:///{clean_env / 'caedes.db'}")
+    return clean_env
+
+
+def no_login(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Replace ``CaedesBot.run``: records that the bot would have logged in."""
+    calls: list[str] = []
+    monkeypatch.setattr(CaedesBot, "run", lambda self, token, **_: calls.append(token))
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "expected"),
+    [
+        ("CAEDES_DEV_GUILD_IDS", "abc", "server ids (numbers) separated by commas"),
+        ("CAEDES_SYNC_COMMANDS", "maybe", "true or false"),
+        ("CAEDES_LOG_LEVEL", "LOUD", "one of DEBUG, INFO, WARNING, ERROR, CRITICAL"),
+        ("CAEDES_DATABASE_URL", "nonsense", "a SQLAlchemy async URL"),
+    ],
+)
+def test_bad_setting_is_one_line_naming_it_and_exit_2(
+    ready_env: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    value: str,
+    expected: str,
+) -> None:
+    logins = no_login(monkeypatch)
+    monkeypatch.setenv(variable, value)
+    assert entry_point.main() == 2
+    err = one_line(capsys.readouterr().err)
+    assert f"{variable}='{value}' is not valid" in err and expected in err
+    assert logins == []
+
+
+def test_unwritable_sqlite_path_is_one_line_and_exit_2(
+    ready_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logins = no_login(monkeypatch)
+    missing = ready_env / "no-such-folder" / "caedes.db"
+    monkeypatch.setenv("CAEDES_DATABASE_URL", f"sqlite+aiosqlite:///{missing}")
+    assert entry_point.main() == 2
+    err = one_line(capsys.readouterr().err)
+    assert "CAEDES_DATABASE_URL=" in err and "cannot be opened" in err and "writable" in err
+    assert logins == []
+
+
+def test_missing_game_data_is_one_line_before_login_and_exit_2(
+    ready_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logins = no_login(monkeypatch)
+    monkeypatch.setenv("CAEDES_CONFIG_DIR", str(ready_env / "nonexistent"))
+    assert entry_point.main() == 2
+    err = one_line(capsys.readouterr().err)
+    assert "CAEDES_CONFIG_DIR" in err and "does not exist" in err and "config/caedes" in err
+    assert logins == []  # checked before logging in
+    assert not (ready_env / "caedes.db").exists()  # ... and before the database
+
+
+def test_discord_unreachable_is_one_line_and_exit_1(
+    ready_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing listens where discord.py looks for Discord: connection refused."""
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed_port()}/api/v10")
+    assert entry_point.main() == 1
+    out = capsys.readouterr()
+    err = one_line(out.err)
+    assert "cannot reach Discord" in err and "Check the network" in err
+    # the game data and the database were ready before the bot tried to log in
+    assert (ready_env / "caedes.db").exists()
+    # logs to a pipe are plain: no colour codes; alembic's plugin chatter is quiet
+    assert "\x1b[" not in out.out and "setup plugin" not in out.out
+    assert "logging in using static token" in out.out
+
+
+def test_discord_that_never_answers_is_one_line_and_exit_1(
+    ready_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host that accepts and never answers makes aiohttp time out (after ~30 s in life)."""
+
+    def time_out(self: CaedesBot, token: str, **_: object) -> None:
+        raise aiohttp.ConnectionTimeoutError("Connection timeout to host https://discord.com")
+
+    monkeypatch.setattr(CaedesBot, "run", time_out)
+    assert entry_point.main() == 1
+    err = one_line(capsys.readouterr().err)
+    assert "cannot reach Discord (ConnectionTimeoutError" in err
 
 
 def test_missing_token_is_one_line_and_exit_2(
@@ -39,8 +152,8 @@ def test_missing_token_is_one_line_and_exit_2(
 ) -> None:
     monkeypatch.setenv("CAEDES_DISCORD_TOKEN", "   ")
     assert entry_point.main() == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "no Discord token" in err and "CAEDES_DISCORD_TOKEN" in err
+    err = one_line(capsys.readouterr().err)
+    assert "no Discord token" in err and "CAEDES_DISCORD_TOKEN" in err
 
 
 async def test_rejected_token_is_one_line_and_exit_2(
