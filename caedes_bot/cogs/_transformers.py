@@ -26,6 +26,7 @@ from caedes_bot.rules import diplomacy, economy, movement, muster
 from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
 from caedes_bot.rules.state import GameState, Unit
 from caedes_bot.ui.describe import faction_adjective, kind_stats, province_label
+from caedes_bot.ui.text import truncate
 
 #: At most this many choices (Discord's limit).
 MAX_CHOICES = 25
@@ -118,7 +119,41 @@ def resolve_faction(
     raise UnknownName("faction", value, suggest(value, names), rule=rule)
 
 
-_UNITS = re.compile(r"^\s*(?:(?P<count>\d+)\s*[x×*]?\s*)?(?P<name>.*?)\s*$", re.IGNORECASE)
+_UNITS = re.compile(r"^\s*(?:(?P<count>[-+]?\d+)\s*[x×*]?\s*)?(?P<name>.*?)\s*$", re.IGNORECASE)
+
+#: At most this many of one item in a count typed as text (units of a kind to move,
+#: commodities of a set).
+MAX_TEXT_COUNT = 99
+
+
+def _echo(text: str) -> str:
+    """What the member typed, short enough to quote back."""
+    return truncate(text.strip(), 40)
+
+
+def parse_count(digits: str, typed: str, *, most: int = MAX_TEXT_COUNT, rule: str) -> int:
+    """The count ``digits`` (an optional sign and decimal digits) found in ``typed``, from 1 to
+    ``most``.
+
+    The digits are measured before they become a number, so a count of thousands of digits is
+    refused at once (Python will not read more than 4,300 digits) and never makes anything
+    that many times.
+
+    Raises:
+        RuleViolation: 0 or negative, or more than ``most``; cites ``rule``.
+    """
+    value = digits.strip()
+    magnitude = value.lstrip("+-").lstrip("0")
+    allowed = f"a count from 1 to {most}"
+    if value.startswith("-") or not magnitude:
+        raise RuleViolation(
+            f"Counts must be positive: '{_echo(typed)}'.", rule=rule, allowed=allowed
+        )
+    if len(magnitude) > len(str(most)) or int(magnitude) > most:
+        raise RuleViolation(
+            f"At most {most} of one item: '{_echo(typed)}' is too many.", rule=rule, allowed=allowed
+        )
+    return int(magnitude)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +171,8 @@ def parse_units(text: str) -> list[UnitRequest]:
     ``@province`` (added by the autocomplete) is ignored here.
 
     Raises:
-        RuleViolation: nothing readable (R-MOVE-01).
+        RuleViolation: nothing readable, or a count below 1 or above :data:`MAX_TEXT_COUNT`
+            (R-MOVE-01).
     """
     requests: list[UnitRequest] = []
     for part in text.split(","):
@@ -148,10 +184,8 @@ def parse_units(text: str) -> list[UnitRequest]:
             continue
         match = _UNITS.match(part)
         assert match is not None  # the pattern matches any text
-        count = int(match["count"]) if match["count"] else None
+        count = parse_count(match["count"], part, rule="R-MOVE-01") if match["count"] else None
         name = match["name"] or None
-        if count is not None and count < 1:
-            raise RuleViolation("Move at least one unit.", rule="R-MOVE-01")
         requests.append(UnitRequest(name, count))
     if not requests:
         raise RuleViolation(
@@ -460,12 +494,17 @@ def neighbour_codes(state: GameState, ruleset: Ruleset, faction: str) -> list[st
     ]
 
 
-def parse_bundle(text: str | None, *, rule: str = "R-TRADE-04") -> dict[str, int]:
+def parse_bundle(
+    text: str | None, *, rule: str = "R-TRADE-04", most: int = MAX_TEXT_COUNT
+) -> dict[str, int]:
     """Commodities typed as ``"2 grain, 1 iron"`` (a name alone counts 1; repeats add up)
     into ``{"grain": 2, "iron": 1}`` (R-COMM-01 names, near matches suggested).
 
+    Args:
+        most: the largest count of one item (checked before the digits become a number).
+
     Raises:
-        UnknownName: not a commodity. RuleViolation: a count below 1.
+        UnknownName: not a commodity. RuleViolation: a count below 1 or above ``most``.
     """
     from caedes_bot.rules.redeem import parse_commodity
 
@@ -476,9 +515,7 @@ def parse_bundle(text: str | None, *, rule: str = "R-TRADE-04") -> dict[str, int
             continue
         match = _UNITS.match(part)
         assert match is not None  # the pattern matches any text
-        count = int(match["count"]) if match["count"] else 1
-        if count < 1:
-            raise RuleViolation(f"'{part}': a count must be 1 or more.", rule=rule)
+        count = parse_count(match["count"], part, most=most, rule=rule) if match["count"] else 1
         commodity = parse_commodity(match["name"] or part, rule=rule).value
         bundle[commodity] = bundle.get(commodity, 0) + count
     return bundle

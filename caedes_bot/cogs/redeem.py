@@ -7,6 +7,7 @@ earmark that takes its discount off a unit bought in step 5 (R-COMM-03, -04, -06
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import discord
@@ -33,7 +34,13 @@ EARMARK_CHOICES = [
 
 def parse_sets(text: str) -> tuple[tuple[str, ...], ...]:
     """Sets typed as ``"grain, iron, salt; cloth, timber, livestock"``: commodities within a set
-    by commas, sets by semicolons (R-COMM-10)."""
+    by commas, sets by semicolons (R-COMM-10). A count names that many of one commodity (a
+    repeat adds nothing to a set's value), at most
+    :data:`~caedes_bot.cogs._transformers.MAX_TEXT_COUNT`.
+
+    Raises:
+        UnknownName: not a commodity. RuleViolation: a count below 1 or too large (R-COMM-10).
+    """
     sets = []
     for part in text.split(";"):
         bundle = parse_bundle(part, rule="R-COMM-10")
@@ -56,11 +63,11 @@ class RedeemCog(commands.Cog):
         self,
         interaction: discord.Interaction,
         faction: str | None,
-        make: type[Order],
-        *args: object,
+        make: Callable[[str], Order],
     ) -> None:
+        """Find the campaign and faction first; only then read what was typed (``make``)."""
         seat = await seat_for_command(interaction, faction)
-        result = await seat.submit(make(seat.faction, *args))
+        result = await seat.submit(make(seat.faction))
         await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
 
     @redeem.command(
@@ -74,7 +81,7 @@ class RedeemCog(commands.Cog):
     async def sets(
         self, interaction: discord.Interaction, sets: str, faction: str | None = None
     ) -> None:
-        await self._give(interaction, faction, RedeemSets, parse_sets(sets))
+        await self._give(interaction, faction, lambda code: RedeemSets(code, parse_sets(sets)))
 
     @redeem.command(name="iron", description="Iron for 1 RP each")
     @app_commands.describe(count="How many Iron", faction=FACTION_HELP)
@@ -85,7 +92,7 @@ class RedeemCog(commands.Cog):
         count: app_commands.Range[int, 1, 99],
         faction: str | None = None,
     ) -> None:
-        await self._give(interaction, faction, RedeemIron, count)
+        await self._give(interaction, faction, lambda code: RedeemIron(code, count))
 
     @redeem.command(name="salt", description="Salt: 1 RP off this turn's upkeep each")
     @app_commands.describe(count="How many Salt", faction=FACTION_HELP)
@@ -96,7 +103,7 @@ class RedeemCog(commands.Cog):
         count: app_commands.Range[int, 1, 99],
         faction: str | None = None,
     ) -> None:
-        await self._give(interaction, faction, RedeemSalt, count)
+        await self._give(interaction, faction, lambda code: RedeemSalt(code, count))
 
     @redeem.command(
         name="earmark", description="Set a commodity aside for a discount on this turn's purchases"
@@ -111,7 +118,7 @@ class RedeemCog(commands.Cog):
         count: app_commands.Range[int, 1, 99] = 1,
         faction: str | None = None,
     ) -> None:
-        await self._give(interaction, faction, Earmark, commodity, count)
+        await self._give(interaction, faction, lambda code: Earmark(code, commodity, count))
 
 
 async def setup(bot: commands.Bot) -> None:

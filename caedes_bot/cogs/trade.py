@@ -9,6 +9,7 @@ if both sides still hold what they give; open offers lapse when step 1 ends (R-T
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -32,20 +33,29 @@ from caedes_bot.cogs._transformers import (
 from caedes_bot.rules.state import TradeOffer
 from caedes_bot.rules.trade import AcceptTrade, DeclineTrade, ProposeTrade, WithdrawTrade
 from caedes_bot.ui import views
-from caedes_bot.ui.text import choices
+from caedes_bot.ui.text import choices, truncate
 
 if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot
 
 #: The most RP one side of an offer may name.
 MAX_RP = 10_000
+#: The most of one commodity one side of an offer may name.
+MAX_COUNT = 10_000
+
+
+_OFFER_ID = re.compile(r"#?\s*([0-9]{1,9})")
 
 
 def _offer_id(text: str) -> int:
-    value = text.strip().lstrip("#")
-    if not value.isdigit():
-        raise UserError(f"'{text}' is not a trade offer number.", allowed="an offer from the list")
-    return int(value)
+    """The offer number typed (``"12"`` or ``"#12"``); at most nine digits are read."""
+    match = _OFFER_ID.fullmatch(text.strip())
+    if match is None:
+        raise UserError(
+            f"'{truncate(text.strip(), 40)}' is not a trade offer number.",
+            allowed="an offer from the list",
+        )
+    return int(match[1])
 
 
 async def _open_offer(
@@ -108,9 +118,9 @@ class TradeCog(commands.Cog):
             seat.faction,
             counterparty,
             give_rp,
-            parse_bundle(give),
+            parse_bundle(give, most=MAX_COUNT),
             get_rp,
-            parse_bundle(get),
+            parse_bundle(get, most=MAX_COUNT),
         )
         result = await seat.submit(order)
         await interaction.response.send_message(
