@@ -63,7 +63,7 @@ from caedes_bot.rules.dice import Dice, SeededDice
 from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.state import GameState, Step
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,14 @@ class CampaignNotActive(RuleViolation):
     default_rule = "R-PBP-UMP-05"
 
 
+class StaleOrder(RuleViolation):
+    """An order given from a button, select or command meant for a moment of the game that has
+    passed: another step, turn or decision (a double click, a command given twice at once, a
+    control left over). Nothing changes (R-TURN-02)."""
+
+    default_rule = "R-TURN-02"
+
+
 class UnknownCampaign(LookupError):
     """No campaign with this id."""
 
@@ -134,6 +142,97 @@ class Actor:
 
 
 @dataclass(frozen=True, slots=True)
+class Expect:
+    """What the member saw when giving an order, checked by :meth:`RulesService.submit` under
+    the campaign's lock against the state the order would be applied to: if the game has moved
+    on, the order is refused with :class:`StaleOrder` and nothing changes. So a double click,
+    or the same command given twice at once, has one effect.
+
+    Attributes:
+        round: the game round shown. faction: the faction whose turn it was. step: the step
+            shown (R-TURN-02). Each is checked if given.
+        decision_id: the pending decision being answered (it must still be pending).
+        via: what was used, for the message: ``"button"``, ``"choice"``, ``"command"``.
+        rule: the rule of the decision, cited if it was already answered (R-COMBAT-06, -08).
+    """
+
+    round: int | None = None
+    faction: str | None = None
+    step: Step | None = None
+    decision_id: int | None = None
+    via: str = "button"
+    rule: str | None = None
+
+    @classmethod
+    def turn_of(cls, state: GameState, *, via: str = "command") -> Expect:
+        """The turn as ``state`` shows it: its round, active faction and step."""
+        return cls(round=state.round, faction=state.active, step=state.step, via=via)
+
+    def refusal(self, state: GameState, ruleset: Ruleset) -> StaleOrder | None:
+        """Why an order given with this expectation is stale in ``state``, or ``None``."""
+        now = _turn_text(state, ruleset)
+        if self.decision_id is not None and all(d.id != self.decision_id for d in state.pending):
+            return StaleOrder(
+                f"This choice has already been made; {now}.",
+                rule=self.rule or "R-PBP-DEAD-04",
+                allowed="the controls now shown on the battle message, or /help",
+            )
+        moved_on = (
+            state.finished
+            or (self.faction is not None and state.active != self.faction)
+            or (self.round is not None and state.round != self.round)
+        )
+        if moved_on:
+            was = _moment(ruleset, self.step, self.faction, self.round)
+            return StaleOrder(
+                f"That {self.via} was for {was}, which is over; {now}.",
+                allowed="the controls of the current turn panel, or /help",
+            )
+        if self.step is not None and state.step is not self.step:
+            return StaleOrder(
+                f"That {self.via} was for step {self.step.label}, which is over; "
+                f"the turn is now at step {state.step.label}.",
+                allowed="the controls of the current turn panel, or /help",
+            )
+        return None
+
+    def check(self, state: GameState, ruleset: Ruleset) -> None:
+        """Raise :meth:`refusal`, if any.
+
+        Raises:
+            StaleOrder: the game has moved on from what the member saw (R-TURN-02).
+        """
+        refused = self.refusal(state, ruleset)
+        if refused is not None:
+            raise refused
+
+
+def _faction_word(ruleset: Ruleset, code: str) -> str:
+    try:
+        return ruleset.faction(code).name
+    except KeyError:
+        return code
+
+
+def _moment(ruleset: Ruleset, step: Step | None, faction: str | None, round_no: int | None) -> str:
+    """``"step 8 Muster (Dawnians, game round 1)"`` from what is known of it."""
+    where = [_faction_word(ruleset, faction)] if faction else []
+    if round_no is not None:
+        where.append(f"game round {round_no}")
+    head = f"step {step.label}" if step is not None else "that turn"
+    return f"{head} ({', '.join(where)})" if where else head
+
+
+def _turn_text(state: GameState, ruleset: Ruleset) -> str:
+    """Where the game stands, as the end of a sentence."""
+    if state.finished:
+        return "the campaign is over"
+    if state.active is None:
+        return "no faction is playing"
+    return f"now: {_moment(ruleset, state.step, state.active, state.round)}"
+
+
+@dataclass(frozen=True, slots=True)
 class CampaignView:
     """What an :class:`Announcer` knows of a campaign: its row, who plays which faction, and
     its open deadlines (key -> when it falls due: ``turn:<round>:<faction>``,
@@ -157,6 +256,7 @@ class SubmitResult:
         duplicate: ``True`` if this interaction id was handled before and this is the FIRST
             result, returned again (nothing changed this time).
         state: the state after the order; for a duplicate, the campaign's current state.
+        before: the state the order was applied to (``None`` for a duplicate).
     """
 
     campaign_id: int
@@ -166,6 +266,7 @@ class SubmitResult:
     acting_as: ActingAs
     duplicate: bool
     state: GameState
+    before: GameState | None = None
 
 
 class Announcer(Protocol):
@@ -709,6 +810,7 @@ class RulesService:
         order: Order,
         *,
         interaction_id: str | None = None,
+        expect: Expect | None = None,
     ) -> SubmitResult:
         """Apply ``order`` to the campaign in one transaction.
 
@@ -719,6 +821,8 @@ class RulesService:
             order: the order.
             interaction_id: the Discord interaction that caused it; the same id twice has
                 one effect and the second call returns the first result (``duplicate=True``).
+            expect: what the member saw (step, turn, decision), checked under the campaign's
+                lock against the state the order is applied to.
 
         Returns:
             The events, the new version and the new state.
@@ -727,9 +831,12 @@ class RulesService:
             RuleViolation: the rules refuse the order (nothing changed, nothing written).
             NotAuthorised: the actor may not give it (R-SETUP-02).
             CampaignNotActive: the campaign is not running (R-PBP-UMP-05).
+            StaleOrder: ``expect`` no longer holds: the game has moved on (R-TURN-02).
             UnknownCampaign: no such campaign.
         """
-        return await self._submit(campaign_id, actor, order, interaction_id=interaction_id)
+        return await self._submit(
+            campaign_id, actor, order, interaction_id=interaction_id, expect=expect
+        )
 
     async def _submit(
         self,
@@ -740,6 +847,7 @@ class RulesService:
         interaction_id: str | None,
         from_status: CampaignStatus = CampaignStatus.ACTIVE,
         to_status: CampaignStatus | None = None,
+        expect: Expect | None = None,
     ) -> SubmitResult:
         async with self._locks.get(campaign_id):
             for _attempt in range(self._max_retries):
@@ -747,6 +855,8 @@ class RulesService:
                 try:
                     acting_as = self._authorise(cached, actor, order, from_status)
                     state = cached.state
+                    if expect is not None:
+                        expect.check(state, self.ruleset)
                     dice = self._dice_factory(state)
                     outcome = self._apply(state, order, self.ruleset, dice)
                 except RuleViolation:
@@ -935,7 +1045,9 @@ class RulesService:
             due,
         )
         self._notify(info.id)
-        return SubmitResult(info.id, events, version, version, acting_as, False, new_state)
+        return SubmitResult(
+            info.id, events, version, version, acting_as, False, new_state, cached.state
+        )
 
     async def _first_result(self, campaign_id: int, interaction_id: str) -> SubmitResult | None:
         def _tx(conn: Connection) -> tuple[int, dict[str, Any]] | None:

@@ -4,7 +4,8 @@ Cogs have no ``try/except`` for refusals. A :class:`~caedes_bot.rules.errors.Rul
 from the rules or the service, a :class:`UserError` from a cog, or a failed check reaches
 :func:`handle_app_command_error`, which answers the member privately with what was wrong, the
 rule ID and what is allowed instead. Anything else is a bug: it is logged with its traceback
-and the member gets a short apology.
+and the member gets a short apology, which says whether the order was carried out before the
+failure (:func:`mark_committed`) or nothing was changed.
 
 Views and modals call :func:`report_error` from their ``on_error`` to get the same treatment.
 """
@@ -25,6 +26,25 @@ APOLOGY = (
     "Sorry, something went wrong on the bot's side and nothing was changed. "
     "The error has been logged for the admins."
 )
+#: The apology when the order was carried out before the failure (the reply failed).
+APOLOGY_AFTER_ORDER = (
+    "Sorry, something went wrong on the bot's side after your order was carried out: it "
+    "stands (see `/status` or the turn panel). The error has been logged for the admins."
+)
+
+#: The key of :attr:`discord.Interaction.extras` set once an order of the interaction is
+#: committed.
+COMMITTED = "caedes_order_committed"
+
+
+def mark_committed(interaction: discord.Interaction) -> None:
+    """Note that an order given by ``interaction`` has been carried out (and stands)."""
+    interaction.extras[COMMITTED] = True
+
+
+def order_committed(interaction: discord.Interaction) -> bool:
+    """Whether an order given by ``interaction`` has been carried out."""
+    return bool(interaction.extras.get(COMMITTED))
 
 
 class UserError(app_commands.AppCommandError):
@@ -118,7 +138,7 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
             interaction.user.id,
             exc_info=(type(original), original, original.__traceback__),
         )
-        text = APOLOGY
+        text = APOLOGY_AFTER_ORDER if order_committed(interaction) else APOLOGY
     elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
         log.warning("command out of sync: %s", error)
     await send_private(interaction, text)

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 import discord
 
 from caedes_bot.cogs._checks import campaign_context, directory_of, is_admin, service_of
-from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError
+from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError, mark_committed
 from caedes_bot.cogs._transformers import resolve_faction
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
-from caedes_bot.service import Actor, CampaignView, RulesService, SubmitResult
+from caedes_bot.service import Actor, CampaignView, Expect, RulesService, SubmitResult
 from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "seat_for_command",
     "seat_for_faction",
     "table_for_autocomplete",
+    "turn_expect",
 ]
 
 
@@ -150,14 +151,33 @@ class Seat:
             allowed=f"act for {', '.join(mine)}" if mine else "ask the umpire for a faction",
         )
 
-    async def submit(self, order: Order) -> SubmitResult:
+    async def submit(self, order: Order, *, expect: Expect | None = None) -> SubmitResult:
         """Give ``order`` through the service, once per interaction (a repeated click returns
-        the first result). Refusals propagate as :class:`~caedes_bot.rules.errors.RuleViolation`."""
+        the first result). ``expect`` is what the member saw (step, turn or decision); the
+        service checks it under the campaign's lock, so a double click has one effect.
+
+        Raises:
+            RuleViolation: the rules refuse the order; StaleOrder: ``expect`` no longer holds.
+        """
         result = await self.service.submit(
-            self.campaign_id, self.actor, order, interaction_id=str(self.interaction.id)
+            self.campaign_id,
+            self.actor,
+            order,
+            interaction_id=str(self.interaction.id),
+            expect=expect,
         )
+        mark_committed(self.interaction)
         self.state = result.state
         return result
+
+    def check(self, expect: Expect) -> None:
+        """Refuse at once a control that is already stale (a menu is not opened for a step that
+        is over); the service checks again under the lock when an order is given.
+
+        Raises:
+            StaleOrder: the game has moved on from ``expect``.
+        """
+        expect.check(self.state, self.ruleset)
 
     async def reload(self) -> GameState:
         """The campaign's state as it is now (after any order given meanwhile)."""
@@ -274,23 +294,9 @@ def effect_text(seat: Seat, result: SubmitResult, *, headline: str | None = None
     return "\n".join(lines)
 
 
-def step_is(state: GameState, faction: str, round_no: int, step: Step) -> bool:
-    """Whether the turn is still ``faction``'s, in game round ``round_no``, at ``step``."""
-    return (
-        not state.finished
-        and state.active == faction
-        and state.round == round_no
-        and state.step is step
-    )
-
-
-def stale(state: GameState, ruleset: Ruleset, faction: str) -> UserError:
-    """The refusal of a control left over from an earlier step or turn."""
-    return UserError(
-        "That control belongs to an earlier step; the game has moved on.",
-        rule="R-TURN-02",
-        allowed=where_now(state, ruleset, faction),
-    )
+def turn_expect(faction: str, round_no: int | str, step: Step, *, via: str = "choice") -> Expect:
+    """What a control of ``faction``'s turn in game round ``round_no`` at ``step`` expects."""
+    return Expect(round=int(round_no), faction=faction, step=step, via=via)
 
 
 @dataclass(frozen=True, slots=True)

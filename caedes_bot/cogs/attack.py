@@ -19,14 +19,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import service_of
-from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     Seat,
     effect_text,
+    ruleset_of,
     seat_for_command,
     seat_for_faction,
     table_for_autocomplete,
-    where_now,
 )
 from caedes_bot.cogs._transformers import battle_choices, resolve_province
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
@@ -41,6 +40,7 @@ from caedes_bot.rules.combat import (
 )
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState
+from caedes_bot.service import Expect
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
@@ -70,9 +70,10 @@ def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> 
     return lines
 
 
-async def fight(seat: Seat, space: str) -> None:
-    """Begin the battle in ``space`` (R-COMBAT-02) and answer privately."""
-    result = await seat.submit(FightBattle(seat.faction, space))
+async def fight(seat: Seat, space: str, expect: Expect | None = None) -> None:
+    """Begin the battle in ``space`` (R-COMBAT-02) and answer privately; ``expect``: the turn
+    panel's step, when chosen there."""
+    result = await seat.submit(FightBattle(seat.faction, space), expect=expect)
     news = battle_news(result.events, result.state, seat.ruleset)
     head = f"The battle at {space_name(seat.ruleset, space)} has begun: every die is shown in #battles."
     text = effect_text(seat, result, headline=head)
@@ -82,17 +83,16 @@ async def fight(seat: Seat, space: str) -> None:
 async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
     """A click on a battle message: Press on, Withdraw, a casualty choice or its default."""
     decision_id = int(ref.parts[1])
+    ruleset = ruleset_of(interaction)
     state = await service_of(interaction).get_state(ref.campaign_id)
-    decision = next((d for d in state.pending if d.id == decision_id), None)
-    if decision is None:
-        seat = await seat_for_faction(interaction, ref.campaign_id, state.active or "")
-        raise UserError(
-            "This choice has already been made.",
-            rule="R-COMBAT-06",
-            allowed=where_now(state, seat.ruleset, state.active or ""),
-        )
+    expect = Expect(
+        decision_id=decision_id,
+        via="button" if ref.action in ("press", "withdraw", "default") else "choice",
+        rule="R-COMBAT-08" if ref.action in ("press", "withdraw") else "R-COMBAT-06",
+    )
+    expect.check(state, ruleset)
+    decision = next(d for d in state.pending if d.id == decision_id)
     seat = await seat_for_faction(interaction, ref.campaign_id, decision.faction)
-    ruleset = seat.ruleset
     if ref.action == "press":
         order: PressOn | Withdraw | AssignCasualties = PressOn(decision.faction)
         head = "You press on (R-COMBAT-08)."
@@ -113,7 +113,7 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
                 kinds[int(item["id"])] = str(item["kind"])
         chosen = kind_counts(ruleset, [kinds.get(u, "?") for u in ids])
         head = f"Casualties chosen: {chosen} (R-COMBAT-06)."
-    result = await seat.submit(order)
+    result = await seat.submit(order, expect=expect)
     news = battle_news(result.events, result.state, ruleset)
     text = effect_text(seat, result, headline=head)
     await interaction.response.send_message("\n".join([text, *news]), ephemeral=True)

@@ -18,9 +18,8 @@ from caedes_bot.cogs._play import (
     effect_text,
     seat_for_command,
     seat_for_faction,
-    stale,
-    step_is,
     table_for_autocomplete,
+    turn_expect,
 )
 from caedes_bot.cogs._transformers import buy_choices, resolve_kind
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
@@ -80,8 +79,7 @@ def buy_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
 async def open_buy(seat: Seat) -> None:
     """Answer a click on "Buy…" with the private buy menu."""
     seat.require_own()
-    if not step_is(seat.state, seat.faction, seat.state.round, Step.BUY):
-        raise stale(seat.state, seat.ruleset, seat.faction)
+    seat.check(turn_expect(seat.faction, seat.state.round, Step.BUY))
     text, rows = buy_menu(seat)
     await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
 
@@ -90,9 +88,9 @@ async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRe
     """A unit chosen in the buy menu: buy one, show the effect and the menu again."""
     _, faction, round_no = ref.parts[:3]
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
-    if not step_is(seat.state, faction, int(round_no), Step.BUY):
-        raise stale(seat.state, seat.ruleset, faction)
-    result = await seat.submit(BuyUnits(faction, ref.values[0], 1))
+    expect = turn_expect(faction, round_no, Step.BUY)
+    seat.check(expect)
+    result = await seat.submit(BuyUnits(faction, ref.values[0], 1), expect=expect)
     text, rows = buy_menu(seat)
     await interaction.response.edit_message(
         content=effect_text(seat, result) + "\n\n" + text, view=views.components_view(rows)

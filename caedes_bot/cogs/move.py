@@ -20,9 +20,8 @@ from caedes_bot.cogs._play import (
     effect_text,
     seat_for_command,
     seat_for_faction,
-    stale,
-    step_is,
     table_for_autocomplete,
+    turn_expect,
 )
 from caedes_bot.cogs._transformers import (
     UnitRequest,
@@ -110,8 +109,7 @@ def where_menu(
 async def open_move(seat: Seat) -> None:
     """Answer a click on "Move…" with the private stack select."""
     seat.require_own()
-    if not step_is(seat.state, seat.faction, seat.state.round, Step.MOVE):
-        raise stale(seat.state, seat.ruleset, seat.faction)
+    seat.check(turn_expect(seat.faction, seat.state.round, Step.MOVE))
     rows = stack_menu(seat)
     text = "Which units? (R-MOVE-01)" if rows else "None of your units can move now."
     await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
@@ -122,8 +120,7 @@ async def on_move_stack(interaction: discord.Interaction, ref: views.ComponentRe
     _, faction, round_no = ref.parts[:3]
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
     seat.require_own()
-    if not step_is(seat.state, faction, int(round_no), Step.MOVE):
-        raise stale(seat.state, seat.ruleset, faction)
+    seat.check(turn_expect(faction, round_no, Step.MOVE))
     province, kind = ref.values[0].split("|", 1)
     available = len(
         pick_units(seat.state, seat.ruleset, faction, province, [UnitRequest(kind, None)])
@@ -136,8 +133,8 @@ async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRe
     """How many chosen (show the destinations for that many), or where: move them."""
     _, faction, round_no, province, kind, count = ref.parts[:6]
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
-    if not step_is(seat.state, faction, int(round_no), Step.MOVE):
-        raise stale(seat.state, seat.ruleset, faction)
+    expect = turn_expect(faction, round_no, Step.MOVE)
+    seat.check(expect)
     if ref.action == "count":
         seat.require_own()
         available = len(
@@ -150,7 +147,7 @@ async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRe
     ids = pick_units(
         seat.state, seat.ruleset, faction, province, [UnitRequest(kind, int(count))], destination
     )
-    result = await seat.submit(MoveUnits(faction, ids, destination))
+    result = await seat.submit(MoveUnits(faction, ids, destination), expect=expect)
     rows = stack_menu(seat)
     more = "\n\nMove more?" if rows else ""
     await interaction.response.edit_message(

@@ -18,9 +18,8 @@ from caedes_bot.cogs._play import (
     effect_text,
     seat_for_command,
     seat_for_faction,
-    stale,
-    step_is,
     table_for_autocomplete,
+    turn_expect,
 )
 from caedes_bot.cogs._transformers import (
     muster_kind_choices,
@@ -74,8 +73,7 @@ def province_menu(seat: Seat, kind_id: str) -> tuple[str, list[views.JSON]]:
 async def open_muster(seat: Seat) -> None:
     """Answer a click on "Muster…" with the private select of the units waiting."""
     seat.require_own()
-    if not step_is(seat.state, seat.faction, seat.state.round, Step.MUSTER):
-        raise stale(seat.state, seat.ruleset, seat.faction)
+    seat.check(turn_expect(seat.faction, seat.state.round, Step.MUSTER))
     rows = kind_menu(seat)
     text = "Which unit? (R-MUSTER-01)" if rows else "Nothing bought this turn is waiting."
     await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
@@ -85,15 +83,15 @@ async def on_muster_component(interaction: discord.Interaction, ref: views.Compo
     """A unit chosen (ask where), or a province chosen (muster one there)."""
     faction, round_no = ref.parts[1], int(ref.parts[2])
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
-    if not step_is(seat.state, faction, round_no, Step.MUSTER):
-        raise stale(seat.state, seat.ruleset, faction)
+    expect = turn_expect(faction, round_no, Step.MUSTER)
+    seat.check(expect)
     if ref.kind == "mu":
         seat.require_own()
         text, rows = province_menu(seat, ref.values[0])
         await interaction.response.edit_message(content=text, view=views.components_view(rows))
         return
     kind_id = ref.parts[3]
-    result = await seat.submit(MusterUnits(faction, ((kind_id, ref.values[0]),)))
+    result = await seat.submit(MusterUnits(faction, ((kind_id, ref.values[0]),)), expect=expect)
     rows = kind_menu(seat)
     more = "\n\nMuster more?" if rows else ""
     await interaction.response.edit_message(

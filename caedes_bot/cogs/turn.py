@@ -22,8 +22,7 @@ from caedes_bot.cogs._play import (
     effect_text,
     seat_for_command,
     seat_for_faction,
-    stale,
-    step_is,
+    turn_expect,
 )
 from caedes_bot.cogs.attack import fight
 from caedes_bot.cogs.buy import open_buy
@@ -34,6 +33,7 @@ from caedes_bot.rules import economy
 from caedes_bot.rules.economy import PayUpkeep
 from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep
+from caedes_bot.service import Expect
 from caedes_bot.ui import views
 from caedes_bot.ui.embeds import help_embed
 
@@ -41,12 +41,13 @@ if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot
 
 
-async def end_step(seat: Seat) -> None:
-    """End the faction's current step (R-TURN-02) and answer privately with what followed. In
-    step 4 this pays upkeep (``PayUpkeep``, R-UPK-01)."""
-    step = seat.state.step
+async def end_step(seat: Seat, expect: Expect) -> None:
+    """End the step ``expect`` names (R-TURN-02) and answer privately with what followed. In
+    step 4 this pays upkeep (``PayUpkeep``, R-UPK-01). If the turn has moved on meanwhile (a
+    second click or command), nothing is ended (:class:`~caedes_bot.service.StaleOrder`)."""
+    step = expect.step or seat.state.step
     order = PayUpkeep(seat.faction) if step is Step.UPKEEP else EndStep(seat.faction)
-    result = await seat.submit(order)
+    result = await seat.submit(order, expect=expect)
     head = f"Step {step.label} is over."
     await seat.interaction.response.send_message(
         effect_text(seat, result, headline=head), ephemeral=True
@@ -65,10 +66,10 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
             embed=help_embed(seat.state, seat.ruleset, faction), ephemeral=True
         )
         return
-    if not step_is(seat.state, faction, int(round_no), Step(int(step_no))):
-        raise stale(seat.state, seat.ruleset, faction)
+    expect = turn_expect(faction, round_no, Step(int(step_no)), via="button")
+    seat.check(expect)
     if ref.action == "done":
-        await end_step(seat)
+        await end_step(seat, expect)
     elif ref.action == "disband":
         await open_disband(seat)
     elif ref.action == "buy":
@@ -78,7 +79,7 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
     elif ref.action == "muster":
         await open_muster(seat)
     elif ref.action == "fight":
-        await fight(seat, ref.values[0])
+        await fight(seat, ref.values[0], expect)
     else:
         await interaction.response.send_message(views.STALE_REPLY, ephemeral=True)
 
@@ -126,10 +127,10 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
     """Units chosen in the "Disband…" select: disband them (step 4 only, R-UPK-02)."""
     _, faction, round_no = ref.parts[:3]
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
-    if not step_is(seat.state, faction, int(round_no), Step.UPKEEP):
-        raise stale(seat.state, seat.ruleset, faction)
+    expect = turn_expect(faction, round_no, Step.UPKEEP)
+    seat.check(expect)
     ids = tuple(int(v) for v in ref.values)
-    result = await seat.submit(economy.DisbandUnits(faction, ids))
+    result = await seat.submit(economy.DisbandUnits(faction, ids), expect=expect)
     await interaction.response.edit_message(content=effect_text(seat, result), view=None)
 
 
@@ -144,7 +145,8 @@ class TurnCog(commands.Cog):
     @app_commands.autocomplete(faction=faction_autocomplete)
     @app_commands.guild_only()
     async def done(self, interaction: discord.Interaction, faction: str | None = None) -> None:
-        await end_step(await seat_for_command(interaction, faction))
+        seat = await seat_for_command(interaction, faction)
+        await end_step(seat, Expect.turn_of(seat.state, via="command"))
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context
-from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._errors import UserError, mark_committed
 from caedes_bot.cogs._play import table_for_autocomplete, visible_lines, where_now
 from caedes_bot.cogs._transformers import (
     faction_choices,
@@ -69,16 +69,18 @@ class UmpireCog(commands.Cog):
                 rule="R-PBP-DEAD-03",
                 allowed="`/campaign start` if the campaign has not begun",
             )
-        active = state.active
-        step = state.step
         result = await service.submit(
             context.campaign.id,
             context.actor,
-            UmpireAdvance(active),
+            UmpireAdvance(state.active),
             interaction_id=str(interaction.id),
         )
+        mark_committed(interaction)
+        # what it really moved on from: the state under the lock, not the one read before it
+        was = result.before or state
+        active = was.active or state.active
         lines = [
-            f"Moved on for {faction_name(ruleset, active)} (it was at step {step.label}); "
+            f"Moved on for {faction_name(ruleset, active)} (it was at step {was.step.label}); "
             "written to the audit log (R-PBP-UMP-01)."
         ]
         for faction in dict.fromkeys([active, *result.state.in_play]):
@@ -94,6 +96,7 @@ class UmpireCog(commands.Cog):
         result = await self.bot.service.submit(
             context.campaign.id, context.actor, order, interaction_id=str(interaction.id)
         )
+        mark_committed(interaction)
         ruleset = self.bot.ruleset
         lines = ["Done; written to the audit log (R-PBP-UMP-01)."]
         for event in result.events:

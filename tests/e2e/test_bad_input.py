@@ -8,10 +8,24 @@ one), none freezes the bot, and a refusal changes nothing.
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any, Literal
+
+from caedes_bot.rules.state import Step
 from tests.e2e.conftest import MakeBot
-from tests.e2e.gameplay import QueuedDice, Table, panel, staffed_campaign, start_bot
+from tests.e2e.gameplay import (
+    QueuedDice,
+    Table,
+    battle,
+    control,
+    panel,
+    staffed_campaign,
+    start_bot,
+)
 from tests.e2e.harness import BotRunner
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, InteractionRecord
+
+JSON = dict[str, Any]
 
 HUGE = "9" * 4400  # more digits than Python turns into an int
 
@@ -65,3 +79,162 @@ async def test_huge_counts_are_refused_at_once_with_the_cap(
 
     state = await runner.bot.service.get_state(1)
     assert state.step.label == "1 Trade" and not state.trades  # nothing changed
+
+
+class Gate(asyncio.Lock):
+    """Stands in for a campaign's lock: the test holds it until ``orders`` orders wait for it,
+    so commands sent together really meet under the lock, whatever the timing."""
+
+    def __init__(self, orders: int) -> None:
+        super().__init__()
+        self.orders = orders
+        self.arrived = 0
+        self.all_waiting = asyncio.Event()
+
+    async def acquire(self) -> Literal[True]:
+        self.arrived += 1
+        if self.arrived > self.orders:  # the first acquire is the test's own
+            self.all_waiting.set()
+        return await super().acquire()
+
+
+async def answers(fake: FakeDiscord, *records: InteractionRecord) -> list[str]:
+    for record in records:
+        await fake.answered(record)
+    return [r.text for r in records]
+
+
+async def test_r_turn_02_a_double_clicked_done_ends_one_step(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-TURN-02: both clicks carry step 1 Trade; the second is refused under the lock."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+    first = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    one = await fake.click(alice, first, control(first, "done"), wait=False)
+    two = await fake.click(alice, first, control(first, "done"), wait=False)
+    texts = sorted(await answers(fake, one, two))
+    assert texts[0].startswith("Step 1 Trade is over.")
+    assert texts[1] == (
+        "That button was for step 1 Trade, which is over; the turn is now at step 4 Upkeep. "
+        "(R-TURN-02)\nAllowed: the controls of the current turn panel, or /help"
+    )
+    state = await runner.bot.service.get_state(1)
+    assert state.step is Step.UPKEEP
+
+
+async def test_r_turn_02_done_typed_twice_at_once_ends_one_step(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-TURN-02: two /done read at step 6 Move meet under the lock: Move ends once (to step 8,
+    where the bought Infantry waits); the second is refused, so Muster is not ended."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+    daw = table.thread("DAW")
+    for _ in range(2):  # step 1, then step 4 (upkeep paid)
+        await fake.slash(alice, "done", channel=daw)
+    await fake.slash(alice, "buy", unit="Infantry", channel=daw)
+    await fake.slash(alice, "done", channel=daw)
+    service = runner.bot.service
+    assert (await service.get_state(1)).step is Step.MOVE
+    gate = Gate(orders=2)
+    service._locks.by_campaign[1] = gate  # the service's per-campaign lock, watched
+    await gate.acquire()
+    one = await fake.slash(alice, "done", channel=daw, wait=False)
+    two = await fake.slash(alice, "done", channel=daw, wait=False)
+    await asyncio.wait_for(gate.all_waiting.wait(), timeout=10)
+    gate.release()
+    texts = sorted(await answers(fake, one, two))
+    assert texts[0].startswith("Step 6 Move is over.")
+    assert texts[1].startswith(
+        "That command was for step 6 Move, which is over; the turn is now at step 8 Muster."
+    )
+    state = await service.get_state(1)
+    assert (state.active, state.step) == ("DAW", Step.MUSTER)
+
+
+async def kestrel_round_one(fake: FakeDiscord, table: Table, dice: QueuedDice) -> JSON:
+    """The Dawnians attack Kestrel Downs with 2 Infantry; round 1 misses all round (every die
+    9): the attacker must press on or withdraw."""
+    alice = fake.players[0]
+    daw = table.thread("DAW")
+    for _ in range(3):  # steps 1, 4 and 5
+        await fake.slash(alice, "done", channel=daw)
+    await fake.slash(
+        alice, "move", units="2 Infantry", to="Kestrel Downs", channel=daw, **{"from": "Harrowgate"}
+    )
+    await fake.slash(alice, "done", channel=daw)
+    dice.push(9, 9, 9, 9)
+    await fake.slash(alice, "attack", province="Kestrel Downs", channel=daw)
+    return await battle(fake, table, "Kestrel Downs", showing="press on or withdraw")
+
+
+async def test_r_combat_08_press_on_and_withdraw_at_once_apply_one(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-COMBAT-08: both buttons name the same decision; whichever comes second is refused."""
+    dice = QueuedDice()
+    runner = await start_bot(make_bot, dice)
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    kestrel = await kestrel_round_one(fake, table, dice)
+    dice.push(9, 9, 9, 9)  # round 2, if pressing on comes first
+    press = await fake.click(alice, kestrel, control(kestrel, "press"), wait=False)
+    withdraw = await fake.click(alice, kestrel, control(kestrel, "withdraw"), wait=False)
+    texts = await answers(fake, press, withdraw)
+    applied = [t for t in texts if t.startswith(("You press on", "You withdraw"))]
+    refused = [t for t in texts if t.startswith("This choice has already been made")]
+    assert len(applied) == 1 and len(refused) == 1
+    assert "(R-COMBAT-08)" in refused[0]
+    state = await runner.bot.service.get_state(1)
+    if applied[0].startswith("You withdraw"):
+        assert state.battle is None and len(dice.queue) == 4  # no second round
+    else:
+        assert state.battle is not None and state.battle.round == 2 and not dice.queue
+
+
+async def test_r_combat_08_a_double_pressed_press_on_fights_one_round(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-COMBAT-08: two clicks on Press on fight one more round, not two."""
+    dice = QueuedDice()
+    runner = await start_bot(make_bot, dice)
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    kestrel = await kestrel_round_one(fake, table, dice)
+    dice.push(*[9] * 8)  # enough for two rounds; only one may be fought
+    one = await fake.click(alice, kestrel, control(kestrel, "press"), wait=False)
+    two = await fake.click(alice, kestrel, control(kestrel, "press"), wait=False)
+    texts = sorted(await answers(fake, one, two))
+    assert texts[0].startswith("This choice has already been made") and "R-COMBAT-08" in texts[0]
+    assert texts[1].startswith("You press on")
+    state = await runner.bot.service.get_state(1)
+    assert state.battle is not None and state.battle.round == 2
+    assert len(dice.queue) == 4  # one round's dice rolled
+
+
+async def test_r_pbp_ump_01_two_advances_at_once_say_which_step_each_ended(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-PBP-UMP-01: both advances were read at step 1 Trade; under the lock the second moves on
+    from step 4 Upkeep, and its answer says so."""
+    runner, table = await skirmish(fake, make_bot)
+    umpire = table.umpire
+    talk = table.found["table-talk"]
+    service = runner.bot.service
+    gate = Gate(orders=2)
+    service._locks.by_campaign[1] = gate
+    await gate.acquire()
+    one = await fake.slash(umpire, "umpire advance", channel=talk, wait=False)
+    two = await fake.slash(umpire, "umpire advance", channel=talk, wait=False)
+    await asyncio.wait_for(gate.all_waiting.wait(), timeout=10)
+    gate.release()
+    texts = await answers(fake, one, two)
+    heads = sorted(t.splitlines()[0] for t in texts)
+    assert heads == [
+        "Moved on for 🌅 Dawnians (DAW) (it was at step 1 Trade); written to the audit log "
+        "(R-PBP-UMP-01).",
+        "Moved on for 🌅 Dawnians (DAW) (it was at step 4 Upkeep); written to the audit log "
+        "(R-PBP-UMP-01).",
+    ]
+    assert (await service.get_state(1)).step is Step.BUY

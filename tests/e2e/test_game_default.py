@@ -57,7 +57,10 @@ async def test_the_dawnians_first_turn_in_the_default_scenario(
         assert f"Step {step} is over." in done.text
     await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
     old = await fake.click(alice, stale_copy, control(stale_copy, "done"))
-    assert "belongs to an earlier step" in old.text and "R-TURN-02" in old.text
+    assert old.text.startswith(
+        "That button was for step 1 Trade, which is over; the turn is now at step 5 Buy."
+    )
+    assert "R-TURN-02" in old.text
 
     units = await fake.autocomplete(alice, "buy", "unit", "", channel=daw)
     assert units[0]["value"] == "U-DAW-01" and units[0]["name"].startswith(
