@@ -32,10 +32,10 @@ from caedes_bot.cogs._errors import handle_app_command_error
 from caedes_bot.discord_sender import DiscordSender
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.outbox import OutboxDispatcher
+from caedes_bot.outbox import OutboxDispatcher, OutboxRow
 from caedes_bot.persistence.db import Database
 from caedes_bot.scheduler import Scheduler
-from caedes_bot.service import RulesService
+from caedes_bot.service import DeliveryProblem, RulesService
 from caedes_bot.settings import Settings
 from caedes_bot.ui.announcer import RichAnnouncer
 
@@ -58,13 +58,16 @@ EXTENSIONS: tuple[str, ...] = (
 
 #: What the bot needs in a server (README "Inviting the bot"): view channels, send messages
 #: (also in threads), create private threads and manage threads (orders and negotiation
-#: threads), manage channels (the campaign's category and channels), manage roles (channel
-#: permission overwrites), embed links, attach files (the map), read message history.
+#: threads), create public threads (only so that it may deny it to players in the read-only
+#: channels: Discord lets a bot deny only what it holds), manage channels (the campaign's
+#: category and channels), manage roles (channel permission overwrites), embed links, attach
+#: files (the map), read message history.
 REQUIRED_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
     create_private_threads=True,
+    create_public_threads=True,
     manage_threads=True,
     manage_channels=True,
     manage_roles=True,
@@ -177,7 +180,9 @@ class CaedesBot(commands.Bot):
         self.directory = ChannelDirectory(self.service)
         for name in self._extensions:
             await self.load_extension(name)
-        sender = DiscordSender(self, owner_of=self._campaign_owning)
+        sender = DiscordSender(
+            self, owner_of=self._campaign_owning, on_failure=self._delivery_failed
+        )
         self.outbox = OutboxDispatcher(self.db, sender, **self._outbox_options)
         self.service.add_listener(self.outbox.wake)
         self._start_background(self.outbox.run(), "caedes-outbox")
@@ -207,6 +212,11 @@ class CaedesBot(commands.Bot):
     async def _campaign_owning(self, discord_id: int) -> int | None:
         info = await self.service.campaign_for_channel(discord_id)
         return None if info is None else info.id
+
+    async def _delivery_failed(self, row: OutboxRow, error: str) -> None:
+        """Discord refused an outbox row for good: the umpire hears of it in ``#umpire``."""
+        problem = DeliveryProblem(row.channel_key, row.kind, error, row.payload)
+        await self.service.report_delivery_failure(row.campaign_id, row.id, problem)
 
     def _start_background(self, coro: Any, name: str) -> None:
         task: asyncio.Task[None] = asyncio.create_task(coro, name=name)

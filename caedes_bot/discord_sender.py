@@ -7,13 +7,18 @@ at least once, so every row is safe to repeat:
   exists (unless another campaign owns it), so a retry after a lost answer creates nothing twice;
 * a post carries the row's ``nonce`` with ``enforce_nonce=True``: Discord answers a repeat with
   the message it already made;
-* adding a thread member or granting channel access twice changes nothing.
+* adding or removing a thread member, or granting or revoking channel access, twice changes
+  nothing.
 
 Permissions (ux.md "Channels of a campaign"): ``read_only`` channels deny @everyone sending
-(``#announcements``, ``#battles``); ``private`` channels deny @everyone viewing and allow the
-listed members (``#umpire``). The bot gives itself an explicit allow on both, since a channel
-overwrite on @everyone would otherwise shut it out too. Orders threads are private threads that
-only moderators may invite to.
+and opening threads (``#announcements``, ``#battles``); ``private`` channels deny @everyone
+viewing and allow the listed members (``#umpire``). The bot gives itself an explicit allow on
+both, since a channel overwrite on @everyone would otherwise shut it out too. Orders threads
+are private threads that only moderators may invite to. Players keep Send Messages in Threads
+under ``#announcements``: their private orders and negotiation threads live there.
+
+A row Discord refuses for good is reported to ``on_failure`` (the bot tells the umpire in
+``#umpire``, :meth:`~caedes_bot.service.RulesService.report_delivery_failure`).
 
 Errors are sorted for the dispatcher: a rate limit (429), a Discord outage (5xx) or a network
 error is :class:`~caedes_bot.outbox.RetryableError`; any other refusal (4xx: forbidden, unknown
@@ -58,6 +63,9 @@ MEMBER_CHANNEL_ACCESS = discord.PermissionOverwrite(
     read_message_history=True,
 )
 
+#: Called with a row Discord refused for good and the reason.
+FailureHook = Callable[[OutboxRow, str], Awaitable[None]]
+
 #: Minutes of silence before Discord archives a thread (the longest Discord offers: 7 days).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 
@@ -71,8 +79,10 @@ def channel_overwrites(
 ) -> dict[discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite]:
     """The permission overwrites of a campaign channel from its outbox payload.
 
-    ``read_only``: @everyone may not send or open private threads; ``private``: @everyone may
-    not view; ``allow_users``: members allowed to view and write. The bot allows itself in both.
+    ``read_only``: @everyone may not send or open threads (public threads only when the bot
+    holds Create Public Threads itself: Discord lets a bot deny only what it holds);
+    ``private``: @everyone may not view; ``allow_users``: members allowed to view and write.
+    The bot allows itself in both.
     """
     overwrites: dict[
         discord.Role | discord.Member | discord.Object, discord.PermissionOverwrite
@@ -81,6 +91,8 @@ def channel_overwrites(
     closed = False
     if payload.get("read_only"):
         everyone.update(send_messages=False, create_private_threads=False)
+        if guild.me.guild_permissions.create_public_threads:
+            everyone.update(create_public_threads=False)
         closed = True
     if payload.get("private"):
         everyone.update(view_channel=False)
@@ -136,11 +148,20 @@ class DiscordSender:
             ready, so the guild and the bot's own member are in the cache.
         owner_of: finds the campaign owning a Discord channel id, so that a look-up by name
             never takes another campaign's category, channel or thread.
+        on_failure: told of every row Discord refuses for good (before the dispatcher marks
+            it failed); its own errors are logged, never raised.
     """
 
-    def __init__(self, client: discord.Client, *, owner_of: OwnerLookup = _no_owner) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        *,
+        owner_of: OwnerLookup = _no_owner,
+        on_failure: FailureHook | None = None,
+    ) -> None:
         self.client = client
         self.owner_of = owner_of
+        self.on_failure = on_failure
 
     async def deliver(self, row: OutboxRow) -> DeliveryResult:
         """Do what ``row`` asks of Discord.
@@ -153,6 +174,21 @@ class DiscordSender:
             RetryableError: rate limited, Discord failing (5xx) or the network.
             PermanentError: Discord refused the row (4xx) or it can never be delivered.
         """
+        try:
+            return await self._classified(row)
+        except PermanentError as err:
+            await self._report(row, str(err))
+            raise
+
+    async def _report(self, row: OutboxRow, error: str) -> None:
+        if self.on_failure is None:
+            return
+        try:
+            await self.on_failure(row, error)
+        except Exception:  # reporting must never change what happens to the row
+            log.exception("could not report the failure of outbox row %s", row.id)
+
+    async def _classified(self, row: OutboxRow) -> DeliveryResult:
         try:
             return await self._deliver(row)
         except (RetryableError, PermanentError):
@@ -176,6 +212,7 @@ class DiscordSender:
             OutboxKind.ADD_THREAD_MEMBER: self._add_thread_member,
             OutboxKind.REMOVE_THREAD_MEMBER: self._remove_thread_member,
             OutboxKind.GRANT_CHANNEL_ACCESS: self._grant_channel_access,
+            OutboxKind.REVOKE_CHANNEL_ACCESS: self._revoke_channel_access,
         }
         handler = handlers.get(row.kind)
         if handler is None:
@@ -359,4 +396,16 @@ class DiscordSender:
         user_id = self._user_id(row)
         member = guild.get_member(user_id) or await guild.fetch_member(user_id)
         await channel.set_permissions(member, overwrite=MEMBER_CHANNEL_ACCESS)
+        return DeliveryResult(channel.id)
+
+    async def _revoke_channel_access(self, row: OutboxRow) -> DeliveryResult:
+        """Remove the member's own overwrite from the channel (a replaced umpire loses
+        ``#umpire``). Works for a member who has left the server; an overwrite already gone
+        is fine."""
+        guild = await self._guild(row)
+        channel = await self._guild_channel(guild, self._channel_id(row))
+        with contextlib.suppress(discord.NotFound):
+            await self.client.http.delete_channel_permissions(
+                channel.id, self._user_id(row), reason=f"Caedes campaign {row.campaign_id}"
+            )
         return DeliveryResult(channel.id)

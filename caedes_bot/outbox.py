@@ -77,6 +77,7 @@ _NEEDS_CHANNEL: frozenset[OutboxKind] = frozenset(
         OutboxKind.ADD_THREAD_MEMBER,
         OutboxKind.REMOVE_THREAD_MEMBER,
         OutboxKind.GRANT_CHANNEL_ACCESS,
+        OutboxKind.REVOKE_CHANNEL_ACCESS,
     }
 )
 

@@ -25,6 +25,7 @@ import asyncio
 import logging
 import re
 import secrets
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timedelta
@@ -110,8 +111,85 @@ class StaleOrder(RuleViolation):
     default_rule = "R-TURN-02"
 
 
+class AdminRefused(RuleViolation):
+    """A campaign administration command refused (a name, a faction already held, a start
+    already made). It cites a rule only when a rule is behind it; nothing changed."""
+
+    def __init__(
+        self, message: str, *, rule: str | None = None, allowed: str | None = None
+    ) -> None:
+        super().__init__(message, rule=rule, allowed=allowed)
+        self.cites_rule = rule is not None
+
+    def player_text(self) -> str:
+        """The message, the rule ID if one is behind the refusal, and what is allowed."""
+        if self.cites_rule:
+            return super().player_text()
+        return self.message + (f"\nAllowed: {self.allowed}" if self.allowed else "")
+
+
+class InvalidCampaignName(AdminRefused):
+    """A campaign name that is blank, too long or holds control or invisible characters."""
+
+
+class CampaignNameTaken(AdminRefused):
+    """The guild already has a campaign of that name that is not finished."""
+
+
+class FactionHeld(AdminRefused):
+    """The faction already has a player; a faction has one player (R-SETUP-02)."""
+
+
+class AlreadyStarted(AdminRefused):
+    """``start`` on a campaign that is no longer being set up."""
+
+
+class NoUmpire(AdminRefused):
+    """A campaign cannot start without its umpire (R-PBP-UMP-01)."""
+
+
 class UnknownCampaign(LookupError):
     """No campaign with this id."""
+
+
+#: Longest campaign name: it is also the category's name (Discord allows 100).
+NAME_MAX = 90
+
+#: What a campaign name may hold, for refusals.
+NAME_ALLOWED = (
+    f"a name of 1 to {NAME_MAX} visible characters (letters, digits, punctuation, emoji, "
+    "single spaces), such as Seven Swords"
+)
+
+#: Unicode categories never allowed in a name: control, format (zero-width and direction
+#: marks), private use, surrogates, unassigned.
+_BANNED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+
+
+def tidy_campaign_name(raw: str) -> str:
+    """The name a campaign is stored and shown under: runs of whitespace become one space,
+    none at either end.
+
+    Returns:
+        The tidied name: 1 to :data:`NAME_MAX` characters, at least one of them a letter,
+        digit, punctuation mark or symbol.
+
+    Raises:
+        InvalidCampaignName: blank once tidied, longer than :data:`NAME_MAX`, or holding a
+            control or invisible character (zero-width space, direction mark...).
+    """
+    name = " ".join(raw.split())
+    for char in name:
+        if unicodedata.category(char) in _BANNED_CATEGORIES:
+            raise InvalidCampaignName(
+                f"The name holds an invisible or control character (U+{ord(char):04X}).",
+                allowed=NAME_ALLOWED,
+            )
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise InvalidCampaignName("The name is blank.", allowed=NAME_ALLOWED)
+    if len(name) > NAME_MAX:
+        raise InvalidCampaignName(f"The name is {len(name)} characters long.", allowed=NAME_ALLOWED)
+    return name
 
 
 class ReplayMismatch(AssertionError):
@@ -241,6 +319,47 @@ class CampaignView:
     info: CampaignInfo
     players: Mapping[str, int]
     deadlines: Mapping[str, datetime] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class UmpireChange:
+    """What :meth:`RulesService.set_umpire` did.
+
+    Attributes:
+        previous: the umpire replaced (``None``: there was none).
+        changed: ``False`` when the member was the umpire already (nothing was written).
+        plays: the factions the umpire also plays, sorted.
+    """
+
+    previous: int | None
+    changed: bool
+    plays: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryProblem:
+    """A message or set-up step the bot could not deliver to Discord, for good.
+
+    Attributes:
+        channel_key: the place (``"category"``, ``"announcements"``, ``"orders:DAW"``).
+        kind: what was asked of Discord.
+        error: Discord's answer, or why it could not be tried.
+        payload: the row's detail (names, members).
+    """
+
+    channel_key: str
+    kind: OutboxKind
+    error: str
+    payload: Mapping[str, Any]
+
+
+#: A campaign's status in words ("it is under way").
+STATUS_TEXT: Mapping[CampaignStatus, str] = {
+    CampaignStatus.SETTING_UP: "being set up",
+    CampaignStatus.ACTIVE: "under way",
+    CampaignStatus.PAUSED: "paused",
+    CampaignStatus.FINISHED: "finished",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,18 +603,35 @@ class RulesService:
         ``#announcements``, ``#battles``, ``#table-talk`` (if ``table_talk``), ``#umpire``, then
         one private orders thread per faction in play (R-PBP-NEG-06) under ``#announcements``,
         the umpire added to each, and a welcome post. The dice seed comes from
-        :mod:`secrets` (R-GEN-01).
+        :mod:`secrets` (R-GEN-01). The name is checked and tidied
+        (:func:`tidy_campaign_name`) and must be free in the guild, in the same transaction
+        as the insert, so two creations at once cannot both take it. Logged in the audit log
+        as done by ``created_by``.
 
         Raises:
-            UnknownName: no such scenario.
+            UnknownName: no such scenario (R-SETUP-01).
+            InvalidCampaignName: the name is blank, too long or holds invisible characters.
+            CampaignNameTaken: the guild has a campaign of that name that is not finished.
         """
         if scenario_id not in self.ruleset.scenarios:
-            raise UnknownName("scenario", scenario_id, tuple(sorted(self.ruleset.scenarios)))
+            raise UnknownName(
+                "scenario", scenario_id, tuple(sorted(self.ruleset.scenarios)), rule="R-SETUP-01"
+            )
+        name = tidy_campaign_name(name)
         state = self._new_game(self.ruleset, scenario_id, secrets.token_hex(16))
         now = self._clock()
         state_json = dump_state(state)
 
+        def taken(existing: str) -> CampaignNameTaken:
+            return CampaignNameTaken(
+                f"This server already has a campaign called {existing}.",
+                allowed="another name, or finish the old campaign first",
+            )
+
         def _tx(conn: Connection) -> tuple[int, CampaignInfo | None]:
+            existing = repo.open_campaign_named(conn, guild_id, name)
+            if existing is not None:
+                raise taken(existing.name)
             campaign_id = repo.insert_campaign(
                 conn,
                 guild_id=guild_id,
@@ -515,13 +651,21 @@ class RulesService:
                 campaign_id=campaign_id,
                 user_id=created_by,
                 action="campaign_created",
-                detail={"name": name, "scenario": scenario_id, "umpire": umpire_user_id},
+                detail={
+                    "name": name,
+                    "scenario": scenario_id,
+                    "umpire": umpire_user_id,
+                    "as": ActingAs.ADMIN.value,
+                },
                 now=now,
             )
             info = repo.campaign_info(conn, campaign_id)
             return campaign_id, info
 
-        campaign_id, info = await self.db.write(_tx)
+        try:
+            campaign_id, info = await self.db.write(_tx)
+        except IntegrityError as err:  # another process took the name first (unique index)
+            raise taken(name) from err
         assert info is not None
         self._cache[campaign_id] = _Cached(info, state, 0, {}, frozenset())
         self._notify(campaign_id)
@@ -602,12 +746,30 @@ class RulesService:
         )
         return rows
 
-    async def assign(self, campaign_id: int, user_id: int, faction: str) -> None:
-        """Give ``faction`` to ``user_id`` (R-SETUP-02); a user may hold several factions, a
-        faction has one player. The user is added to the faction's orders thread.
+    async def assign(
+        self,
+        campaign_id: int,
+        user_id: int,
+        faction: str,
+        *,
+        by: int | None = None,
+        replace: bool = False,
+    ) -> bool:
+        """Give ``faction`` to ``user_id`` (R-SETUP-02): a user may hold several factions, a
+        faction has one player. The user joins the faction's orders thread and its negotiation
+        threads; a replaced player leaves them (unless they still belong: the umpire, or the
+        player of the other side). The check and the change are one step under the campaign's
+        lock, so two assignments at once cannot both succeed. Logged as done by ``by``.
+
+        Args:
+            replace: take the faction from its current player instead of refusing.
+
+        Returns:
+            ``True`` if the faction changed hands, ``False`` if ``user_id`` held it already.
 
         Raises:
-            UnknownName: the faction is not in play in this campaign.
+            UnknownName: the faction is not in play in this campaign (R-SETUP-02).
+            FactionHeld: another member plays it and ``replace`` is false (R-SETUP-02).
             UnknownCampaign: no such campaign.
         """
         async with self._locks.get(campaign_id):
@@ -618,62 +780,104 @@ class RulesService:
                 )
             previous = cached.players.get(faction)
             if previous == user_id:
-                return
-            now = self._clock()
-            messages = [_add_member(f"orders:{faction}", user_id)]
-            if previous is not None:
-                messages.insert(
-                    0,
-                    OutboxMessage(
-                        f"orders:{faction}",
-                        OutboxKind.REMOVE_THREAD_MEMBER,
-                        {"user_id": previous},
-                    ),
+                return False
+            if previous is not None and not replace:
+                label = self._faction_label(faction)
+                raise FactionHeld(
+                    f"{label} is already held by <@{previous}>.",
+                    rule="R-SETUP-02",
+                    allowed=f"`/campaign unassign faction:{faction}` first, or another faction",
                 )
-
-            def _tx(conn: Connection) -> None:
-                repo.set_member(conn, campaign_id, faction, user_id)
-                repo.insert_outbox(conn, campaign_id, messages, now=now)
-                repo.insert_audit(
-                    conn,
-                    campaign_id=campaign_id,
-                    user_id=None,
-                    action="faction_assigned",
-                    detail={"faction": faction, "user_id": user_id, "previous": previous},
-                    now=now,
-                )
-
-            await self.db.write(_tx)
-            cached.players[faction] = user_id
+            after = {**cached.players, faction: user_id}
+            await self._change_members(
+                cached,
+                after,
+                cached.info.umpire_user_id,
+                action="faction_assigned",
+                detail={"faction": faction, "user_id": user_id, "previous": previous},
+                by=by,
+            )
         self._notify(campaign_id)
+        return True
 
-    async def unassign(self, campaign_id: int, faction: str) -> None:
-        """Leave ``faction`` to the umpire (R-PBP-UMP-02)."""
+    async def unassign(self, campaign_id: int, faction: str, *, by: int | None = None) -> bool:
+        """Leave ``faction`` to the umpire (R-PBP-UMP-02): its player leaves its orders and
+        negotiation threads (unless they still belong there). Logged as done by ``by``.
+
+        Returns:
+            ``True`` if a player was taken off, ``False`` if nobody held the faction.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
         async with self._locks.get(campaign_id):
             cached = await self._load(campaign_id)
             previous = cached.players.get(faction)
             if previous is None:
-                return
-            now = self._clock()
-
-            def _tx(conn: Connection) -> None:
-                repo.remove_member(conn, campaign_id, faction)
-                repo.insert_outbox(
-                    conn,
-                    campaign_id,
-                    [
-                        OutboxMessage(
-                            f"orders:{faction}",
-                            OutboxKind.REMOVE_THREAD_MEMBER,
-                            {"user_id": previous},
-                        )
-                    ],
-                    now=now,
-                )
-
-            await self.db.write(_tx)
-            cached.players.pop(faction, None)
+                return False
+            after = {f: u for f, u in cached.players.items() if f != faction}
+            await self._change_members(
+                cached,
+                after,
+                cached.info.umpire_user_id,
+                action="faction_unassigned",
+                detail={"faction": faction, "previous": previous},
+                by=by,
+            )
         self._notify(campaign_id)
+        return True
+
+    def _faction_label(self, code: str) -> str:
+        try:
+            return f"{self.ruleset.faction(code).name} ({code})"
+        except (KeyError, LookupError):
+            return code
+
+    async def _change_members(
+        self,
+        cached: _Cached,
+        players: dict[str, int],
+        umpire: int | None,
+        *,
+        action: str,
+        detail: dict[str, Any],
+        by: int | None,
+    ) -> None:
+        """Store who plays what and who umpires, queue the Discord access that follows
+        (:func:`access_changes`) and log it, in one transaction; then update the cache.
+        The caller holds the campaign's lock."""
+        campaign_id = cached.info.id
+        before_players = dict(cached.players)
+        before_umpire = cached.info.umpire_user_id
+        role = acting_role(cached.info, by)
+        now = self._clock()
+
+        def _tx(conn: Connection) -> CampaignInfo | None:
+            for faction in before_players.keys() - players.keys():
+                repo.remove_member(conn, campaign_id, faction)
+            for faction, user in players.items():
+                if before_players.get(faction) != user:
+                    repo.set_member(conn, campaign_id, faction, user)
+            if umpire != before_umpire:
+                repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=umpire)
+            keys = sorted(repo.channels_of(conn, campaign_id))
+            messages = access_changes(keys, (before_players, before_umpire), (players, umpire))
+            repo.insert_outbox(conn, campaign_id, messages, now=now)
+            repo.insert_audit(
+                conn,
+                campaign_id=campaign_id,
+                user_id=by,
+                action=action,
+                detail={**detail, "as": role},
+                now=now,
+            )
+            return repo.campaign_info(conn, campaign_id)
+
+        info = await self.db.write(_tx)
+        assert info is not None
+        cached.info = info
+        cached.players.clear()
+        cached.players.update(players)
 
     async def open_thread(
         self,
@@ -726,59 +930,79 @@ class RulesService:
         self._notify(campaign_id)
         return found
 
-    async def set_umpire(self, campaign_id: int, user_id: int, *, by: int | None = None) -> None:
-        """Make ``user_id`` the campaign's umpire (R-PBP-UMP-01): access to ``#umpire`` and
-        every orders thread (R-PBP-UMP-04). Logged in the audit log."""
+    async def set_umpire(
+        self, campaign_id: int, user_id: int, *, by: int | None = None
+    ) -> UmpireChange:
+        """Make ``user_id`` the campaign's umpire (R-PBP-UMP-01): ``#umpire`` and every orders
+        and negotiation thread are opened to them (R-PBP-UMP-04) and closed to the umpire they
+        replace, who stays only where they play a faction. The umpire may also play factions;
+        the orders they give for factions they do not play are logged as the umpire's. Naming
+        the same umpire again changes nothing. Logged as done by ``by``.
+
+        Returns:
+            The umpire replaced, whether anything changed, and the factions the new umpire
+            plays.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
         async with self._locks.get(campaign_id):
             cached = await self._load(campaign_id)
-            now = self._clock()
-            messages = [
-                OutboxMessage("umpire", OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": user_id})
-            ]
-            messages += [_add_member(f"orders:{f}", user_id) for f in cached.state.in_play]
-
-            def _tx(conn: Connection) -> CampaignInfo | None:
-                repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=user_id)
-                repo.insert_outbox(conn, campaign_id, messages, now=now)
-                repo.insert_audit(
-                    conn,
-                    campaign_id=campaign_id,
-                    user_id=by,
-                    action="umpire_set",
-                    detail={"umpire": user_id, "previous": cached.info.umpire_user_id},
-                    now=now,
-                )
-                info = repo.campaign_info(conn, campaign_id)
-                return info
-
-            info = await self.db.write(_tx)
-            assert info is not None
-            cached.info = info
+            previous = cached.info.umpire_user_id
+            plays = tuple(sorted(f for f, u in cached.players.items() if u == user_id))
+            if previous == user_id:
+                return UmpireChange(previous, False, plays)
+            await self._change_members(
+                cached,
+                dict(cached.players),
+                user_id,
+                action="umpire_set",
+                detail={"umpire": user_id, "previous": previous},
+                by=by,
+            )
         self._notify(campaign_id)
+        return UmpireChange(previous, True, plays)
 
     async def start(self, campaign_id: int, actor: Actor) -> SubmitResult:
         """Start the campaign: status ``active`` and the first game round begins
-        (``StartCampaign``, R-TURN-01), in one transaction.
+        (``StartCampaign``, R-TURN-01), in one transaction. Of two starts at once, one starts
+        the campaign and the other is refused with :class:`AlreadyStarted`.
 
         Raises:
-            CampaignNotActive: the campaign is not being set up.
+            NoUmpire: the campaign has no umpire yet (R-PBP-UMP-01).
+            AlreadyStarted: the campaign is not being set up any more.
             NotAuthorised: the actor is neither the umpire, an admin nor the system.
         """
         from caedes_bot.rules.turn import StartCampaign
 
-        return await self._submit(
-            campaign_id,
-            actor,
-            StartCampaign(faction="UMPIRE"),
-            interaction_id=None,
-            from_status=CampaignStatus.SETTING_UP,
-            to_status=CampaignStatus.ACTIVE,
-        )
+        info = (await self._load(campaign_id)).info
+        if info.umpire_user_id is None:
+            raise NoUmpire(
+                f"{info.name} has no umpire yet.",
+                rule="R-PBP-UMP-01",
+                allowed="an admin names one with `/campaign umpire`",
+            )
+        try:
+            return await self._submit(
+                campaign_id,
+                actor,
+                StartCampaign(faction="UMPIRE"),
+                interaction_id=None,
+                from_status=CampaignStatus.SETTING_UP,
+                to_status=CampaignStatus.ACTIVE,
+            )
+        except CampaignNotActive as err:  # started meanwhile (another /campaign start)
+            now = (await self._load(campaign_id)).info
+            raise AlreadyStarted(
+                f"{now.name} has already started (it is {STATUS_TEXT[now.status]}).",
+                allowed="`/campaign info` to see where it stands",
+            ) from err
 
     async def set_status(
         self, campaign_id: int, status: CampaignStatus, *, by: int | None = None
     ) -> CampaignInfo:
-        """Pause, resume or finish a campaign (R-PBP-UMP-05); logged in the audit log."""
+        """Pause, resume or finish a campaign (R-PBP-UMP-05); logged in the audit log as done
+        by ``by``."""
         async with self._locks.get(campaign_id):
             cached = await self._load(campaign_id)
             now = self._clock()
@@ -790,7 +1014,11 @@ class RulesService:
                     campaign_id=campaign_id,
                     user_id=by,
                     action="status_changed",
-                    detail={"from": cached.info.status.value, "to": status.value},
+                    detail={
+                        "from": cached.info.status.value,
+                        "to": status.value,
+                        "as": acting_role(cached.info, by),
+                    },
                     now=now,
                 )
                 info = repo.campaign_info(conn, campaign_id)
@@ -1221,6 +1449,65 @@ class RulesService:
 
         return await self.db.read(_tx)
 
+    async def delivery_problems(self, campaign_id: int, *, limit: int = 5) -> list[DeliveryProblem]:
+        """What the bot could not deliver to Discord for this campaign, for good (failed outbox
+        rows: a channel it could not make, a member it could not add), newest first."""
+
+        def _tx(conn: Connection) -> list[DeliveryProblem]:
+            rows = repo.failed_outbox_rows(conn, campaign_id, limit=limit)
+            return [
+                DeliveryProblem(r.channel_key, r.kind, r.last_error or "no reason given", r.payload)
+                for r in rows
+            ]
+
+        return await self.db.read(_tx)
+
+    async def report_delivery_failure(
+        self,
+        campaign_id: int,
+        row_id: int,
+        problem: DeliveryProblem,
+    ) -> None:
+        """A row of the campaign failed for good: log it in the audit log and tell the umpire in
+        ``#umpire`` (once per row), so a set-up or a post that Discord refused is never lost
+        silently. A failure in ``#umpire`` itself, or of such a notice, is only logged."""
+        now = self._clock()
+        text = describe_problem(problem)
+        notice = OutboxMessage(
+            "umpire",
+            OutboxKind.POST,
+            {
+                "content": f"⚠️ {text}. Check the bot's permissions in this server; "
+                "`/campaign info` lists what failed.",
+                "notice": True,
+            },
+            dedupe_key=f"failure:{row_id}",
+        )
+        tell = problem.channel_key != "umpire" and not problem.payload.get("notice")
+
+        def _tx(conn: Connection) -> None:
+            if repo.campaign_info(conn, campaign_id) is None:
+                return
+            if tell and not repo.outbox_key_exists(conn, campaign_id, notice.dedupe_key or ""):
+                repo.insert_outbox(conn, campaign_id, [notice], now=now)
+            repo.insert_audit(
+                conn,
+                campaign_id=campaign_id,
+                user_id=None,
+                action="delivery_failed",
+                detail={
+                    "row": row_id,
+                    "channel_key": problem.channel_key,
+                    "kind": problem.kind.value,
+                    "error": problem.error[:500],
+                    "as": ActingAs.SYSTEM.value,
+                },
+                now=now,
+            )
+
+        await self.db.write(_tx)
+        self._notify(campaign_id)
+
     async def audit_log(self, campaign_id: int) -> list[AuditRecord]:
         """The campaign's audit log, oldest first."""
 
@@ -1371,3 +1658,110 @@ def _audience(event: Event) -> list[str] | None:
 
 def _add_member(channel_key: str, user_id: int) -> OutboxMessage:
     return OutboxMessage(channel_key, OutboxKind.ADD_THREAD_MEMBER, {"user_id": user_id})
+
+
+def _thread_factions(key: str) -> list[str] | None:
+    """The factions whose players belong in a thread: ``orders:DAW`` -> ``["DAW"]``,
+    ``talks:DAW+ORC`` -> ``["DAW", "ORC"]``; ``None`` for a key that is not such a thread."""
+    kind, _, rest = key.partition(":")
+    if kind == "orders" and rest:
+        return [rest]
+    if kind == "talks" and rest:
+        return rest.split("+")
+    return None
+
+
+def _wanted_members(
+    keys: Iterable[str], players: Mapping[str, int], umpire: int | None
+) -> dict[str, set[int]]:
+    """Who belongs in each orders and negotiation thread: the players of its factions and the
+    umpire (R-PBP-NEG-01, R-PBP-NEG-06, R-PBP-UMP-04)."""
+    wanted: dict[str, set[int]] = {}
+    for key in keys:
+        factions = _thread_factions(key)
+        if factions is None:
+            continue
+        members = {players[f] for f in factions if f in players}
+        if umpire is not None:
+            members.add(umpire)
+        wanted[key] = members
+    return wanted
+
+
+def access_changes(
+    keys: Sequence[str],
+    before: tuple[Mapping[str, int], int | None],
+    after: tuple[Mapping[str, int], int | None],
+) -> list[OutboxMessage]:
+    """The outbox rows that take a campaign's Discord access from ``before`` to ``after``,
+    each a ``(players, umpire)`` pair.
+
+    Threads (``orders:*``, ``talks:*`` among ``keys``) hold their factions' players and the
+    umpire: a member who no longer belongs is removed and one who newly belongs is added; a
+    member who belongs both before and after (an old umpire who plays the faction) is left
+    alone. ``#umpire`` (if among ``keys``) is opened to a new umpire and closed to the old one.
+    Rows for the same place keep their order, so applying them again changes nothing.
+    """
+    rows: list[OutboxMessage] = []
+    old_umpire, new_umpire = before[1], after[1]
+    if old_umpire != new_umpire and "umpire" in keys:
+        if old_umpire is not None:
+            rows.append(
+                OutboxMessage("umpire", OutboxKind.REVOKE_CHANNEL_ACCESS, {"user_id": old_umpire})
+            )
+        if new_umpire is not None:
+            rows.append(
+                OutboxMessage("umpire", OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": new_umpire})
+            )
+    was = _wanted_members(keys, *before)
+    now = _wanted_members(keys, *after)
+    for key in now:
+        for user in sorted(was[key] - now[key]):
+            rows.append(OutboxMessage(key, OutboxKind.REMOVE_THREAD_MEMBER, {"user_id": user}))
+        for user in sorted(now[key] - was[key]):
+            rows.append(_add_member(key, user))
+    return rows
+
+
+def acting_role(info: CampaignInfo, user_id: int | None) -> str:
+    """In which capacity a member does an administration act, for the audit log:
+    ``"umpire"`` (the campaign's umpire), ``"admin"`` (anyone else allowed to), ``"system"``
+    (the bot itself)."""
+    if user_id is None:
+        return ActingAs.SYSTEM.value
+    if user_id == info.umpire_user_id:
+        return ActingAs.UMPIRE.value
+    return ActingAs.ADMIN.value
+
+
+def place_text(key: str) -> str:
+    """A campaign place in words: ``"#battles"``, ``"the orders thread of DAW"``."""
+    kind, _, rest = key.partition(":")
+    if key == "category":
+        return "the campaign's category"
+    if kind == "orders":
+        return f"the orders thread of {rest}"
+    if kind == "talks":
+        return "the negotiation thread of " + " and ".join(rest.split("+"))
+    return f"#{key}"
+
+
+def describe_problem(problem: DeliveryProblem) -> str:
+    """A failed delivery in one line: ``"Could not make #battles: Discord refused (403 ...)"``."""
+    payload = problem.payload
+    place = place_text(problem.channel_key)
+    user = f"<@{payload['user_id']}>" if isinstance(payload.get("user_id"), int) else "a member"
+    name = str(payload.get("name") or problem.channel_key)
+    what = {
+        OutboxKind.CREATE_CATEGORY: f"make the category {name}",
+        OutboxKind.CREATE_CHANNEL: f"make #{name}",
+        OutboxKind.CREATE_THREAD: f"make the thread {name}",
+        OutboxKind.POST: f"post in {place}",
+        OutboxKind.EDIT: f"edit a message in {place}",
+        OutboxKind.ADD_THREAD_MEMBER: f"add {user} to {place}",
+        OutboxKind.REMOVE_THREAD_MEMBER: f"remove {user} from {place}",
+        OutboxKind.GRANT_CHANNEL_ACCESS: f"open {place} to {user}",
+        OutboxKind.REVOKE_CHANNEL_ACCESS: f"close {place} to {user}",
+    }.get(problem.kind, f"deliver to {place}")
+    error = " ".join(problem.error.split())
+    return f"Could not {what}: {error[:300]}"

@@ -184,7 +184,7 @@ async def test_umpire_may_order_for_any_faction_and_it_is_logged(
 
 async def test_a_user_may_hold_several_factions(service: RulesService) -> None:
     cid = await _campaign(service)
-    await service.assign(cid, PLAYER_DAW, "ORC")
+    await service.assign(cid, PLAYER_DAW, "ORC", replace=True)  # taken from PLAYER_ORC
     assert await service.factions_of(cid, PLAYER_DAW) == ["DAW", "ORC"]
     assert await service.factions_of(cid, PLAYER_ORC) == []
     await service.submit(cid, Actor(PLAYER_DAW), StandInBump("ORC"))

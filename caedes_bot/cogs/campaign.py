@@ -8,12 +8,20 @@ handler shows them (:mod:`caedes_bot.cogs._errors`).
 * ``/campaign new`` (admin): the campaign, and through the outbox its category with
   ``#announcements``, ``#battles``, ``#table-talk``, ``#umpire`` and a private orders thread per
   faction (R-PBP-NEG-06).
-* ``/campaign umpire`` (admin): names the campaign's umpire (R-PBP-UMP-01).
+* ``/campaign umpire`` (admin): names the campaign's umpire (R-PBP-UMP-01); the umpire they
+  replace loses ``#umpire`` and the threads of factions they do not play. The umpire may also
+  play factions; their orders for other factions are logged as the umpire's.
 * ``/campaign assign`` / ``unassign`` (umpire or admin): gives a faction to a member or back to
   the umpire (R-SETUP-02, R-PBP-UMP-02).
 * ``/campaign start`` (umpire or admin): game round 1 begins (R-TURN-01); factions nobody holds
   are run by the umpire.
-* ``/campaign info`` (anyone in the campaign): name, scenario, status, umpire, who plays what.
+* ``/campaign info`` (anyone in the campaign): name, scenario, status, umpire, who plays what;
+  for the umpire and admins also what the bot could not deliver to Discord. Used by an admin
+  outside any campaign, it lists the server's campaigns and any set-up that failed.
+
+Checks that must hold at the moment of the change (a free name, a free faction, a campaign
+not yet started) are made by the service under its lock, so two commands at once cannot both
+pass them.
 """
 
 from __future__ import annotations
@@ -24,29 +32,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._checks import Need, campaign_context, require_admin
-from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
+from caedes_bot.cogs._errors import NotInCampaign, UserError
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
 from caedes_bot.persistence.repository import CampaignInfo
 from caedes_bot.persistence.tables import CampaignStatus
 from caedes_bot.rules.errors import UnknownName
-from caedes_bot.service import RulesService
-from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed
+from caedes_bot.service import NAME_MAX, STATUS_TEXT, RulesService, describe_problem
+from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
 
 if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot
 
-#: Longest campaign name: the category's name, with room to spare under Discord's 100.
-NAME_MAX = 90
-
 _OPEN = (CampaignStatus.SETTING_UP, CampaignStatus.ACTIVE, CampaignStatus.PAUSED)
-_STATUS_TEXT = {
-    CampaignStatus.SETTING_UP: "being set up",
-    CampaignStatus.ACTIVE: "under way",
-    CampaignStatus.PAUSED: "paused",
-    CampaignStatus.FINISHED: "finished",
-}
+_STATUS_TEXT = STATUS_TEXT
+
+#: Delivery problems shown by ``/campaign info``.
+PROBLEMS_SHOWN = 3
 
 
 def faction_label(faction: FactionDef) -> str:
@@ -138,13 +141,6 @@ class CampaignCog(commands.Cog):
         require_admin(interaction)
         assert interaction.guild_id is not None  # guild_only
         chosen = self._scenario(scenario)
-        name = " ".join(name.split())
-        existing = await self.service.campaigns(guild_id=interaction.guild_id, statuses=_OPEN)
-        if any(c.name.casefold() == name.casefold() for c in existing):
-            raise UserError(
-                f"This server already has a campaign called {name}.",
-                allowed="another name, or finish the old campaign first",
-            )
         if umpire is not None:
             self._not_a_bot(umpire)
         info = await self.service.create_campaign(
@@ -193,16 +189,26 @@ class CampaignCog(commands.Cog):
         info = context.campaign
         self._open(info)
         self._not_a_bot(member)
-        if info.umpire_user_id == member.id:
-            await interaction.response.send_message(
-                f"{who(member.id)} already umpires {info.name}.", ephemeral=True
+        change = await self.service.set_umpire(info.id, member.id, by=interaction.user.id)
+        if not change.changed:
+            text = f"{who(member.id)} already umpires **{info.name}**."
+        else:
+            text = (
+                f"{who(member.id)} is now the umpire of **{info.name}**: they get #umpire and "
+                "every orders and negotiation thread (R-PBP-UMP-04)."
             )
-            return
-        await self.service.set_umpire(info.id, member.id, by=interaction.user.id)
-        await interaction.response.send_message(
-            f"{who(member.id)} now umpires **{info.name}**: they get #umpire and every orders thread (R-PBP-UMP-04).",
-            ephemeral=True,
-        )
+        if change.plays:
+            plays = ", ".join(faction_label(self.ruleset.faction(c)) for c in change.plays)
+            text += (
+                f"\n{who(member.id)} still plays {plays}; the orders they give for other "
+                "factions are logged as the umpire's (R-PBP-UMP-02)."
+            )
+        if change.changed and change.previous is not None:
+            text += (
+                f"\n{who(change.previous)} is no longer the umpire: they lose #umpire and the "
+                "threads of factions they do not play."
+            )
+        await interaction.response.send_message(text, ephemeral=True)
 
     # ----------------------------------------------------------------------- /campaign assign
 
@@ -219,24 +225,19 @@ class CampaignCog(commands.Cog):
         self._not_a_bot(member)
         state = await self.service.get_state(info.id)
         code = self._faction(faction, state.in_play)
-        holder = context.players.get(code)
         label = faction_label(self.ruleset.faction(code))
-        if holder == member.id:
-            await interaction.response.send_message(
-                f"{who(member.id)} already plays {label}.", ephemeral=True
+        changed = await self.service.assign(info.id, member.id, code, by=interaction.user.id)
+        if not changed:
+            text = f"{who(member.id)} already plays {label}."
+        else:
+            text = f"{who(member.id)} now plays {label} in **{info.name}** and joins its orders thread."
+        umpire = (await self.service.get_view(info.id)).info.umpire_user_id
+        if umpire == member.id:
+            text += (
+                f"\n{who(member.id)} is also the umpire; the orders they give for other "
+                "factions are logged as the umpire's (R-PBP-UMP-02)."
             )
-            return
-        if holder is not None:
-            raise UserError(
-                f"{label} is already held by {who(holder)}.",
-                rule="R-SETUP-02",
-                allowed=f"`/campaign unassign faction:{code}` first, or another faction",
-            )
-        await self.service.assign(info.id, member.id, code)
-        await interaction.response.send_message(
-            f"{who(member.id)} now plays {label} in **{info.name}** and joins its orders thread.",
-            ephemeral=True,
-        )
+        await interaction.response.send_message(text, ephemeral=True)
 
     @campaign.command(name="unassign", description="Hand a faction back to the umpire")
     @app_commands.describe(faction="The faction to take back")
@@ -247,11 +248,10 @@ class CampaignCog(commands.Cog):
         state = await self.service.get_state(info.id)
         code = self._faction(faction, state.in_play)
         label = faction_label(self.ruleset.faction(code))
-        if code not in context.players:
+        if not await self.service.unassign(info.id, code, by=interaction.user.id):
             raise UserError(
                 f"Nobody holds {label}; the umpire runs it already.", rule="R-PBP-UMP-02"
             )
-        await self.service.unassign(info.id, code)
         await interaction.response.send_message(
             f"{label} is run by the umpire from now on (R-PBP-UMP-02).", ephemeral=True
         )
@@ -286,19 +286,8 @@ class CampaignCog(commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
         info = context.campaign
-        if info.status is not CampaignStatus.SETTING_UP:
-            raise UserError(
-                f"{info.name} has already started (it is {_STATUS_TEXT[info.status]}).",
-                allowed="`/campaign info` to see where it stands",
-            )
-        if info.umpire_user_id is None:
-            raise UserError(
-                f"{info.name} has no umpire yet.",
-                rule="R-PBP-UMP-01",
-                allowed="an admin names one with `/campaign umpire`",
-            )
-        players = context.players
         result = await self.service.start(info.id, context.actor)
+        players = (await self.service.get_view(info.id)).players
         state = result.state
         umpire_run = [c for c in state.in_play if c not in players]
         lines = [f"**{info.name}** has begun: game round {state.round}."]
@@ -318,6 +307,9 @@ class CampaignCog(commands.Cog):
         name="info", description="The campaign of this channel: scenario, status, umpire, players"
     )
     async def info(self, interaction: discord.Interaction) -> None:
+        if await find_campaign(interaction) is None and is_admin(interaction):
+            await self._guild_overview(interaction)
+            return
         context = await campaign_context(interaction)
         info = context.campaign
         state = await self.service.get_state(info.id)
@@ -341,7 +333,36 @@ class CampaignCog(commands.Cog):
             ),
             inline=False,
         )
+        if context.is_admin or context.is_umpire:
+            problems = await self.service.delivery_problems(info.id, limit=PROBLEMS_SHOWN)
+            if problems:
+                embed.add_field(
+                    name="Not delivered to Discord",
+                    value=truncate("\n".join(f"- {describe_problem(p)}" for p in problems), 1024),
+                    inline=False,
+                )
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
+
+    async def _guild_overview(self, interaction: discord.Interaction) -> None:
+        """For an admin outside any campaign: the server's open campaigns, each with where its
+        set-up stands, so a campaign whose channels could not be made is not lost."""
+        assert interaction.guild_id is not None
+        open_ones = await self.service.campaigns(guild_id=interaction.guild_id, statuses=_OPEN)
+        if not open_ones:
+            raise NotInCampaign()
+        lines = ["This channel is not part of a campaign. This server's campaigns:"]
+        for info in open_ones:
+            channels = await self.service.channels(info.id)
+            category = channels.get("category")
+            where = (
+                f"<#{category.discord_id}>"
+                if category and category.discord_id
+                else "no category yet"
+            )
+            lines.append(f"**{info.name}** ({_STATUS_TEXT[info.status]}): {where}")
+            problems = await self.service.delivery_problems(info.id, limit=PROBLEMS_SHOWN)
+            lines += [f"- {describe_problem(p)}" for p in problems]
+        await interaction.response.send_message(truncate("\n".join(lines), 2000), ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

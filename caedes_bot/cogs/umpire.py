@@ -13,7 +13,6 @@ Every order given here is written to the audit log by the service, with who gave
 
 from __future__ import annotations
 
-from datetime import UTC
 from typing import TYPE_CHECKING
 
 import discord
@@ -34,6 +33,7 @@ from caedes_bot.gamedata.model import Commodity
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
+from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import event_line, faction_name
 from caedes_bot.ui.text import MESSAGE_LIMIT, choices, truncate
 
@@ -169,13 +169,7 @@ class UmpireCog(commands.Cog):
     async def audit(self, interaction: discord.Interaction) -> None:
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
         records = await self.bot.service.audit_log(context.campaign.id)
-        lines = []
-        for record in records[-AUDIT_LINES:]:
-            who = f"<@{record.user_id}>" if record.user_id else "the bot"
-            at = record.created_at
-            at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # stored in UTC
-            when = f"<t:{int(at.timestamp())}:f>"
-            lines.append(f"{when} {who}: {record.action}")
+        lines = audit_lines(records, self.bot.ruleset, last=AUDIT_LINES)
         text = "\n".join(lines) if lines else "The audit log is empty."
         await interaction.response.send_message(truncate(text, MESSAGE_LIMIT), ephemeral=True)
 

@@ -216,6 +216,12 @@ def _info(row: Any) -> CampaignInfo:
     )
 
 
+def name_key(name: str) -> str:
+    """A campaign name as compared: runs of whitespace made single, case-folded
+    (``"Seven  SWORDS"`` -> ``"seven swords"``)."""
+    return " ".join(name.split()).casefold()[:100]
+
+
 def insert_campaign(
     conn: Connection,
     *,
@@ -227,11 +233,17 @@ def insert_campaign(
     umpire_user_id: int | None,
     now: datetime,
 ) -> int:
-    """Insert a campaign in ``setting_up`` at version 0; returns its id."""
+    """Insert a campaign in ``setting_up`` at version 0; returns its id.
+
+    Raises:
+        IntegrityError: the guild has a campaign of the same :func:`name_key` that is not
+            finished (a unique index).
+    """
     result = conn.execute(
         sa.insert(campaigns).values(
             guild_id=guild_id,
             name=name,
+            name_key=name_key(name),
             scenario=scenario,
             status=CampaignStatus.SETTING_UP,
             state=RawJSON(state_json),
@@ -267,6 +279,19 @@ def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
 def campaign_info(conn: Connection, campaign_id: int) -> CampaignInfo | None:
     """The campaign without its state, or ``None``."""
     row = (conn.execute(sa.select(*_INFO_COLUMNS).where(campaigns.c.id == campaign_id))).first()
+    return None if row is None else _info(row)
+
+
+def open_campaign_named(conn: Connection, guild_id: int, name: str) -> CampaignInfo | None:
+    """The guild's campaign that is not finished and has this name (compared by
+    :func:`name_key`), if any."""
+    row = conn.execute(
+        sa.select(*_INFO_COLUMNS).where(
+            campaigns.c.guild_id == guild_id,
+            campaigns.c.name_key == name_key(name),
+            campaigns.c.status != CampaignStatus.FINISHED,
+        )
+    ).first()
     return None if row is None else _info(row)
 
 
@@ -746,6 +771,19 @@ def outbox_rows(
     if ids is not None:
         stmt = stmt.where(outbox.c.id.in_(list(ids)))
     return [_outbox_record(r) for r in conn.execute(stmt)]
+
+
+def failed_outbox_rows(
+    conn: Connection, campaign_id: int, *, limit: int = 10
+) -> list[OutboxRecord]:
+    """The campaign's rows that failed for good, newest first (at most ``limit``)."""
+    rows = conn.execute(
+        sa.select(outbox)
+        .where(outbox.c.campaign_id == campaign_id, outbox.c.status == OutboxStatus.FAILED)
+        .order_by(outbox.c.id.desc())
+        .limit(limit)
+    )
+    return [_outbox_record(r) for r in rows]
 
 
 def outbox_row(conn: Connection, row_id: int) -> OutboxRecord | None:

@@ -97,6 +97,7 @@ class OutboxKind(enum.StrEnum):
     ADD_THREAD_MEMBER = "add_thread_member"
     REMOVE_THREAD_MEMBER = "remove_thread_member"
     GRANT_CHANNEL_ACCESS = "grant_channel_access"
+    REVOKE_CHANNEL_ACCESS = "revoke_channel_access"
 
 
 #: Kinds that create a channel, category or thread and store its Discord id in ``channels``.
@@ -137,14 +138,34 @@ class Base(DeclarativeBase):
     }
 
 
+#: Campaigns that still hold their name: any but finished ones.
+_OPEN_CAMPAIGN = sa.text("status != 'finished'")
+
+
 class Campaign(Base):
-    """One campaign: its Discord home, its status and its whole rules state (one document)."""
+    """One campaign: its Discord home, its status and its whole rules state (one document).
+
+    ``name_key`` is the name as compared (case-folded); two campaigns of a guild that are not
+    finished never share one (a partial unique index), so two ``/campaign new`` at once cannot
+    both make a campaign of the same name.
+    """
 
     __tablename__ = "campaigns"
+    __table_args__ = (
+        sa.Index(
+            "uq_campaigns_guild_id_name_key_open",
+            "guild_id",
+            "name_key",
+            unique=True,
+            sqlite_where=_OPEN_CAMPAIGN,
+            postgresql_where=_OPEN_CAMPAIGN,
+        ),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     guild_id: Mapped[int] = mapped_column(sa.BigInteger, index=True)
     name: Mapped[str] = mapped_column(sa.String(100))
+    name_key: Mapped[str] = mapped_column(sa.String(100))
     scenario: Mapped[str] = mapped_column(sa.String(100))
     status: Mapped[CampaignStatus] = mapped_column(_enum(CampaignStatus, "campaign_status"))
     state: Mapped[dict[str, Any]] = mapped_column(sa.JSON())

@@ -194,10 +194,11 @@ def test_invite_permissions_are_documented() -> None:
         + 2**16  # read message history
         + 2**28  # manage roles
         + 2**34  # manage threads
+        + 2**35  # create public threads (to deny it in read-only channels)
         + 2**36  # create private threads
         + 2**38  # send messages in threads
     )
-    assert by_hand == 361045806096 == REQUIRED_PERMISSIONS.value
+    assert by_hand == 395405544464 == REQUIRED_PERMISSIONS.value
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert str(by_hand) in readme and "scope=bot+applications.commands" in readme
     assert f"permissions={by_hand}" in invite_url(1) and "applications.commands" in invite_url(1)

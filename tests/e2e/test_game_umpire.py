@@ -44,5 +44,6 @@ async def test_overrides_are_the_umpires_announced_and_logged(
     state = await runner.bot.service.get_state(1)
     assert state.factions["ORC"].rp == 25 and "wolfsgate" not in state.owners
     audit = await fake.slash(umpire, "umpire audit", channel=talk)
-    assert "order:SetRP" in audit.text and "order:SetOwner" in audit.text
+    assert "(umpire) set Orc RP to 25" in audit.text
+    assert "(umpire) left Wolfsgate without an owner" in audit.text
     assert f"<@{umpire.id}>" in audit.text

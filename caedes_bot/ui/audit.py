@@ -1,0 +1,149 @@
+"""The audit log in plain words (R-PBP-UMP-01: every umpire override is logged).
+
+Each entry of :meth:`~caedes_bot.service.RulesService.audit_log` becomes one line that says
+who did what, in which capacity: ``"<@1> (umpire) set Dawnian RP to 12"``, ``"<@2> (admin)
+assigned Dawnians to <@3>"``. Members are mentions, which Discord shows as their current
+names; an entry without a member was done by the bot. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence.repository import AuditRecord
+
+#: The capacities an entry may record (``detail["as"]``, or ``acting_as`` for orders).
+ROLES = ("umpire", "admin", "player", "system")
+
+
+def _member(user_id: object) -> str:
+    return f"<@{user_id}>" if isinstance(user_id, int) else "nobody"
+
+
+def _faction(ruleset: Ruleset, code: object) -> str:
+    try:
+        return ruleset.faction(str(code)).name
+    except KeyError:
+        return str(code)
+
+
+def _adjective(ruleset: Ruleset, code: object) -> str:
+    try:
+        return ruleset.faction(str(code)).adjective
+    except KeyError:
+        return str(code)
+
+
+def _space(ruleset: Ruleset, space: object) -> str:
+    try:
+        return ruleset.map.space_name(str(space))
+    except (KeyError, AttributeError):
+        return str(space)
+
+
+def _words(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+
+
+def _when(value: object) -> str:
+    if isinstance(value, str):
+        try:
+            return f"<t:{int(datetime.fromisoformat(value).timestamp())}:f>"
+        except ValueError:
+            return value
+    return "?"
+
+
+def _order_text(ruleset: Ruleset, order: Mapping[str, Any]) -> str:
+    kind = str(order.get("type", "order"))
+    faction = order.get("faction")
+    if kind == "SetRP":
+        return f"set {_adjective(ruleset, order.get('target'))} RP to {order.get('rp')}"
+    if kind == "SetCommodity":
+        commodity = str(order.get("commodity", "")).title()
+        target = _adjective(ruleset, order.get("target"))
+        return f"set {target} {commodity} to {order.get('count')}"
+    if kind == "SetOwner":
+        place = _space(ruleset, order.get("province"))
+        owner = order.get("owner")
+        if owner is None:
+            return f"left {place} without an owner"
+        return f"gave {place} to the {_faction(ruleset, owner)}"
+    if kind == "StartCampaign":
+        return "started the campaign"
+    if kind == "UmpireAdvance":
+        return f"moved the turn of the {_faction(ruleset, faction)} on"
+    return f"gave the {_faction(ruleset, faction)}' order: {_words(kind)}"
+
+
+def _admin_text(ruleset: Ruleset, action: str, d: Mapping[str, Any]) -> str:
+    texts: dict[str, Callable[[], str]] = {
+        "campaign_created": lambda: (
+            f"created the campaign {d.get('name')}"
+            + (f" with {_member(d.get('umpire'))} as umpire" if d.get("umpire") else "")
+        ),
+        "umpire_set": lambda: (
+            f"named {_member(d.get('umpire'))} umpire"
+            + (f" in place of {_member(d.get('previous'))}" if d.get("previous") else "")
+        ),
+        "faction_assigned": lambda: (
+            f"assigned the {_faction(ruleset, d.get('faction'))} to "
+            f"{_member(d.get('user_id'))}"
+            + (f" (before: {_member(d.get('previous'))})" if d.get("previous") else "")
+        ),
+        "faction_unassigned": lambda: (
+            f"took the {_faction(ruleset, d.get('faction'))} from "
+            f"{_member(d.get('previous'))}; the umpire runs them"
+        ),
+        "status_changed": lambda: {
+            "paused": "paused the campaign",
+            "active": "resumed the campaign",
+            "finished": "finished the campaign",
+        }.get(str(d.get("to")), f"set the campaign {d.get('to')}"),
+        "deadline_moved": lambda: (
+            f"moved the deadline {d.get('deadline')} to {_when(d.get('due_at'))}"
+        ),
+        "thread_opened": lambda: f"opened the thread {d.get('key')}",
+        "thread_reused": lambda: f"asked again for the thread {d.get('key')}",
+        "delivery_failed": lambda: (
+            f"could not deliver to Discord ({d.get('kind')} in "
+            f"{d.get('channel_key')}): {d.get('error')}"
+        ),
+    }
+    text = texts.get(action)
+    return text() if text is not None else _words(action.replace("_", " "))
+
+
+def audit_line(record: AuditRecord, ruleset: Ruleset) -> str:
+    """One audit entry in plain words, without its time: who (a mention and the capacity,
+    or "The bot") and what, with faction and province names from ``ruleset``.
+
+    Examples: ``"<@1> (umpire) set Dawnian RP to 12"``, ``"<@2> (admin) assigned the
+    Dawnians to <@3>"``, ``"The bot could not deliver to Discord (...)"``.
+    """
+    detail = record.detail
+    if record.action.startswith("order:"):
+        order = detail.get("order")
+        what = _order_text(ruleset, order if isinstance(order, Mapping) else {})
+        role = detail.get("acting_as")
+    else:
+        what = _admin_text(ruleset, record.action, detail)
+        role = detail.get("as")
+    if record.user_id is None:
+        return f"The bot {what}"
+    capacity = f" ({role})" if role in ROLES and role != "system" else ""
+    return f"<@{record.user_id}>{capacity} {what}"
+
+
+def audit_lines(records: list[AuditRecord], ruleset: Ruleset, *, last: int) -> list[str]:
+    """The ``last`` newest entries, oldest first, each with its time as a Discord timestamp."""
+    lines = []
+    for record in records[-last:]:
+        at = record.created_at
+        at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # stored in UTC
+        lines.append(f"<t:{int(at.timestamp())}:f> {audit_line(record, ruleset)}")
+    return lines
