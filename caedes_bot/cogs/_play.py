@@ -10,6 +10,8 @@ it", "Every order gets an answer that shows its effect").
   umpire's orders in the audit log.
 * :func:`effect_text`: the lines of an accepted order's events that the faction may see
   (R-GEN-07), and where the turn now stands.
+* :func:`answer`: every private answer goes through it, so none is over Discord's 2,000
+  characters (long text is split at line breaks into follow-ups).
 """
 
 from __future__ import annotations
@@ -28,11 +30,14 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.service import Actor, CampaignView, Expect, RulesService, SubmitResult
+from caedes_bot.ui import views
 from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
+from caedes_bot.ui.text import ELLIPSIS, split_message
 
 __all__ = [
     "Seat",
     "Table",
+    "answer",
     "choose_faction",
     "effect_text",
     "ruleset_of",
@@ -41,6 +46,32 @@ __all__ = [
     "table_for_autocomplete",
     "turn_expect",
 ]
+
+
+async def answer(
+    interaction: discord.Interaction,
+    text: str,
+    rows: Sequence[views.JSON] | None = None,
+    *,
+    update: bool = False,
+) -> None:
+    """Answer ``interaction`` privately within Discord's limits: ``text`` is split at line
+    breaks into messages of at most 2,000 characters, the first as the answer (with the
+    components ``rows``), the others as private follow-ups.
+
+    Args:
+        update: edit the message whose control was used instead of answering with a new one
+            (its components become ``rows``; none removes them).
+    """
+    pieces = split_message(text) or [ELLIPSIS]
+    if update:
+        view = views.components_view(rows)
+        await interaction.response.edit_message(content=pieces[0], view=view)
+    else:
+        reply = views.reply_view(rows)
+        await interaction.response.send_message(pieces[0], view=reply, ephemeral=True)
+    for piece in pieces[1:]:
+        await interaction.followup.send(piece, ephemeral=True)
 
 
 def ruleset_of(interaction: discord.Interaction) -> Ruleset:

@@ -21,6 +21,7 @@ from discord.ext import commands
 from caedes_bot.cogs._checks import service_of
 from caedes_bot.cogs._play import (
     Seat,
+    answer,
     effect_text,
     ruleset_of,
     seat_for_command,
@@ -77,7 +78,7 @@ async def fight(seat: Seat, space: str, expect: Expect | None = None) -> None:
     news = battle_news(result.events, result.state, seat.ruleset)
     head = f"The battle at {space_name(seat.ruleset, space)} has begun: every die is shown in #battles."
     text = effect_text(seat, result, headline=head)
-    await seat.interaction.response.send_message("\n".join([text, *news]), ephemeral=True)
+    await answer(seat.interaction, "\n".join([text, *news]))
 
 
 async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -116,7 +117,7 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     result = await seat.submit(order, expect=expect)
     news = battle_news(result.events, result.state, ruleset)
     text = effect_text(seat, result, headline=head)
-    await interaction.response.send_message("\n".join([text, *news]), ephemeral=True)
+    await answer(interaction, "\n".join([text, *news]))
 
 
 class AttackCog(commands.Cog):

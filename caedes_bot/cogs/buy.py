@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._play import (
     Seat,
+    answer,
     effect_text,
     seat_for_command,
     seat_for_faction,
@@ -81,7 +82,7 @@ async def open_buy(seat: Seat) -> None:
     seat.require_own()
     seat.check(turn_expect(seat.faction, seat.state.round, Step.BUY))
     text, rows = buy_menu(seat)
-    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+    await answer(seat.interaction, text, rows)
 
 
 async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -92,9 +93,7 @@ async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRe
     seat.check(expect)
     result = await seat.submit(BuyUnits(faction, ref.values[0], 1), expect=expect)
     text, rows = buy_menu(seat)
-    await interaction.response.edit_message(
-        content=effect_text(seat, result) + "\n\n" + text, view=views.components_view(rows)
-    )
+    await answer(interaction, effect_text(seat, result) + "\n\n" + text, rows, update=True)
 
 
 class BuyCog(commands.Cog):
@@ -123,7 +122,7 @@ class BuyCog(commands.Cog):
         seat = await seat_for_command(interaction, faction)
         kind = kind_to_buy(seat.ruleset, seat.faction, unit)
         result = await seat.submit(BuyUnits(seat.faction, kind.id, count))
-        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+        await answer(interaction, effect_text(seat, result))
 
     @buy.autocomplete("unit")
     async def _units(

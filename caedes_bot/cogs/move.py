@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._play import (
     Seat,
+    answer,
     effect_text,
     seat_for_command,
     seat_for_faction,
@@ -112,7 +113,7 @@ async def open_move(seat: Seat) -> None:
     seat.check(turn_expect(seat.faction, seat.state.round, Step.MOVE))
     rows = stack_menu(seat)
     text = "Which units? (R-MOVE-01)" if rows else "None of your units can move now."
-    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+    await answer(seat.interaction, text, rows)
 
 
 async def on_move_stack(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -126,7 +127,7 @@ async def on_move_stack(interaction: discord.Interaction, ref: views.ComponentRe
         pick_units(seat.state, seat.ruleset, faction, province, [UnitRequest(kind, None)])
     )
     text, rows = where_menu(seat, province, kind, available, available)
-    await interaction.response.edit_message(content=text, view=views.components_view(rows))
+    await answer(interaction, text, rows, update=True)
 
 
 async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -141,7 +142,7 @@ async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRe
             pick_units(seat.state, seat.ruleset, faction, province, [UnitRequest(kind, None)])
         )
         text, rows = where_menu(seat, province, kind, int(ref.values[0]), available)
-        await interaction.response.edit_message(content=text, view=views.components_view(rows))
+        await answer(interaction, text, rows, update=True)
         return
     destination = ref.values[0]
     ids = pick_units(
@@ -150,9 +151,7 @@ async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRe
     result = await seat.submit(MoveUnits(faction, ids, destination), expect=expect)
     rows = stack_menu(seat)
     more = "\n\nMove more?" if rows else ""
-    await interaction.response.edit_message(
-        content=effect_text(seat, result) + more, view=views.components_view(rows)
-    )
+    await answer(interaction, effect_text(seat, result) + more, rows, update=True)
 
 
 async def on_move_component(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -200,7 +199,7 @@ class MoveCog(commands.Cog):
         destination = resolve_province(ruleset, to)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
         result = await seat.submit(MoveUnits(seat.faction, ids, destination, terrain))
-        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+        await answer(interaction, effect_text(seat, result))
 
     @move.autocomplete("units")
     async def _units(

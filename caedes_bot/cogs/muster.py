@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._play import (
     Seat,
+    answer,
     effect_text,
     seat_for_command,
     seat_for_faction,
@@ -76,7 +77,7 @@ async def open_muster(seat: Seat) -> None:
     seat.check(turn_expect(seat.faction, seat.state.round, Step.MUSTER))
     rows = kind_menu(seat)
     text = "Which unit? (R-MUSTER-01)" if rows else "Nothing bought this turn is waiting."
-    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+    await answer(seat.interaction, text, rows)
 
 
 async def on_muster_component(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -88,15 +89,13 @@ async def on_muster_component(interaction: discord.Interaction, ref: views.Compo
     if ref.kind == "mu":
         seat.require_own()
         text, rows = province_menu(seat, ref.values[0])
-        await interaction.response.edit_message(content=text, view=views.components_view(rows))
+        await answer(interaction, text, rows, update=True)
         return
     kind_id = ref.parts[3]
     result = await seat.submit(MusterUnits(faction, ((kind_id, ref.values[0]),)), expect=expect)
     rows = kind_menu(seat)
     more = "\n\nMuster more?" if rows else ""
-    await interaction.response.edit_message(
-        content=effect_text(seat, result) + more, view=views.components_view(rows)
-    )
+    await answer(interaction, effect_text(seat, result) + more, rows, update=True)
 
 
 class MusterCog(commands.Cog):
@@ -125,7 +124,7 @@ class MusterCog(commands.Cog):
         kind = resolve_kind(seat.ruleset, unit, waiting or None, rule="R-MUSTER-01")
         place = resolve_province(seat.ruleset, province, rule="R-MUSTER-01")
         result = await seat.submit(MusterUnits(seat.faction, ((kind.id, place),)))
-        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+        await answer(interaction, effect_text(seat, result))
 
     @muster.autocomplete("unit")
     async def _units(

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._errors import UserError
-from caedes_bot.cogs._play import seat_for_command, table_for_autocomplete
+from caedes_bot.cogs._play import answer, seat_for_command, table_for_autocomplete
 from caedes_bot.cogs._transformers import faction_choices, neighbour_codes, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.gamedata.model import Ruleset
@@ -94,7 +94,7 @@ class NegotiationCog(commands.Cog):
             text = f"Your thread with {theirs} is <#{record.discord_id}> (R-PBP-NEG-01)."
         else:
             text = f"Your thread with {theirs} (**{name}**) is still being made."
-        await interaction.response.send_message(text, ephemeral=True)
+        await answer(interaction, text)
 
     @negotiate.autocomplete("faction")
     async def _neighbours(

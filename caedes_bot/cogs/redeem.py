@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._play import effect_text, seat_for_command
+from caedes_bot.cogs._play import answer, effect_text, seat_for_command
 from caedes_bot.cogs._transformers import parse_bundle
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.rules.orders import Order
@@ -68,7 +68,7 @@ class RedeemCog(commands.Cog):
         """Find the campaign and faction first; only then read what was typed (``make``)."""
         seat = await seat_for_command(interaction, faction)
         result = await seat.submit(make(seat.faction))
-        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+        await answer(interaction, effect_text(seat, result))
 
     @redeem.command(
         name="sets", description="Sets of 3 to 6 different commodities for 2, 3, 5 or 8 RP"

@@ -19,6 +19,7 @@ from discord.ext import commands
 from caedes_bot.cogs._checks import service_of
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
+    answer,
     effect_text,
     seat_for_command,
     seat_for_faction,
@@ -80,7 +81,7 @@ async def on_offer_button(interaction: discord.Interaction, ref: views.Component
         result = await seat.submit(AcceptTrade(offer.counterparty, offer.id))
     else:
         result = await seat.submit(DeclineTrade(offer.counterparty, offer.id))
-    await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+    await answer(interaction, effect_text(seat, result))
 
 
 class TradeCog(commands.Cog):
@@ -123,9 +124,8 @@ class TradeCog(commands.Cog):
             parse_bundle(get, most=MAX_COUNT),
         )
         result = await seat.submit(order)
-        await interaction.response.send_message(
-            effect_text(seat, result, headline="Offer sent to their orders thread."),
-            ephemeral=True,
+        await answer(
+            interaction, effect_text(seat, result, headline="Offer sent to their orders thread.")
         )
 
     @offer.autocomplete("to")
@@ -148,7 +148,7 @@ class TradeCog(commands.Cog):
         seat.faction = found.counterparty
         order = AcceptTrade if accept else DeclineTrade
         result = await seat.submit(order(found.counterparty, found.id))
-        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+        await answer(interaction, effect_text(seat, result))
 
     @trade.command(
         name="accept", description="Accept a trade offered to you: it is carried out at once"
@@ -169,7 +169,7 @@ class TradeCog(commands.Cog):
         found = await _open_offer(interaction, seat.campaign_id, _offer_id(offer))
         seat.faction = found.proposer
         result = await seat.submit(WithdrawTrade(found.proposer, found.id))
-        await interaction.response.send_message(effect_text(seat, result), ephemeral=True)
+        await answer(interaction, effect_text(seat, result))
 
     @accept.autocomplete("offer")
     @decline.autocomplete("offer")

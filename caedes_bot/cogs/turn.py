@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._play import (
     Seat,
+    answer,
     effect_text,
     seat_for_command,
     seat_for_faction,
@@ -49,9 +50,7 @@ async def end_step(seat: Seat, expect: Expect) -> None:
     order = PayUpkeep(seat.faction) if step is Step.UPKEEP else EndStep(seat.faction)
     result = await seat.submit(order, expect=expect)
     head = f"Step {step.label} is over."
-    await seat.interaction.response.send_message(
-        effect_text(seat, result, headline=head), ephemeral=True
-    )
+    await answer(seat.interaction, effect_text(seat, result, headline=head))
 
 
 async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -81,7 +80,7 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
     elif ref.action == "fight":
         await fight(seat, ref.values[0], expect)
     else:
-        await interaction.response.send_message(views.STALE_REPLY, ephemeral=True)
+        await answer(interaction, views.STALE_REPLY)
 
 
 def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
@@ -120,7 +119,7 @@ async def open_disband(seat: Seat) -> None:
     """Answer a click on "Disband…" with the private select."""
     seat.require_own()
     text, rows = disband_menu(seat)
-    await seat.interaction.response.send_message(text, view=views.reply_view(rows), ephemeral=True)
+    await answer(seat.interaction, text, rows)
 
 
 async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -131,7 +130,7 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
     seat.check(expect)
     ids = tuple(int(v) for v in ref.values)
     result = await seat.submit(economy.DisbandUnits(faction, ids), expect=expect)
-    await interaction.response.edit_message(content=effect_text(seat, result), view=None)
+    await answer(interaction, effect_text(seat, result), update=True)
 
 
 class TurnCog(commands.Cog):

@@ -13,6 +13,7 @@ Every order given here is written to the audit log by the service, with who gave
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import TYPE_CHECKING
 
 import discord
@@ -21,7 +22,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context
 from caedes_bot.cogs._errors import UserError, mark_committed
-from caedes_bot.cogs._play import table_for_autocomplete, visible_lines, where_now
+from caedes_bot.cogs._play import answer, table_for_autocomplete, visible_lines, where_now
 from caedes_bot.cogs._transformers import (
     faction_choices,
     province_choices,
@@ -33,7 +34,6 @@ from caedes_bot.gamedata.model import Commodity
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
-from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import event_line, faction_name
 from caedes_bot.ui.text import MESSAGE_LIMIT, choices, truncate
 
@@ -89,7 +89,7 @@ class UmpireCog(commands.Cog):
                     lines.append(line)
         lines += battle_news(result.events, result.state, ruleset)
         lines.append(where_now(result.state, ruleset, result.state.active or active))
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer(interaction, "\n".join(lines))
 
     async def _override(self, interaction: discord.Interaction, order: Order) -> None:
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
@@ -103,7 +103,7 @@ class UmpireCog(commands.Cog):
             line = event_line(event, result.state, ruleset)
             if line is not None:
                 lines.append(line.replace("your ", "its ") if event.audience() else line)
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer(interaction, "\n".join(lines))
 
     async def _faction(self, interaction: discord.Interaction, text: str) -> str:
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
@@ -169,7 +169,13 @@ class UmpireCog(commands.Cog):
     async def audit(self, interaction: discord.Interaction) -> None:
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
         records = await self.bot.service.audit_log(context.campaign.id)
-        lines = audit_lines(records, self.bot.ruleset, last=AUDIT_LINES)
+        lines = []
+        for record in records[-AUDIT_LINES:]:
+            who = f"<@{record.user_id}>" if record.user_id else "the bot"
+            at = record.created_at
+            at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # stored in UTC
+            when = f"<t:{int(at.timestamp())}:f>"
+            lines.append(f"{when} {who}: {record.action}")
         text = "\n".join(lines) if lines else "The audit log is empty."
         await interaction.response.send_message(truncate(text, MESSAGE_LIMIT), ephemeral=True)
 

@@ -17,6 +17,11 @@ The flow:
    withdraw it or a later acceptance can succeed, until step 1 ends.
 4. When step 1 ends every open offer lapses (:func:`lapse_trades`, called by the turn machinery).
 
+Limits that keep a step 1 readable (R-TRADE-02): a proposer may have at most
+:data:`MAX_OPEN_PER_PAIR` open offers to one counterparty and :data:`MAX_OPEN_PER_PROPOSER` open
+offers in all; no amount in an offer may exceed :data:`MAX_AMOUNT`, more than any faction could
+hold (the counterparty's stock is secret, so its side cannot be checked against it).
+
 An offer id that is not open (executed, declined, withdrawn, lapsed, or never made) is refused
 with a clear message, so accepting twice has exactly one effect. Only the counterparty may
 accept or decline; only the proposer may withdraw.
@@ -46,6 +51,14 @@ from caedes_bot.rules.redeem import parse_commodity
 from caedes_bot.rules.state import FactionState, GameState, TradeOffer
 
 _ORDER = tuple(Commodity)
+
+#: Open offers one proposer may have to one counterparty at once (R-TRADE-02).
+MAX_OPEN_PER_PAIR = 3
+#: Open offers one proposer may have at once, to all counterparties (R-TRADE-02).
+MAX_OPEN_PER_PROPOSER = 10
+#: The largest amount of RP or of one commodity an offer may name: more than any faction
+#: could hold (R-TRADE-01).
+MAX_AMOUNT = 1_000_000
 
 # --------------------------------------------------------------------------- orders
 
@@ -254,8 +267,10 @@ def handle_propose(state: GameState, order: Order, ruleset: Ruleset, dice: Dice)
     Raises:
         UnknownName: the counterparty is no faction, or a name is no commodity (R-TRADE-04).
         RuleViolation: counterparty is the proposer, not in play or eliminated, or (option
-            ``trade_requires_neighbour``) not a neighbour (R-TRADE-01); negative amounts or an
-            offer that moves nothing (R-TRADE-01); the proposer lacks what it offers (R-TRADE-02).
+            ``trade_requires_neighbour``) not a neighbour (R-TRADE-01); negative amounts, an
+            amount above :data:`MAX_AMOUNT`, or an offer that moves nothing (R-TRADE-01); too
+            many open offers (:data:`MAX_OPEN_PER_PAIR`, :data:`MAX_OPEN_PER_PROPOSER`) or the
+            proposer lacks what it offers (R-TRADE-02).
     """
     assert isinstance(order, ProposeTrade)
     counterparty = _faction_code(state, ruleset, order.counterparty)
@@ -296,6 +311,8 @@ def handle_propose(state: GameState, order: Order, ruleset: Ruleset, dice: Dice)
             rule="R-TRADE-01",
             allowed="give or ask for RP or commodities (a one-way gift is fine)",
         )
+    _check_amounts(give_rp, give, receive_rp, receive)
+    _check_open_offers(state, order.faction, counterparty)
     lacking = shortfall(state.factions[order.faction], give_rp, give)
     if lacking:
         raise RuleViolation(
@@ -449,6 +466,44 @@ def _move(src: FactionState, dst: FactionState, rp: int, commodities: Mapping[st
         else:
             src.commodities.pop(name, None)
         dst.commodities[name] = dst.commodities.get(name, 0) + count
+
+
+def _check_amounts(
+    give_rp: int, give: Mapping[str, int], receive_rp: int, receive: Mapping[str, int]
+) -> None:
+    """Refuse an amount larger than :data:`MAX_AMOUNT` on either side (R-TRADE-01)."""
+    amounts = [(give_rp, "RP"), (receive_rp, "RP")]
+    amounts += [(n, name.title()) for bundle in (give, receive) for name, n in bundle.items()]
+    for amount, what in amounts:
+        if amount > MAX_AMOUNT:
+            raise RuleViolation(
+                f"{amount:,} {what} is more than any faction could hold; an offer names at most "
+                f"{MAX_AMOUNT:,} of anything.",
+                rule="R-TRADE-01",
+                allowed=f"amounts from 0 to {MAX_AMOUNT:,}",
+            )
+
+
+def _check_open_offers(state: GameState, proposer: str, counterparty: str) -> None:
+    """Refuse a new offer beyond :data:`MAX_OPEN_PER_PAIR` to one counterparty or
+    :data:`MAX_OPEN_PER_PROPOSER` in all (R-TRADE-02)."""
+    mine = [o for o in state.trades if o.proposer == proposer]
+    to_them = [o for o in mine if o.counterparty == counterparty]
+    if len(to_them) >= MAX_OPEN_PER_PAIR:
+        raise RuleViolation(
+            f"You already have {len(to_them)} open offers to {counterparty}; at most "
+            f"{MAX_OPEN_PER_PAIR} may wait for its answer at once.",
+            rule="R-TRADE-02",
+            allowed="wait for an answer, or withdraw one of "
+            + ", ".join(f"#{o.id}" for o in to_them),
+        )
+    if len(mine) >= MAX_OPEN_PER_PROPOSER:
+        raise RuleViolation(
+            f"You already have {len(mine)} open offers; at most {MAX_OPEN_PER_PROPOSER} may wait "
+            "for answers at once.",
+            rule="R-TRADE-02",
+            allowed="wait for answers, or withdraw one of " + ", ".join(f"#{o.id}" for o in mine),
+        )
 
 
 def _rp(value: int, side: str) -> int:

@@ -9,8 +9,12 @@ one), none freezes the bot, and a refusal changes nothing.
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import Any, Literal
 
+import pytest
+
+from caedes_bot.cogs._errors import APOLOGY_AFTER_ORDER
 from caedes_bot.rules.state import Step
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import (
@@ -23,7 +27,7 @@ from tests.e2e.gameplay import (
     start_bot,
 )
 from tests.e2e.harness import BotRunner
-from tests.fakediscord import FakeDiscord, InteractionRecord
+from tests.fakediscord import EPHEMERAL, FakeDiscord, InteractionRecord, message_text
 
 JSON = dict[str, Any]
 
@@ -238,3 +242,66 @@ async def test_r_pbp_ump_01_two_advances_at_once_say_which_step_each_ended(
         "(R-PBP-UMP-01).",
     ]
     assert (await service.get_state(1)).step is Step.BUY
+
+
+async def test_r_trade_02_open_offers_are_capped_per_counterparty(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-TRADE-02: at most 3 open offers wait for one counterparty; the 4th is refused with
+    the offers that may be withdrawn."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+    daw = table.thread("DAW")
+    for _ in range(3):
+        sent = await fake.slash(alice, "trade offer", to="ORC", give_rp=1, channel=daw)
+        assert "Trade offer #" in sent.text
+    fourth = await fake.slash(alice, "trade offer", to="ORC", give_rp=1, channel=daw)
+    assert fourth.text.startswith(
+        "You already have 3 open offers to ORC; at most 3 may wait for its answer at once. "
+        "(R-TRADE-02)\nAllowed: wait for an answer, or withdraw one of #"
+    )
+    asked = await fake.slash(
+        alice, "trade offer", to="ACH", give_rp=1, get="99999999999 iron", channel=daw
+    )
+    assert asked.text.startswith("At most 10000 of one item: '99999999999 iron' is too many.")
+    assert len((await runner.bot.service.get_state(1)).trades) == 3
+
+
+async def test_a_reply_over_2000_characters_arrives_in_pieces(
+    fake: FakeDiscord, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An answer longer than Discord's 2,000 characters (the tester's /done after 60 lapsed
+    offers was 4,325) is split at line breaks: the answer and private follow-ups."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+    long_text = "\n".join(f"Line {n}: " + "x" * 80 for n in range(50))  # 4,540 characters
+    # the cog as the bot loaded it (discord.py loads extensions as fresh modules)
+    turn = sys.modules["caedes_bot.cogs.turn"]
+    monkeypatch.setattr(turn, "effect_text", lambda *a, **k: long_text)
+    done = await fake.slash(alice, "done", channel=table.thread("DAW"))
+    await fake.wait_for(lambda: len(done.followups) == 2, what="the two follow-ups")
+    pieces = [message_text(m) for m in done.messages]
+    assert [len(p) <= 2000 for p in pieces] == [True, True, True]
+    assert "\n".join(pieces) == long_text
+    assert all(int(m.get("flags") or 0) & EPHEMERAL for m in done.messages)
+    assert (await runner.bot.service.get_state(1)).step is Step.UPKEEP
+
+
+async def test_an_error_after_the_order_was_carried_out_says_so(
+    fake: FakeDiscord, make_bot: MakeBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the answer fails after the order was committed, the apology must not claim that
+    nothing was changed: the step did end."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the answer failed")
+
+    monkeypatch.setattr(sys.modules["caedes_bot.cogs.turn"], "answer", broken)
+    with runner.expect_errors() as records:
+        done = await fake.slash(alice, "done", channel=table.thread("DAW"))
+        assert done.ephemeral and done.text == APOLOGY_AFTER_ORDER
+        assert any("the answer failed" in str(r.exc_info[1]) for r in records if r.exc_info)
+    assert "nothing was changed" not in done.text
+    assert (await runner.bot.service.get_state(1)).step is Step.UPKEEP
