@@ -1,18 +1,28 @@
-# Sourced by scripts/test and scripts/bot: make .venv with the project installed, once per
-# change of pyproject.toml. Needs only Python 3.11+ on the machine.
+# Sourced by scripts/test ("dev") and scripts/bot ("run"), from the repository's root folder:
+# make .venv and install the project into it, only when something is missing. Needs only
+# Python 3.11+ on the machine.
+#
+# The stamp .venv/.caedes-installed records what is installed: the hash of pyproject.toml and
+# "run" (the bot's dependencies) or "dev" (those and the development tools). A dev install
+# holds everything the bot needs, so after ./scripts/test, ./scripts/bot installs nothing.
+# Whatever changes pyproject.toml makes the next run install again.
 set -euo pipefail
 PY="${PYTHON:-python3}"
+wanted="${1:?say run or dev}"
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=".venv/.caedes-installed"
-want="$(cat pyproject.toml | "$PY" -c 'import hashlib,sys;print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')-$1"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  if [ "$1" = "dev" ]; then
+hash="$("$PY" -c 'import hashlib;print(hashlib.sha256(open("pyproject.toml","rb").read()).hexdigest())')"
+have=""
+if [ -f "$stamp" ]; then
+  have="$(cat "$stamp")"
+fi
+if [ "$have" != "$hash dev" ] && [ "$have" != "$hash $wanted" ]; then
+  if [ "$wanted" = "dev" ]; then
     .venv/bin/python -m pip install --quiet -e ".[dev]"
   else
     .venv/bin/python -m pip install --quiet -e .
   fi
-  echo "$want" > "$stamp"
+  echo "$hash $wanted" > "$stamp"
 fi

@@ -1,0 +1,73 @@
+"""``scripts/_venv.sh``: the install stamp records what is installed, so a dev install (from
+``scripts/test``) also serves the bot (``scripts/bot``), and nothing is installed twice.
+
+The virtual environment is a stand-in whose ``python`` only writes down how it was called, so
+the test needs no network and no package index.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def make_project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / "scripts").mkdir(parents=True)
+    shutil.copy(REPO / "scripts" / "_venv.sh", project / "scripts" / "_venv.sh")
+    (project / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    python = project / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text('#!/bin/sh\necho "$*" >> "$(dirname "$0")/calls.log"\n', encoding="utf-8")
+    python.chmod(0o755)
+    return project
+
+
+def source(project: Path, what: str) -> None:
+    subprocess.run(
+        ["bash", "-c", f"source scripts/_venv.sh {what}"],
+        cwd=project,
+        env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable},
+        check=True,
+        timeout=60,
+    )
+
+
+def installs(project: Path) -> list[str]:
+    log = project / ".venv" / "bin" / "calls.log"
+    if not log.exists():
+        return []
+    return [line for line in log.read_text(encoding="utf-8").splitlines() if "install" in line]
+
+
+def test_dev_install_serves_the_bot_and_nothing_is_installed_twice(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    source(project, "dev")
+    assert installs(project) == ["-m pip install --quiet -e .[dev]"]
+    source(project, "run")  # the bot after the tests: the dev install has what it needs
+    source(project, "dev")
+    source(project, "run")
+    assert len(installs(project)) == 1
+
+
+def test_a_run_install_is_upgraded_to_dev_once(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    source(project, "run")
+    source(project, "run")
+    assert installs(project) == ["-m pip install --quiet -e ."]
+    source(project, "dev")
+    source(project, "run")
+    source(project, "dev")
+    assert installs(project)[1:] == ["-m pip install --quiet -e .[dev]"]
+
+
+def test_a_changed_pyproject_installs_again(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    source(project, "dev")
+    (project / "pyproject.toml").write_text('[project]\nname = "y"\n', encoding="utf-8")
+    source(project, "run")
+    assert installs(project)[1:] == ["-m pip install --quiet -e ."]
