@@ -8,11 +8,17 @@ and the member gets a short apology, which says whether the order was carried ou
 failure (:func:`mark_committed`) or nothing was changed.
 
 Views and modals call :func:`report_error` from their ``on_error`` to get the same treatment.
+
+Discord may deliver the same interaction twice (a gateway resume). A second delivery is not an
+error: :func:`first_delivery` recognises it (the gameplay cogs and the bot's components ask it
+before anything else) and it is dropped with an INFO line; should one still reach a reply,
+Discord's "already acknowledged" is logged at INFO too.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 
 import discord
 from discord import app_commands
@@ -86,6 +92,41 @@ class NotPermitted(UserError):
     """The member lacks the role the command needs (admin, umpire)."""
 
 
+class Redelivered(app_commands.CheckFailure):
+    """Discord delivered an interaction the bot has already handled; it is dropped quietly."""
+
+
+#: Interaction ids remembered per client to recognise a second delivery.
+SEEN_LIMIT = 4096
+_SEEN_ATTR = "caedes_seen_interactions"
+#: Discord's error code for a second answer to one interaction.
+ALREADY_ACKNOWLEDGED = 40060
+
+
+def first_delivery(interaction: discord.Interaction) -> bool:
+    """Whether this is the first time the bot sees ``interaction``'s id (in this process);
+    remembers it. Ask once per interaction, before doing anything."""
+    seen: OrderedDict[int, None] | None = getattr(interaction.client, _SEEN_ATTR, None)
+    if seen is None:
+        seen = OrderedDict()
+        setattr(interaction.client, _SEEN_ATTR, seen)
+    if interaction.id in seen:
+        return False
+    seen[interaction.id] = None
+    while len(seen) > SEEN_LIMIT:
+        seen.popitem(last=False)
+    return True
+
+
+def _answered_elsewhere(interaction: discord.Interaction, error: BaseException) -> bool:
+    """Discord refused the answer because another delivery of the interaction answered it."""
+    return (
+        isinstance(error, discord.HTTPException)
+        and error.code == ALREADY_ACKNOWLEDGED
+        and not interaction.response.is_done()
+    )
+
+
 def error_text(error: BaseException) -> str | None:
     """The private answer for a refusal the member can act on, or ``None`` for a bug.
 
@@ -120,16 +161,23 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
-        log.warning("could not send an error reply to interaction %s", interaction.id)
+    except discord.HTTPException as error:
+        if _answered_elsewhere(interaction, error):
+            log.info("interaction %s was already answered (delivered twice)", interaction.id)
+        else:
+            log.warning("could not send an error reply to interaction %s", interaction.id)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer a failed command, button or select: the refusal explained, or an apology for a
-    bug (logged at ERROR with its traceback)."""
+    bug (logged at ERROR with its traceback). A second delivery of an interaction is only
+    logged at INFO."""
+    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+    if isinstance(original, Redelivered) or _answered_elsewhere(interaction, original):
+        log.info("interaction %s was delivered again; dropped", interaction.id)
+        return
     text = error_text(error)
     if text is None:
-        original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         command = interaction.command.qualified_name if interaction.command else "?"
         log.error(
             "Unexpected error in %s (interaction %s, user %s)",

@@ -18,11 +18,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import discord
+from discord.ext import commands
 
 from caedes_bot.cogs._checks import campaign_context, directory_of, is_admin, service_of
-from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError, mark_committed
+from caedes_bot.cogs._errors import (
+    NotInCampaign,
+    NotPermitted,
+    Redelivered,
+    UserError,
+    first_delivery,
+    mark_committed,
+)
 from caedes_bot.cogs._transformers import resolve_faction
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.errors import RuleViolation
@@ -34,7 +43,11 @@ from caedes_bot.ui import views
 from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
 from caedes_bot.ui.text import ELLIPSIS, split_message
 
+if TYPE_CHECKING:
+    from caedes_bot.app import CaedesBot
+
 __all__ = [
+    "PlayCog",
     "Seat",
     "Table",
     "answer",
@@ -46,6 +59,21 @@ __all__ = [
     "table_for_autocomplete",
     "turn_expect",
 ]
+
+
+class PlayCog(commands.Cog):
+    """Base of the gameplay cogs: keeps the bot, and drops an interaction Discord delivers a
+    second time before any of its work is done (logged at INFO, never an error)."""
+
+    def __init__(self, bot: CaedesBot) -> None:
+        self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every app command of the cog: refuse a second delivery (:class:`Redelivered`,
+        answered by nobody: the first delivery answers)."""
+        if not first_delivery(interaction):
+            raise Redelivered("delivered again")
+        return True
 
 
 async def answer(

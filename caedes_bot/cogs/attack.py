@@ -12,7 +12,6 @@ was made changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -20,6 +19,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import service_of
 from caedes_bot.cogs._play import (
+    PlayCog,
     Seat,
     answer,
     effect_text,
@@ -46,9 +46,6 @@ from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
 from caedes_bot.ui.text import choices
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 
 def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> list[str]:
@@ -120,11 +117,8 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     await answer(interaction, "\n".join([text, *news]))
 
 
-class AttackCog(commands.Cog):
+class AttackCog(PlayCog):
     """``/attack``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="attack", description="Fight your next battle, in step 7")
     @app_commands.describe(

@@ -7,13 +7,12 @@ purchase is answered privately with its effect: "Bought 2 Dawnian Knights for 12
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._play import (
+    PlayCog,
     Seat,
     answer,
     effect_text,
@@ -30,9 +29,6 @@ from caedes_bot.rules.errors import UnknownName
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 from caedes_bot.ui.text import choices
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 #: At most this many units in one ``/buy``.
 MAX_COUNT = 50
@@ -96,11 +92,8 @@ async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRe
     await answer(interaction, effect_text(seat, result) + "\n\n" + text, rows, update=True)
 
 
-class BuyCog(commands.Cog):
+class BuyCog(PlayCog):
     """``/buy``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="buy", description="Buy units in step 5; they are mustered in step 8"

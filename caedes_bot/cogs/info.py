@@ -6,8 +6,6 @@ and the umpire may see it; the board (provinces, units) is public.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -15,6 +13,7 @@ from discord.ext import commands
 from caedes_bot.cogs._checks import campaign_context
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
+    PlayCog,
     Seat,
     choose_faction,
     seat_for_command,
@@ -30,9 +29,6 @@ from caedes_bot.cogs._transformers import (
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.embeds import help_embed, province_embed, status_embed, unit_embed
 from caedes_bot.ui.text import choices
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 FACTION_HELP = "The faction you act for, if you hold several (default: the one whose turn it is)"
 
@@ -55,11 +51,8 @@ async def send_status(seat: Seat) -> None:
     await seat.interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-class InfoCog(commands.Cog):
+class InfoCog(PlayCog):
     """``/status``, ``/province``, ``/unit`` and ``/help``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="status", description="Your faction's RP, commodities, units and purchases (private)"

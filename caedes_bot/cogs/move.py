@@ -9,13 +9,12 @@ selects: the stack, how many, and where.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._play import (
+    PlayCog,
     Seat,
     answer,
     effect_text,
@@ -42,9 +41,6 @@ from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 from caedes_bot.ui.text import choices
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 
 def _namespace(interaction: discord.Interaction, name: str) -> str | None:
@@ -166,11 +162,8 @@ async def on_move_component(interaction: discord.Interaction, ref: views.Compone
 TERRAINS = [app_commands.Choice(name=t.value, value=t.value) for t in Terrain]
 
 
-class MoveCog(commands.Cog):
+class MoveCog(PlayCog):
     """``/move``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="move", description="Move units in step 6; the bot finds the route")
     @app_commands.rename(origin="from")

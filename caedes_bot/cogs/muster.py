@@ -7,13 +7,12 @@ placed by the bot, or lost if nowhere can take it (R-MUSTER-01, R-PBP-DEAD-03).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._play import (
+    PlayCog,
     Seat,
     answer,
     effect_text,
@@ -34,9 +33,6 @@ from caedes_bot.rules.muster import MusterUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 from caedes_bot.ui.text import choices
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 
 def kind_menu(seat: Seat) -> list[views.JSON]:
@@ -98,11 +94,8 @@ async def on_muster_component(interaction: discord.Interaction, ref: views.Compo
     await answer(interaction, effect_text(seat, result) + more, rows, update=True)
 
 
-class MusterCog(commands.Cog):
+class MusterCog(PlayCog):
     """``/muster``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="muster", description="Place a unit bought this turn, in step 8")
     @app_commands.describe(

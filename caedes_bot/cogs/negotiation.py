@@ -8,14 +8,12 @@ are refused, with the factions that are.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._errors import UserError
-from caedes_bot.cogs._play import answer, seat_for_command, table_for_autocomplete
+from caedes_bot.cogs._play import PlayCog, answer, seat_for_command, table_for_autocomplete
 from caedes_bot.cogs._transformers import faction_choices, neighbour_codes, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.gamedata.model import Ruleset
@@ -26,9 +24,6 @@ from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.text import choices
 
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
-
 
 def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[str, str]:
     """The channel key and the thread name of the negotiation between ``a`` and ``b``, the
@@ -37,11 +32,8 @@ def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[str, str]:
     return f"talks:{first}+{second}", f"talks-{first.lower()}-{second.lower()}"
 
 
-class NegotiationCog(commands.Cog):
+class NegotiationCog(PlayCog):
     """``/negotiate``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="negotiate", description="Open (or find) a private thread with a neighbouring faction"

@@ -8,20 +8,16 @@ earmark that takes its discount off a unit bought in step 5 (R-COMM-03, -04, -06
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._play import answer, effect_text, seat_for_command
+from caedes_bot.cogs._play import PlayCog, answer, effect_text, seat_for_command
 from caedes_bot.cogs._transformers import parse_bundle
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.redeem import Earmark, RedeemIron, RedeemSalt, RedeemSets
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 #: The commodities that give a purchase discount when earmarked (R-COMM-03, -04, -06, -08).
 EARMARK_CHOICES = [
@@ -49,15 +45,12 @@ def parse_sets(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(sets)
 
 
-class RedeemCog(commands.Cog):
+class RedeemCog(PlayCog):
     """The ``/redeem`` command group."""
 
     redeem = app_commands.Group(
         name="redeem", description="Redeem commodities in step 2", guild_only=True
     )
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     async def _give(
         self,

@@ -10,7 +10,6 @@ if both sides still hold what they give; open offers lapse when step 1 ends (R-T
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -19,6 +18,7 @@ from discord.ext import commands
 from caedes_bot.cogs._checks import service_of
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
+    PlayCog,
     answer,
     effect_text,
     seat_for_command,
@@ -35,9 +35,6 @@ from caedes_bot.rules.state import TradeOffer
 from caedes_bot.rules.trade import AcceptTrade, DeclineTrade, ProposeTrade, WithdrawTrade
 from caedes_bot.ui import views
 from caedes_bot.ui.text import choices, truncate
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 #: The most RP one side of an offer may name.
 MAX_RP = 10_000
@@ -84,15 +81,12 @@ async def on_offer_button(interaction: discord.Interaction, ref: views.Component
     await answer(interaction, effect_text(seat, result))
 
 
-class TradeCog(commands.Cog):
+class TradeCog(PlayCog):
     """The ``/trade`` command group."""
 
     trade = app_commands.Group(
         name="trade", description="Trade RP and commodities in step 1", guild_only=True
     )
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @trade.command(
         name="offer", description="Offer a trade to another faction (step 1 of your turn)"

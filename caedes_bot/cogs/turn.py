@@ -11,13 +11,12 @@ an earlier step is refused instead of ending the wrong one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._play import (
+    PlayCog,
     Seat,
     answer,
     effect_text,
@@ -37,9 +36,6 @@ from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
 from caedes_bot.ui.embeds import help_embed
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
 
 
 async def end_step(seat: Seat, expect: Expect) -> None:
@@ -133,11 +129,8 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
     await answer(interaction, effect_text(seat, result), update=True)
 
 
-class TurnCog(commands.Cog):
+class TurnCog(PlayCog):
     """``/done``."""
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @app_commands.command(name="done", description="End the current step of your turn")
     @app_commands.describe(faction=FACTION_HELP)

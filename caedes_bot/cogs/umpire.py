@@ -13,16 +13,13 @@ Every order given here is written to the audit log by the service, with who gave
 
 from __future__ import annotations
 
-from datetime import UTC
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context
 from caedes_bot.cogs._errors import UserError, mark_committed
-from caedes_bot.cogs._play import answer, table_for_autocomplete, visible_lines, where_now
+from caedes_bot.cogs._play import PlayCog, answer, table_for_autocomplete, visible_lines, where_now
 from caedes_bot.cogs._transformers import (
     faction_choices,
     province_choices,
@@ -34,25 +31,19 @@ from caedes_bot.gamedata.model import Commodity
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
+from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import event_line, faction_name
 from caedes_bot.ui.text import MESSAGE_LIMIT, choices, truncate
-
-if TYPE_CHECKING:
-    from caedes_bot.app import CaedesBot
-
 
 AUDIT_LINES = 15
 
 
-class UmpireCog(commands.Cog):
+class UmpireCog(PlayCog):
     """The ``/umpire`` command group."""
 
     umpire = app_commands.Group(
         name="umpire", description="The umpire's tools: move a stalled game on", guild_only=True
     )
-
-    def __init__(self, bot: CaedesBot) -> None:
-        self.bot = bot
 
     @umpire.command(
         name="advance",
@@ -169,13 +160,7 @@ class UmpireCog(commands.Cog):
     async def audit(self, interaction: discord.Interaction) -> None:
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
         records = await self.bot.service.audit_log(context.campaign.id)
-        lines = []
-        for record in records[-AUDIT_LINES:]:
-            who = f"<@{record.user_id}>" if record.user_id else "the bot"
-            at = record.created_at
-            at = at if at.tzinfo is not None else at.replace(tzinfo=UTC)  # stored in UTC
-            when = f"<t:{int(at.timestamp())}:f>"
-            lines.append(f"{when} {who}: {record.action}")
+        lines = audit_lines(records, self.bot.ruleset, last=AUDIT_LINES)
         text = "\n".join(lines) if lines else "The audit log is empty."
         await interaction.response.send_message(truncate(text, MESSAGE_LIMIT), ephemeral=True)
 

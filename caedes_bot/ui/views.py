@@ -275,8 +275,11 @@ class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEM
         return cls(item, ref)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from caedes_bot.cogs._errors import report_error, send_private
+        from caedes_bot.cogs._errors import first_delivery, report_error, send_private
 
+        if not first_delivery(interaction):
+            log.info("interaction %s was delivered again; dropped", interaction.id)
+            return
         values: tuple[str, ...] = ()
         if isinstance(self.item, discord.ui.Select):
             values = tuple(str(v) for v in self.item.values)

@@ -9,7 +9,9 @@ one), none freezes the bot, and a refusal changes nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
+from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
@@ -305,3 +307,58 @@ async def test_an_error_after_the_order_was_carried_out_says_so(
         assert any("the answer failed" in str(r.exc_info[1]) for r in records if r.exc_info)
     assert "nothing was changed" not in done.text
     assert (await runner.bot.service.get_state(1)).step is Step.UPKEEP
+
+
+class Heard(logging.Handler):
+    """INFO lines of the bot, waking the fake's waits."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__(logging.INFO)
+        self.fake = fake
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+        self.fake.signal.fire()
+
+
+@pytest.fixture
+def heard(fake: FakeDiscord) -> Iterator[Heard]:
+    handler = Heard(fake)
+    logger = logging.getLogger("caedes_bot")
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+def deliver_again(fake: FakeDiscord, record: InteractionRecord) -> None:
+    """Discord delivers the same interaction a second time (as after a gateway resume)."""
+    fake._session().dispatch("INTERACTION_CREATE", record.payload)
+
+
+async def test_an_interaction_delivered_twice_is_dropped_quietly(
+    fake: FakeDiscord, make_bot: MakeBot, heard: Heard
+) -> None:
+    """A command and a button delivered again: no second answer, no second effect, and an INFO
+    line instead of an ERROR (the fixtures fail the test on any ERROR)."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+    offer = await fake.slash(alice, "trade offer", to="ORC", give_rp=1, channel=table.thread("DAW"))
+    assert "Trade offer #" in offer.text
+    deliver_again(fake, offer)
+    again = f"interaction {offer.id} was delivered again; dropped"
+    await fake.wait_for(lambda: again in heard.lines, what="the second delivery noticed")
+    assert len(offer.callbacks) == 1 and not offer.followups
+    assert len((await runner.bot.service.get_state(1)).trades) == 1
+
+    first = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    status = await fake.click(alice, first, control(first, "status"))
+    deliver_again(fake, status)
+    again = f"interaction {status.id} was delivered again; dropped"
+    await fake.wait_for(lambda: again in heard.lines, what="the second click noticed")
+    assert len(status.callbacks) == 1 and not status.followups
