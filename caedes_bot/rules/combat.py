@@ -93,6 +93,8 @@ from caedes_bot.rules.values import (
 class FightBattle(Order):
     """The attacker fights its next battle, in ``space`` (R-COMBAT-02)."""
 
+    label = "Fighting a battle"
+
     space: str
 
 
@@ -105,6 +107,8 @@ class AssignCasualties(Order):
     (destroyed), once is wounded.
     """
 
+    label = "Choosing casualties"
+
     unit_ids: tuple[int, ...]
 
 
@@ -112,10 +116,14 @@ class AssignCasualties(Order):
 class PressOn(Order):
     """The attacker fights another round (R-COMBAT-08)."""
 
+    label = "Pressing on"
+
 
 @dataclass(frozen=True, slots=True)
 class Withdraw(Order):
     """The attacker withdraws every attacking unit that may (R-COMBAT-08, R-COMBAT-09)."""
+
+    label = "Withdrawing"
 
 
 # --------------------------------------------------------------------------- events

@@ -231,6 +231,8 @@ class DisbandUnits(Order):
     units too (R-UPK-04).
     """
 
+    label = "Disbanding units"
+
     unit_ids: tuple[int, ...]
 
 
@@ -238,6 +240,8 @@ class DisbandUnits(Order):
 class PayUpkeep(Order):
     """End step 4 and pay the bill (R-UPK-01); the same as ``EndStep`` given in step 4, but
     refused in any other step, so a stale "Pay upkeep" button can end nothing else."""
+
+    label = "Paying upkeep"
 
 
 @dataclass(frozen=True, slots=True)
@@ -772,6 +776,8 @@ def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
 class BuyUnits(Order):
     """Buy ``count`` units of kind ``kind_id`` in step 5 (R-BUY-01)."""
 
+    label = "Buying units"
+
     kind_id: str
     count: int = 1
 
@@ -779,6 +785,8 @@ class BuyUnits(Order):
 @dataclass(frozen=True, slots=True)
 class CancelPurchase(Order):
     """Undo ``count`` purchases of ``kind_id`` made this step 5, refunding what was paid."""
+
+    label = "Cancelling a purchase"
 
     kind_id: str
     count: int = 1
@@ -900,6 +908,12 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
     total = sum(prices)
     if total > fs.rp:
         affordable = sum(1 for paid in itertools.accumulate(prices) if paid <= fs.rp)
+        if not affordable:
+            raise NotEnoughRP(
+                f"You cannot afford any {kind.display_name}: one costs {prices[0]} RP and you "
+                f"have {fs.rp} RP.",
+                allowed=f"a unit that costs at most {fs.rp} RP",
+            )
         raise NotEnoughRP(
             f"{order.count} × {kind.display_name} cost {total} RP; you have {fs.rp} RP.",
             allowed=f"at most {affordable} × {kind.display_name}",

@@ -97,6 +97,19 @@ def _routes() -> dict[type[Order], Route]:
     return table
 
 
+def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:
+    """The refusal of ``order`` in step ``now``, in a player's words (R-TURN-02): "Buying units
+    is step 5 Buy; the turn is at step 1 Trade." with what is allowed: going on to the step
+    ahead, or nothing more this turn once it is over (steps never come back)."""
+    named = " or ".join(f"step {s.label}" for s in steps)
+    ahead = [s for s in steps if s > now]
+    if ahead:
+        allowed = f"end the steps before it (Done or /done) to reach step {ahead[0].label}"
+    else:
+        allowed = f"nothing this turn: {named} is over, and steps never come back"
+    return WrongStep(f"{order.label} is {named}; the turn is at step {now.label}.", allowed=allowed)
+
+
 def _after_every_order(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     """What must hold across every order: a passive turn plays on once another faction has
     answered (R-PBP-DEAD-03); the income record stays true (R-COLL-04)."""
@@ -146,11 +159,7 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
             allowed="wait for your next turn; answer any decision asked of you",
         )
     if route.steps and state.step not in route.steps:
-        steps = ", ".join(s.label for s in route.steps)
-        raise WrongStep(
-            f"{type(order).__name__} cannot be given in step {state.step.label}.",
-            allowed=f"step {steps}",
-        )
+        raise _wrong_step(order, route.steps, state.step)
     new = state.clone()
     before = dice.count
     events = route.handler(new, order, ruleset, dice)

@@ -73,6 +73,8 @@ class MoveUnits(Order):
             (``"forest"``); ``None`` lets the rules choose for each unit.
     """
 
+    label = "Moving units"
+
     unit_ids: tuple[int, ...]
     destination: str
     terrain: str | None = None

@@ -66,6 +66,8 @@ class MusterUnits(Order):
     """Place bought units in step 8 (R-MUSTER-01): ``placements`` are ``(kind id, province id)``,
     one unit each, placed in the order given."""
 
+    label = "Mustering units"
+
     placements: tuple[tuple[str, str], ...]
 
 

@@ -7,6 +7,7 @@ Concrete orders live beside the rules that apply them and are re-exported here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -23,8 +24,14 @@ class Order:
 
     #: registry of order classes by name, for storage and replay
     registry: ClassVar[dict[str, type[Order]]] = {}
+    #: what the order does, in a player's words, for messages ("Buying units"); a class that
+    #: gives none gets its name in words ("End step")
+    label: ClassVar[str] = "This order"
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # explicit super(): slots=True rebuilds the class, so the zero-arg form fails on 3.11
         super(Order, cls).__init_subclass__(**kwargs)
         Order.registry[cls.__name__] = cls
+        if "label" not in cls.__dict__:
+            words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", cls.__name__).lower()
+            cls.label = words[:1].upper() + words[1:]

@@ -241,6 +241,8 @@ class RedeemSets(Order):
         sets: each set as commodity names, e.g. ``(("grain", "iron", "salt"),)``.
     """
 
+    label = "Redeeming sets of commodities"
+
     sets: tuple[tuple[str, ...], ...]
 
 
@@ -248,12 +250,16 @@ class RedeemSets(Order):
 class RedeemIron(Order):
     """Redeem ``count`` Iron for 1 RP each (R-COMM-05)."""
 
+    label = "Redeeming Iron"
+
     count: int
 
 
 @dataclass(frozen=True, slots=True)
 class RedeemSalt(Order):
     """Redeem ``count`` Salt, each taking 1 RP off this turn's upkeep (R-COMM-07)."""
+
+    label = "Redeeming Salt"
 
     count: int
 
@@ -265,6 +271,8 @@ class Earmark(Order):
     ``commodity`` is Cloth (Ship -2), Grain (Infantry -1), Livestock (Cavalry -1) or Timber
     (Tower -3) (R-COMM-03, -04, -06, -08).
     """
+
+    label = "Earmarking commodities"
 
     commodity: str
     count: int = 1

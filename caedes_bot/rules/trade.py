@@ -75,6 +75,8 @@ class ProposeTrade(Order):
         receive_commodities: commodity name -> count the counterparty gives.
     """
 
+    label = "Offering a trade"
+
     counterparty: str
     give_rp: int = 0
     give_commodities: dict[str, int] = field(default_factory=dict)
@@ -86,6 +88,8 @@ class ProposeTrade(Order):
 class AcceptTrade(Order):
     """The counterparty accepts open offer ``trade_id``, which executes at once (R-TRADE-02)."""
 
+    label = "Accepting a trade"
+
     trade_id: int
 
 
@@ -93,12 +97,16 @@ class AcceptTrade(Order):
 class DeclineTrade(Order):
     """The counterparty declines open offer ``trade_id`` (R-TRADE-02)."""
 
+    label = "Declining a trade"
+
     trade_id: int
 
 
 @dataclass(frozen=True, slots=True)
 class WithdrawTrade(Order):
     """The proposer withdraws its open offer ``trade_id`` (R-TRADE-02)."""
+
+    label = "Withdrawing a trade offer"
 
     trade_id: int
 
