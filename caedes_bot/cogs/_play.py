@@ -50,6 +50,7 @@ __all__ = [
     "PlayCog",
     "Seat",
     "Table",
+    "actable_factions",
     "answer",
     "choose_faction",
     "effect_text",
@@ -356,6 +357,14 @@ def effect_text(seat: Seat, result: SubmitResult, *, headline: str | None = None
 def turn_expect(faction: str, round_no: int | str, step: Step, *, via: str = "choice") -> Expect:
     """What a control of ``faction``'s turn in game round ``round_no`` at ``step`` expects."""
     return Expect(round=int(round_no), faction=faction, step=step, via=via)
+
+
+def actable_factions(state: GameState, campaign: CampaignView, user_id: int) -> list[str]:
+    """The factions in play a member may act for, in turn order: every one for the campaign's
+    umpire (R-PBP-UMP-01), else those the member plays (R-SETUP-02)."""
+    if campaign.info.umpire_user_id == user_id:
+        return list(state.in_play)
+    return [c for c in state.in_play if campaign.players.get(c) == user_id]
 
 
 @dataclass(frozen=True, slots=True)

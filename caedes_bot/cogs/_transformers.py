@@ -16,6 +16,7 @@ are tested without a bot:
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,9 +24,9 @@ from dataclasses import dataclass
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
 from caedes_bot.rules import diplomacy, economy, movement, muster
-from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
-from caedes_bot.rules.state import GameState, Unit
-from caedes_bot.ui.describe import faction_adjective, kind_stats, province_label
+from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
+from caedes_bot.rules.state import GameState, Step, Unit
+from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
 from caedes_bot.ui.text import truncate
 
 #: At most this many choices (Discord's limit).
@@ -42,12 +43,29 @@ def _matches(needle: str, *texts: str) -> bool:
     return not needle or any(needle in t.casefold() for t in texts)
 
 
-def resolve_province(ruleset: Ruleset, text: str, *, rule: str = "R-MOVE-01") -> str:
+def _echo(text: str) -> str:
+    """What the member typed, short enough to quote back."""
+    return truncate(text.strip(), 40)
+
+
+def resolve_province(
+    ruleset: Ruleset,
+    text: str,
+    *,
+    rule: str = "R-MOVE-01",
+    at_sea: tuple[str, str] | None = None,
+) -> str:
     """The province id named by ``text`` (its id or its name, any case).
+
+    Args:
+        rule: the rule cited when no province has that name.
+        at_sea: ``(rule, why)`` said when ``text`` names a sea zone ("land units move between
+            provinces", R-MOVE-09); by default ``rule`` and "a province is needed here".
 
     Raises:
         UnknownName: no such province; carries up to three near matches by name
             ("No province 'Ormee'. Did you mean Orme?").
+        RuleViolation: ``text`` names a sea zone.
     """
     value = text.strip()
     provinces = ruleset.map.provinces
@@ -57,8 +75,60 @@ def resolve_province(ruleset: Ruleset, text: str, *, rule: str = "R-MOVE-01") ->
     for pid, province in provinces.items():
         if folded in (pid.casefold(), province.name.casefold()):
             return pid
+    for sid, sea in ruleset.map.sea_zones.items():
+        if folded in (sid.casefold(), sea.name.casefold()):
+            sea_rule, why = at_sea or (rule, "a province is needed here")
+            raise RuleViolation(f"{sea.name} is a sea zone; {why}.", rule=sea_rule)
     names = [p.name for p in provinces.values()]
-    raise UnknownName("province", value, suggest(value, names), rule=rule)
+    raise UnknownName("province", _echo(value), suggest(value, names), rule=rule)
+
+
+def _find_kind(text: str, kinds: Sequence[UnitKind]) -> UnitKind | None:
+    """The kind among ``kinds`` named by ``text`` (see :func:`resolve_kind`), or ``None``."""
+    folded = text.strip().casefold()
+    if not folded:
+        return None
+    for kind in kinds:
+        if folded in (kind.id.casefold(), kind.display_name.casefold(), kind.name.casefold()):
+            return kind
+    starts = [k for k in kinds if k.display_name.casefold().startswith(folded)]
+    if len(starts) == 1:
+        return starts[0]
+    contains = [
+        k for k in kinds if folded in k.display_name.casefold() or folded in k.name.casefold()
+    ]
+    return contains[0] if len(contains) == 1 else None
+
+
+def kind_suggestions(text: str, kinds: Sequence[UnitKind]) -> tuple[str, ...]:
+    """Up to three display names of ``kinds`` near ``text``, compared with both the display
+    names and the short names in any case ("Knigths" -> Dawnian Knights, R-GEN-04); only
+    names about as close as the closest are offered."""
+    by_name: dict[str, list[str]] = {}
+    for kind in kinds:
+        for name in (kind.display_name, kind.name):
+            shown = by_name.setdefault(name.casefold(), [])
+            if kind.display_name not in shown:
+                shown.append(kind.display_name)
+    typed = text.strip().casefold()
+    scored = sorted(
+        ((difflib.SequenceMatcher(None, typed, name).ratio(), name) for name in by_name),
+        reverse=True,
+    )
+    best = scored[0][0] if scored else 0.0
+    out: list[str] = []
+    for score, name in scored:
+        if score < max(0.6, best - 0.1):  # only names about as close as the closest
+            break
+        out += [d for d in by_name[name] if d not in out]
+    if not out:
+        folded = text.strip().casefold()
+        out = [
+            k.display_name
+            for k in kinds
+            if folded and (folded in k.display_name.casefold() or folded in k.name.casefold())
+        ]
+    return tuple(out[:3])
 
 
 def resolve_kind(
@@ -75,27 +145,35 @@ def resolve_kind(
         among: the kinds to look in (default: every kind of the order of battle).
 
     Raises:
-        UnknownName: no such kind among them, with near matches.
+        UnknownName: no such kind among them, with near matches by display or short name.
     """
     kinds = list(among) if among is not None else list(ruleset.units.values())
-    value = text.strip()
-    folded = value.casefold()
-    for kind in kinds:
-        if folded in (kind.id.casefold(), kind.display_name.casefold(), kind.name.casefold()):
-            return kind
-    starts = [k for k in kinds if k.display_name.casefold().startswith(folded) and folded]
-    if len(starts) == 1:
-        return starts[0]
-    contains = [
-        k
-        for k in kinds
-        if folded and (folded in k.display_name.casefold() or folded in k.name.casefold())
-    ]
-    if len(contains) == 1:
-        return contains[0]
-    names = [k.display_name for k in kinds]
-    close = suggest(value, names) or tuple(k.display_name for k in contains[:3])
-    raise UnknownName("unit", value, close, rule=rule)
+    found = _find_kind(text, kinds)
+    if found is None:
+        raise UnknownName("unit", _echo(text), kind_suggestions(text, kinds), rule=rule)
+    return found
+
+
+def resolve_kind_in(
+    ruleset: Ruleset, text: str, pools: Sequence[Sequence[UnitKind]], *, rule: str
+) -> UnitKind:
+    """The kind named by ``text`` in the first of ``pools`` that has it (the member's likeliest
+    meaning first: units here, then the faction's own, then everyone's).
+
+    Raises:
+        UnknownName: in none of them; near matches from the first pool that has some.
+    """
+    for pool in pools:
+        found = _find_kind(text, pool)
+        if found is not None:
+            return found
+    for pool in pools:
+        close = kind_suggestions(text, pool)
+        if close:
+            break
+    else:
+        close = ()
+    raise UnknownName("unit", _echo(text), close, rule=rule)
 
 
 def resolve_faction(
@@ -104,19 +182,30 @@ def resolve_faction(
     """The faction code among ``codes`` named by ``text``: code, name or adjective, any case.
 
     Raises:
-        UnknownName: none of ``codes``, with near matches.
+        UnknownName: none of ``codes`` (a faction of the game that is not in this campaign is
+            said to be so), with near matches and the factions allowed.
     """
     value = text.strip()
-    for code in codes:
+    folded = value.casefold()
+
+    def named(code: str) -> bool:
         faction = ruleset.faction(code)
-        if value.casefold() in (
-            code.casefold(),
-            faction.name.casefold(),
-            faction.adjective.casefold(),
-        ):
+        return folded in (code.casefold(), faction.name.casefold(), faction.adjective.casefold())
+
+    for code in codes:
+        if named(code):
             return code
+    allowed = ", ".join(f"{ruleset.faction(c).name} ({c})" for c in codes) or "none"
+    elsewhere = [f.code for f in ruleset.factions if f.code not in codes and named(f.code)]
+    if elsewhere:
+        name = ruleset.faction(elsewhere[0]).name
+        raise RuleViolation(
+            f"The {name} are not in play in this campaign.", rule=rule, allowed=allowed
+        )
     names = [*codes, *(ruleset.faction(c).name for c in codes)]
-    raise UnknownName("faction", value, suggest(value, names), rule=rule)
+    error = UnknownName("faction", _echo(value), suggest(value, names), rule=rule)
+    error.allowed = allowed
+    raise error
 
 
 _UNITS = re.compile(r"^\s*(?:(?P<count>[-+]?\d+)\s*[x×*]?\s*)?(?P<name>.*?)\s*$", re.IGNORECASE)
@@ -124,11 +213,6 @@ _UNITS = re.compile(r"^\s*(?:(?P<count>[-+]?\d+)\s*[x×*]?\s*)?(?P<name>.*?)\s*$
 #: At most this many of one item in a count typed as text (units of a kind to move,
 #: commodities of a set).
 MAX_TEXT_COUNT = 99
-
-
-def _echo(text: str) -> str:
-    """What the member typed, short enough to quote back."""
-    return truncate(text.strip(), 40)
 
 
 def parse_count(digits: str, typed: str, *, most: int = MAX_TEXT_COUNT, rule: str) -> int:
@@ -204,6 +288,90 @@ def _movable_here(state: GameState, ruleset: Ruleset, faction: str, province: st
     ]
 
 
+#: Why a unit cannot move, by the rule :func:`caedes_bot.rules.movement.check_movable` cites.
+_STUCK = {
+    "R-ATTR-FORT-01": "Towers never move",
+    "R-MOVE-01": "no movement left this turn",
+    "R-MOVE-04": "their movement has ended this turn",
+    "R-MOVE-02": "they entered another faction's units and must fight there in step 7",
+    "R-MOVE-22": "they were mustered this turn and move from your next turn",
+    "R-MOVE-18": "ship movement is not built yet",
+    "R-MOVE-15": "boarding moves are not built yet",
+}
+
+
+def _why_stuck(state: GameState, ruleset: Ruleset, units: Sequence[Unit]) -> tuple[str, str]:
+    """``(reason, rule)``: why none of ``units`` (one kind) can move now."""
+    for unit in units:
+        try:
+            movement.check_movable(state, ruleset, unit)
+        except RuleViolation as why:
+            return _STUCK.get(why.rule, why.message.rstrip(".")), why.rule
+    return "they can reach no province from here now", "R-MOVE-01"
+
+
+def _stuck(
+    state: GameState, ruleset: Ruleset, units: Sequence[Unit], province: str, allowed: str
+) -> IllegalMove:
+    """The refusal to move ``units`` of the faction (none of which can move), saying why."""
+    where = ruleset.map.space_name(province)
+    by_kind: dict[str, list[Unit]] = {}
+    for unit in units:
+        by_kind.setdefault(unit.kind, []).append(unit)
+    reasons = [
+        (ruleset.kind(k).display_name, *_why_stuck(state, ruleset, us)) for k, us in by_kind.items()
+    ]
+    if len(reasons) == 1:
+        name, reason, rule = reasons[0]
+        message = f"Your {name} in {where} cannot move: {reason}."
+    else:
+        rule = reasons[0][2]
+        message = (
+            f"None of your units in {where} can move now: "
+            + "; ".join(f"{name}: {reason}" for name, reason, _ in reasons)
+            + "."
+        )
+    return IllegalMove(message, rule=rule, allowed=allowed)
+
+
+def _kind_to_move(
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    province: str,
+    text: str,
+    movable: Sequence[Unit],
+    allowed: str,
+) -> UnitKind:
+    """The kind ``text`` names among ``faction``'s movable units in ``province``; otherwise the
+    reason it cannot be moved from there (R-MOVE-01, R-ATTR-FORT-01).
+
+    Raises:
+        IllegalMove: the faction's units of that kind there cannot move (why), it has none
+            there, or the kind is another faction's.
+        UnknownName: no such unit at all.
+    """
+    where = ruleset.map.space_name(province)
+    here = list({u.kind: ruleset.kind(u.kind) for u in movable}.values())
+    mine_units = [u for u in state.units_at(province) if u.owner == faction]
+    mine = list({u.kind: ruleset.kind(u.kind) for u in mine_units}.values())
+    own = list(ruleset.order_of_battle(faction))
+    everyone = list(ruleset.units.values())
+    kind = resolve_kind_in(ruleset, text, [here, mine, own, everyone], rule="R-MOVE-01")
+    if kind in here:
+        return kind
+    if kind in mine:
+        stuck = [u for u in mine_units if u.kind == kind.id]
+        raise _stuck(state, ruleset, stuck, province, allowed)
+    if kind.faction != faction:
+        owner = ruleset.faction(kind.faction).name
+        raise IllegalMove(
+            f"{kind.display_name} are units of the {owner}; you move only your own.",
+            allowed=allowed,
+        )
+    raise IllegalMove(f"You have no {kind.display_name} in {where}.", allowed=allowed)
+
+
 def pick_units(
     state: GameState,
     ruleset: Ruleset,
@@ -214,21 +382,28 @@ def pick_units(
 ) -> tuple[int, ...]:
     """The ids of ``faction``'s units in ``province`` that ``requests`` ask for (R-MOVE-01).
 
-    Among units of a kind the ones that can reach ``destination`` come first, then those with
-    the most movement left, then by id.
+    Requests naming the same kind add up ("1 Infantry, 1 Infantry" is 2 Infantry). Among units
+    of a kind the ones that can reach ``destination`` come first, then those with the most
+    movement left, then by id.
 
     Raises:
-        UnknownName: a kind with no movable unit of the faction in the province.
-        IllegalMove: fewer movable units of a kind than asked, or none at all.
+        UnknownName: no unit of that name at all.
+        IllegalMove: none of the faction's units there can move, or those of the kind named
+            cannot (with the reason: a Tower, no movement left...); the kind is another
+            faction's; or fewer movable units of a kind than asked.
     """
     here = _movable_here(state, ruleset, faction, province)
     name = ruleset.map.space_name(province)
     if not here:
-        raise IllegalMove(
-            f"None of your units in {name} can move now.",
-            rule="R-MOVE-01",
-            allowed="a province where your units can still move (see the autocomplete)",
+        mine = [u for u in state.units_at(province) if u.owner == faction]
+        origins = sorted(
+            {ruleset.map.space_name(s.province) for s in movable_stacks(state, ruleset, faction)}
         )
+        elsewhere = "a province where your units can still move: " + (", ".join(origins) or "none")
+        if not mine:
+            raise IllegalMove(f"You have no units in {name}.", allowed=elsewhere)
+        raise _stuck(state, ruleset, mine, province, elsewhere)
+    allowed = f"units that can move from {name}: " + kind_counts(ruleset, [u.kind for u in here])
 
     def order(unit: Unit) -> tuple[int, int, int]:
         reach = 0
@@ -236,26 +411,88 @@ def pick_units(
             reach = 0 if destination in movement.plan_moves(state, ruleset, unit) else 1
         return (reach, unit.movement_used, unit.id)
 
-    chosen: list[int] = []
-    kinds_here = {u.kind: ruleset.kind(u.kind) for u in here}
+    wanted: dict[str | None, int | None] = {}  # kind id (None: any kind) -> count (None: all)
     for request in requests:
-        if request.name is None:
-            what = "units"
-            pool = [u for u in here if u.id not in chosen]
+        key = None
+        if request.name is not None:
+            key = _kind_to_move(state, ruleset, faction, province, request.name, here, allowed).id
+        if key in wanted:
+            before = wanted[key]
+            wanted[key] = (
+                None if before is None or request.count is None else before + request.count
+            )
         else:
-            kind = resolve_kind(ruleset, request.name, kinds_here.values(), rule="R-MOVE-01")
-            what = kind.display_name
-            pool = [u for u in here if u.kind == kind.id and u.id not in chosen]
+            wanted[key] = request.count
+    chosen: list[int] = []
+    for key, count in wanted.items():
+        what = "units" if key is None else ruleset.kind(key).display_name
+        pool = [u for u in here if u.id not in chosen and (key is None or u.kind == key)]
         pool.sort(key=order)
-        count = len(pool) if request.count is None else request.count
-        if not pool or count > len(pool):
+        take = len(pool) if count is None else count
+        if not pool or take > len(pool):
             raise IllegalMove(
-                f"Only {len(pool)} {what} in {name} can move now, not {count or 'any'}.",
+                f"Only {len(pool)} {what} in {name} can move now, not {take or 'any'}.",
                 rule="R-MOVE-01",
                 allowed=f"at most {len(pool)} {what}",
             )
-        chosen += [u.id for u in pool[:count]]
+        chosen += [u.id for u in pool[:take]]
     return tuple(chosen)
+
+
+def kind_to_buy(ruleset: Ruleset, faction: str, text: str) -> UnitKind:
+    """The kind named ``text``: looked for in the faction's own order of battle first, then
+    among every faction's (so that another faction's unit is refused by R-BUY-01 with a
+    reason, not reported unknown).
+
+    Raises:
+        UnknownName: no such unit anywhere (near matches from the faction's own list first).
+    """
+    own = [k for k in ruleset.order_of_battle(faction) if not k.hero]
+    return resolve_kind_in(ruleset, text, [own, list(ruleset.units.values())], rule="R-BUY-01")
+
+
+def kind_to_muster(state: GameState, ruleset: Ruleset, faction: str, text: str) -> UnitKind:
+    """The kind named ``text`` among the units ``faction`` bought this turn and has not placed
+    (R-MUSTER-01). In the faction's own step 8, a kind that is not waiting is refused with the
+    reason; at any other time the kind is returned and the rules refuse the order (whose turn,
+    which step).
+
+    Raises:
+        IllegalMuster: in step 8, the kind is another faction's, was not bought this turn, or
+            every one bought is placed already; the units waiting are named.
+        UnknownName: no such unit at all.
+    """
+    waiting = state.factions[faction].purchases
+    waiting_kinds = list({k: ruleset.kind(k) for k in waiting}.values())
+    own = list(ruleset.order_of_battle(faction))
+    pools = [waiting_kinds, own, list(ruleset.units.values())]
+    kind = resolve_kind_in(ruleset, text, pools, rule="R-MUSTER-01")
+    if kind in waiting_kinds or not (state.active == faction and state.step is Step.MUSTER):
+        return kind
+    allowed = (
+        f"muster what is waiting: {kind_counts(ruleset, waiting)}"
+        if waiting
+        else "nothing: every unit you bought is placed; end the step with Done or /done"
+    )
+    if kind.faction != faction:
+        owner = ruleset.faction(kind.faction).name
+        raise IllegalMuster(
+            f"{kind.display_name} are units of the {owner}; you muster only what you bought "
+            "this turn.",
+            allowed=allowed,
+        )
+    placed = [
+        u
+        for u in state.units_of(faction)
+        if u.kind == kind.id and u.muster_seq > state.muster_start_seq
+    ]
+    if placed:
+        raise IllegalMuster(
+            f"Every {kind.display_name} you bought this turn is placed already "
+            f"({len(placed)} this step).",
+            allowed=allowed,
+        )
+    raise IllegalMuster(f"You bought no {kind.display_name} this turn.", allowed=allowed)
 
 
 # --------------------------------------------------------------------------- choices

@@ -21,35 +21,15 @@ from caedes_bot.cogs._play import (
     table_for_autocomplete,
     turn_expect,
 )
-from caedes_bot.cogs._transformers import buy_choices, resolve_kind
+from caedes_bot.cogs._transformers import buy_choices, kind_to_buy
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
-from caedes_bot.gamedata.model import Ruleset, UnitKind
 from caedes_bot.rules.economy import BuyUnits
-from caedes_bot.rules.errors import UnknownName
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 from caedes_bot.ui.text import choices
 
 #: At most this many units in one ``/buy``.
 MAX_COUNT = 50
-
-
-def kind_to_buy(ruleset: Ruleset, faction: str, text: str) -> UnitKind:
-    """The kind named ``text``: looked for in the faction's own order of battle first, then
-    among every faction's (so that another faction's unit is refused by R-BUY-01 with a
-    reason, not reported unknown).
-
-    Raises:
-        UnknownName: no such unit anywhere (near matches from the faction's own list).
-    """
-    own = [k for k in ruleset.order_of_battle(faction) if not k.hero]
-    try:
-        return resolve_kind(ruleset, text, own, rule="R-BUY-01")
-    except UnknownName as own_error:
-        try:
-            return resolve_kind(ruleset, text, rule="R-BUY-01")
-        except UnknownName:
-            raise own_error from None
 
 
 def buy_menu(seat: Seat) -> tuple[str, list[views.JSON]]:

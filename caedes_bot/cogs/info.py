@@ -15,6 +15,7 @@ from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
+    actable_factions,
     choose_faction,
     seat_for_command,
     table_for_autocomplete,
@@ -36,12 +37,14 @@ FACTION_HELP = "The faction you act for, if you hold several (default: the one w
 async def faction_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
-    """The member's own factions first, then the others in play (the umpire may name any)."""
+    """The factions the member may act for: its own; for the umpire every faction in play,
+    its own first (R-SETUP-02, R-PBP-UMP-01)."""
     table = await table_for_autocomplete(interaction)
     if table is None:
         return []
-    mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
-    return choices(faction_choices(table.ruleset, table.state.in_play, current, first=mine))
+    codes = actable_factions(table.state, table.campaign, interaction.user.id)
+    mine = [c for c in codes if table.campaign.players.get(c) == interaction.user.id]
+    return choices(faction_choices(table.ruleset, codes, current, first=mine))
 
 
 async def send_status(seat: Seat) -> None:

@@ -161,6 +161,9 @@ async def on_move_component(interaction: discord.Interaction, ref: views.Compone
 
 TERRAINS = [app_commands.Choice(name=t.value, value=t.value) for t in Terrain]
 
+#: What a sea zone named as a ``/move`` province is told (R-MOVE-09).
+AT_SEA = ("R-MOVE-09", "land units move between provinces")
+
 
 class MoveCog(PlayCog):
     """``/move``."""
@@ -188,8 +191,10 @@ class MoveCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         ruleset = seat.ruleset
-        start = resolve_province(ruleset, origin.split("@")[-1] if "@" in origin else origin)
-        destination = resolve_province(ruleset, to)
+        start = resolve_province(
+            ruleset, origin.split("@")[-1] if "@" in origin else origin, at_sea=AT_SEA
+        )
+        destination = resolve_province(ruleset, to, at_sea=AT_SEA)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
         result = await seat.submit(MoveUnits(seat.faction, ids, destination, terrain))
         await answer(interaction, effect_text(seat, result))

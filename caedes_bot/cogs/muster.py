@@ -22,6 +22,7 @@ from caedes_bot.cogs._play import (
     turn_expect,
 )
 from caedes_bot.cogs._transformers import (
+    kind_to_muster,
     muster_kind_choices,
     muster_province_choices,
     resolve_kind,
@@ -113,9 +114,13 @@ class MusterCog(PlayCog):
         faction: str | None = None,
     ) -> None:
         seat = await seat_for_command(interaction, faction)
-        waiting = {seat.ruleset.kind(k) for k in seat.state.factions[seat.faction].purchases}
-        kind = resolve_kind(seat.ruleset, unit, waiting or None, rule="R-MUSTER-01")
-        place = resolve_province(seat.ruleset, province, rule="R-MUSTER-01")
+        kind = kind_to_muster(seat.state, seat.ruleset, seat.faction, unit)
+        place = resolve_province(
+            seat.ruleset,
+            province,
+            rule="R-MUSTER-01",
+            at_sea=("R-MUSTER-07", "units are mustered in provinces, never on water"),
+        )
         result = await seat.submit(MusterUnits(seat.faction, ((kind.id, place),)))
         await answer(interaction, effect_text(seat, result))
 

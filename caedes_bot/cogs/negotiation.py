@@ -13,7 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._errors import UserError
-from caedes_bot.cogs._play import PlayCog, answer, seat_for_command, table_for_autocomplete
+from caedes_bot.cogs._play import (
+    PlayCog,
+    actable_factions,
+    answer,
+    seat_for_command,
+    table_for_autocomplete,
+)
 from caedes_bot.cogs._transformers import faction_choices, neighbour_codes, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.gamedata.model import Ruleset
@@ -105,8 +111,7 @@ class NegotiationCog(PlayCog):
         table = await table_for_autocomplete(interaction)
         if table is None:
             return []
-        mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
-        codes = mine or list(table.state.in_play)
+        codes = actable_factions(table.state, table.campaign, interaction.user.id)
         return choices(faction_choices(table.ruleset, codes, current))
 
 

@@ -132,7 +132,12 @@ class UmpireCog(PlayCog):
     async def owner(
         self, interaction: discord.Interaction, province: str, faction: str | None = None
     ) -> None:
-        place = resolve_province(self.bot.ruleset, province, rule="R-PBP-UMP-01")
+        place = resolve_province(
+            self.bot.ruleset,
+            province,
+            rule="R-PBP-UMP-01",
+            at_sea=("R-COLL-03", "sea zones are never owned"),
+        )
         code = await self._faction(interaction, faction) if faction else None
         await self._override(interaction, SetOwner("UMPIRE", place, code))
 

@@ -362,3 +362,66 @@ async def test_an_interaction_delivered_twice_is_dropped_quietly(
     again = f"interaction {status.id} was delivered again; dropped"
     await fake.wait_for(lambda: again in heard.lines, what="the second click noticed")
     assert len(status.callbacks) == 1 and not status.followups
+
+
+async def test_refusals_name_the_reason_in_a_players_words(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-TURN-02 (an order's step, in words), R-GEN-04 (near matches for misspelt units),
+    R-SETUP-02 (the factions one may name), R-ATTR-FORT-01 (Towers never move), R-MOVE-09 (a
+    sea zone is no province), R-MUSTER-01 (only what was bought is mustered)."""
+    runner, table = await skirmish(fake, make_bot)
+    alice = fake.players[0]
+    daw, talk = table.thread("DAW"), table.found["table-talk"]
+
+    early = await fake.slash(alice, "buy", unit="Infantry", channel=daw)
+    assert early.text == (
+        "Buying units is step 5 Buy; the turn is at step 1 Trade. (R-TURN-02)\n"
+        "Allowed: end the steps before it (Done or /done) to reach step 5 Buy"
+    )
+    unit = await fake.slash(alice, "unit", name="Knigths", channel=daw)
+    assert unit.text == "No unit 'Knigths'. Did you mean Dawnian Knights? (R-GEN-04)"
+    orks = await fake.slash(alice, "done", faction="Orks", channel=daw)
+    assert orks.text == (
+        "No faction 'Orks'. Did you mean Orcs? (R-SETUP-02)\n"
+        "Allowed: Dawnians (DAW), Orcs (ORC), Acherousians (ACH)"
+    )
+    mine = await fake.autocomplete(alice, "status", "faction", "", channel=daw)
+    assert [c["value"] for c in mine] == ["DAW"]
+    every = await fake.autocomplete(table.umpire, "status", "faction", "", channel=talk)
+    assert [c["value"] for c in every] == ["DAW", "ORC", "ACH"]
+
+    for _ in range(2):  # steps 1 and 4
+        await fake.slash(alice, "done", channel=daw)
+    await fake.slash(alice, "buy", unit="Infantry", channel=daw)
+    await fake.slash(alice, "done", channel=daw)  # step 5: now moving
+    tower = await fake.slash(
+        alice, "move", units="Tower", to="Harrowgate", channel=daw, **{"from": "Brightholm"}
+    )
+    assert tower.text.startswith(
+        "Your Dawnian Tower in Brightholm cannot move: Towers never move. (R-ATTR-FORT-01)"
+    )
+    sea = await fake.slash(
+        alice,
+        "move",
+        units="1 Infantry",
+        to="Bay of Sorrows",
+        channel=daw,
+        **{"from": "Harrowgate"},
+    )
+    assert (
+        sea.text == "Bay of Sorrows is a sea zone; land units move between provinces. (R-MOVE-09)"
+    )
+    typo = await fake.slash(
+        alice, "move", units="1 Infantri", to="Wolfsgate", channel=daw, **{"from": "Harrowgate"}
+    )
+    assert typo.text == "No unit 'Infantri'. Did you mean Dawnian Infantry? (R-MOVE-01)"
+
+    await fake.slash(alice, "done", channel=daw)  # no attack: on to step 8
+    yeomen = await fake.slash(alice, "muster", unit="Yeomen", province="Brightholm", channel=daw)
+    assert yeomen.text == (
+        "You bought no Dawnian Yeomen this turn. (R-MUSTER-01)\n"
+        "Allowed: muster what is waiting: 1 Dawnian Infantry"
+    )
+    state = await runner.bot.service.get_state(1)
+    assert state.step is Step.MUSTER and state.factions["DAW"].purchases == ["U-DAW-01"]

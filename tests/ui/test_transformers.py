@@ -61,9 +61,10 @@ def test_faction_by_code_name_or_adjective() -> None:
     assert resolve_faction(r, "orc", codes) == "ORC"
     assert resolve_faction(r, "Acherousians", codes) == "ACH"
     assert resolve_faction(r, "Dawnian", codes) == "DAW"
-    with pytest.raises(UnknownName) as refused:
+    with pytest.raises(RuleViolation) as refused:
         resolve_faction(r, "Dwarves", codes)  # a faction, but not in this campaign
-    assert "No faction 'Dwarves'" in refused.value.message
+    assert refused.value.message == "The Dwarves are not in play in this campaign."
+    assert refused.value.allowed == "Dawnians (DAW), Orcs (ORC), Acherousians (ACH)"
 
 
 def test_units_option_reads_counts_kinds_and_all() -> None:
