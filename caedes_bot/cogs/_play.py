@@ -5,22 +5,26 @@ it", "Every order gets an answer that shows its effect").
 * :func:`choose_faction` (pure): a member who holds several factions acts for the one whose
   turn it is, or for one that owes a decision, or names the faction; the umpire acts for the
   active faction unless told otherwise (R-PBP-UMP-01, R-PBP-UMP-02).
-* :class:`Seat`: the campaign, its state and the faction acted for, with :meth:`Seat.submit`.
-  The service checks again that the member may give the order (R-SETUP-02) and logs the
-  umpire's orders in the audit log.
+* :class:`Seat`: the campaign, its state and the faction acted for, with :meth:`Seat.submit`
+  and :meth:`Seat.give` (submit, then answer with the effect). The service checks again that
+  the member may give the order (R-SETUP-02) and logs the umpire's orders in the audit log.
 * :func:`effect_text`: the lines of an accepted order's events that the faction may see
   (R-GEN-07), and where the turn now stands.
 * :func:`answer`: every private answer goes through it, so none is over Discord's 2,000
   characters (long text is split at line breaks into follow-ups).
+* the shared shapes of the gameplay cogs: :class:`PlayCog` (their base), :func:`add_play_cog`
+  (their ``setup``), :func:`open_menu` and :func:`asking` (the turn panel's private menus),
+  :func:`choices_for` and :func:`own_choices_for` (their autocompletes).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import campaign_context, directory_of, is_admin, service_of
@@ -32,7 +36,7 @@ from caedes_bot.cogs._errors import (
     first_delivery,
     mark_committed,
 )
-from caedes_bot.cogs._transformers import resolve_faction
+from caedes_bot.cogs._transformers import Choice, resolve_faction
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -41,19 +45,25 @@ from caedes_bot.rules.state import GameState, Step
 from caedes_bot.service import Actor, CampaignView, Expect, RulesService, SubmitResult
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
-from caedes_bot.ui.text import ELLIPSIS, split_message
+from caedes_bot.ui.text import ELLIPSIS, choices, split_message
 
 if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot
 
 __all__ = [
+    "Menu",
     "PlayCog",
     "Seat",
     "Table",
     "actable_factions",
+    "add_play_cog",
     "answer",
+    "asking",
+    "choices_for",
     "choose_faction",
     "effect_text",
+    "open_menu",
+    "own_choices_for",
     "ruleset_of",
     "seat_for_command",
     "seat_for_faction",
@@ -230,6 +240,37 @@ class Seat:
         self.state = result.state
         return result
 
+    async def give(
+        self,
+        order: Order,
+        *,
+        expect: Expect | None = None,
+        headline: str | None = None,
+        news: Callable[[SubmitResult], Sequence[str]] | None = None,
+        then: Menu | None = None,
+        update: bool = False,
+    ) -> SubmitResult:
+        """Give ``order`` (:meth:`submit`) and answer privately with its effect
+        (:func:`effect_text`, after ``headline``), the lines ``news`` makes of the result, and
+        ``then``: the question and menu offered next, made from the new state (a menu offered
+        again after an order given from it).
+
+        Args:
+            update: edit the message whose control was used instead of answering anew.
+
+        Raises:
+            RuleViolation: as :meth:`submit`.
+        """
+        result = await self.submit(order, expect=expect)
+        text = "\n".join([effect_text(self, result, headline=headline), *(news or _none)(result)])
+        rows = None
+        if then is not None:
+            question, rows = then(self)
+            if question:
+                text += "\n\n" + question
+        await answer(self.interaction, text, rows, update=update)
+        return result
+
     def check(self, expect: Expect) -> None:
         """Refuse at once a control that is already stale (a menu is not opened for a step that
         is over); the service checks again under the lock when an order is given.
@@ -243,6 +284,39 @@ class Seat:
         """The campaign's state as it is now (after any order given meanwhile)."""
         self.state = await self.service.get_state(self.campaign_id)
         return self.state
+
+
+#: A private menu: the question to ask (``""``: none) and the components (Discord JSON rows).
+Menu = Callable[[Seat], tuple[str, list[views.JSON]]]
+
+
+def asking(rows_of: Callable[[Seat], list[views.JSON]], question: str, otherwise: str) -> Menu:
+    """A :data:`Menu` of the rows ``rows_of`` makes: ``question`` over them, or ``otherwise``
+    when there are none."""
+
+    def menu(seat: Seat) -> tuple[str, list[views.JSON]]:
+        rows = rows_of(seat)
+        return (question if rows else otherwise), rows
+
+    return menu
+
+
+def _none(result: SubmitResult) -> Sequence[str]:
+    return ()
+
+
+async def open_menu(seat: Seat, step: Step | None, menu: Menu) -> None:
+    """Answer a turn panel's button with its private menu: only for the faction's player or the
+    umpire (R-GEN-07), and only while the turn is at ``step`` (if given).
+
+    Raises:
+        NotPermitted: another member. StaleOrder: the turn is not at ``step``.
+    """
+    seat.require_own()
+    if step is not None:
+        seat.check(turn_expect(seat.faction, seat.state.round, step))
+    text, rows = menu(seat)
+    await answer(seat.interaction, text, rows)
 
 
 async def seat_for_command(interaction: discord.Interaction, named: str | None) -> Seat:
@@ -376,6 +450,45 @@ class Table:
     state: GameState
     faction: str | None
     ruleset: Ruleset
+
+
+async def choices_for(
+    interaction: discord.Interaction, make: Callable[[Table], Iterable[Choice]]
+) -> list[app_commands.Choice[str]]:
+    """An autocomplete's choices: ``make(table)`` in a campaign, nothing elsewhere."""
+    table = await table_for_autocomplete(interaction)
+    return [] if table is None else choices(make(table))
+
+
+async def own_choices_for(
+    interaction: discord.Interaction, make: Callable[[Table, str], Iterable[Choice]]
+) -> list[app_commands.Choice[str]]:
+    """An autocomplete's choices for the faction the member acts for: ``make(table, faction)``;
+    nothing outside a campaign or when that faction cannot be told."""
+    table = await table_for_autocomplete(interaction)
+    if table is None or table.faction is None:
+        return []
+    return choices(make(table, table.faction))
+
+
+async def add_play_cog(
+    bot: commands.Bot,
+    cog: Callable[[CaedesBot], PlayCog],
+    components: Mapping[str, views.Handler] | None = None,
+) -> None:
+    """An extension's ``setup``: add ``cog`` and register its buttons' and selects' handlers by
+    the first part of their object (:func:`caedes_bot.ui.views.register`).
+
+    Raises:
+        TypeError: ``bot`` is not a :class:`~caedes_bot.app.CaedesBot`.
+    """
+    from caedes_bot.app import CaedesBot
+
+    if not isinstance(bot, CaedesBot):
+        raise TypeError(f"{getattr(cog, '__name__', 'this cog')} needs a CaedesBot")
+    await bot.add_cog(cog(bot))
+    for kind, handler in (components or {}).items():
+        views.register(bot, kind, handler)
 
 
 async def table_for_autocomplete(interaction: discord.Interaction) -> Table | None:

@@ -11,7 +11,7 @@ was made changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 from discord import app_commands
@@ -21,12 +21,11 @@ from caedes_bot.cogs._checks import service_of
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
-    answer,
-    effect_text,
+    add_play_cog,
+    choices_for,
     ruleset_of,
     seat_for_command,
     seat_for_faction,
-    table_for_autocomplete,
 )
 from caedes_bot.cogs._transformers import battle_choices, resolve_province
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
@@ -41,11 +40,10 @@ from caedes_bot.rules.combat import (
 )
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState
-from caedes_bot.service import Expect
+from caedes_bot.service import Expect, SubmitResult
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
-from caedes_bot.ui.text import choices
 
 
 def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> list[str]:
@@ -68,14 +66,18 @@ def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> 
     return lines
 
 
+def news_of(ruleset: Ruleset) -> Callable[[SubmitResult], list[str]]:
+    """:func:`battle_news` of an order's result."""
+    return lambda result: battle_news(result.events, result.state, ruleset)
+
+
 async def fight(seat: Seat, space: str, expect: Expect | None = None) -> None:
     """Begin the battle in ``space`` (R-COMBAT-02) and answer privately; ``expect``: the turn
     panel's step, when chosen there."""
-    result = await seat.submit(FightBattle(seat.faction, space), expect=expect)
-    news = battle_news(result.events, result.state, seat.ruleset)
     head = f"The battle at {space_name(seat.ruleset, space)} has begun: every die is shown in #battles."
-    text = effect_text(seat, result, headline=head)
-    await answer(seat.interaction, "\n".join([text, *news]))
+    await seat.give(
+        FightBattle(seat.faction, space), expect=expect, headline=head, news=news_of(seat.ruleset)
+    )
 
 
 async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -111,10 +113,7 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
                 kinds[int(item["id"])] = str(item["kind"])
         chosen = kind_counts(ruleset, [kinds.get(u, "?") for u in ids])
         head = f"Casualties chosen: {chosen} (R-COMBAT-06)."
-    result = await seat.submit(order, expect=expect)
-    news = battle_news(result.events, result.state, ruleset)
-    text = effect_text(seat, result, headline=head)
-    await answer(interaction, "\n".join([text, *news]))
+    await seat.give(order, expect=expect, headline=head, news=news_of(ruleset))
 
 
 class AttackCog(PlayCog):
@@ -138,17 +137,14 @@ class AttackCog(PlayCog):
     async def _battles(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction != table.state.active:
-            return []
-        return choices(battle_choices(table.state, table.ruleset, current))
+        return await choices_for(
+            interaction,
+            lambda t: (
+                battle_choices(t.state, t.ruleset, current) if t.faction == t.state.active else []
+            ),
+        )
 
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the battle message's controls."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the attack cog needs a CaedesBot")
-    await bot.add_cog(AttackCog(bot))
-    views.register(bot, "dec", on_decision)
+    await add_play_cog(bot, AttackCog, {"dec": on_decision})

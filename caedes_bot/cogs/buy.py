@@ -14,11 +14,10 @@ from discord.ext import commands
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
-    answer,
-    effect_text,
+    add_play_cog,
+    own_choices_for,
     seat_for_command,
     seat_for_faction,
-    table_for_autocomplete,
     turn_expect,
 )
 from caedes_bot.cogs._transformers import buy_choices, kind_to_buy
@@ -26,7 +25,6 @@ from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.rules.economy import BuyUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
-from caedes_bot.ui.text import choices
 
 #: At most this many units in one ``/buy``.
 MAX_COUNT = 50
@@ -35,30 +33,11 @@ MAX_COUNT = 50
 def buy_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
     """The private "Buy…" message: the RP left and a select of the units with their prices."""
     rp = seat.state.factions[seat.faction].rp
-    options = [
-        views.option(label, value)
-        for label, value in buy_choices(seat.state, seat.ruleset, seat.faction, "")
-    ]
-    obj = ["buy", seat.faction, seat.state.round]
-    rows = views.layout(
-        [
-            views.select(
-                views.custom_id(seat.campaign_id, obj, "kind"),
-                options,
-                placeholder="Buy one unit…",
-            )
-        ]
-    )
+    found = buy_choices(seat.state, seat.ruleset, seat.faction, "")
+    cid = views.custom_id(seat.campaign_id, ["buy", seat.faction, seat.state.round], "kind")
+    rows = views.select_rows(cid, views.options(found), placeholder="Buy one unit…")
     text = f"You have {rp} RP. Each choice buys one unit (R-BUY-01); prices include discounts."
     return text, rows
-
-
-async def open_buy(seat: Seat) -> None:
-    """Answer a click on "Buy…" with the private buy menu."""
-    seat.require_own()
-    seat.check(turn_expect(seat.faction, seat.state.round, Step.BUY))
-    text, rows = buy_menu(seat)
-    await answer(seat.interaction, text, rows)
 
 
 async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -67,9 +46,8 @@ async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRe
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
     expect = turn_expect(faction, round_no, Step.BUY)
     seat.check(expect)
-    result = await seat.submit(BuyUnits(faction, ref.values[0], 1), expect=expect)
-    text, rows = buy_menu(seat)
-    await answer(interaction, effect_text(seat, result) + "\n\n" + text, rows, update=True)
+    order = BuyUnits(faction, ref.values[0], 1)
+    await seat.give(order, expect=expect, then=buy_menu, update=True)
 
 
 class BuyCog(PlayCog):
@@ -94,24 +72,17 @@ class BuyCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         kind = kind_to_buy(seat.ruleset, seat.faction, unit)
-        result = await seat.submit(BuyUnits(seat.faction, kind.id, count))
-        await answer(interaction, effect_text(seat, result))
+        await seat.give(BuyUnits(seat.faction, kind.id, count))
 
     @buy.autocomplete("unit")
     async def _units(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
-        return choices(buy_choices(table.state, table.ruleset, table.faction, current))
+        return await own_choices_for(
+            interaction, lambda t, faction: buy_choices(t.state, t.ruleset, faction, current)
+        )
 
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the buy menu's select."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the buy cog needs a CaedesBot")
-    await bot.add_cog(BuyCog(bot))
-    views.register(bot, "buy", on_buy_select)
+    await add_play_cog(bot, BuyCog, {"buy": on_buy_select})

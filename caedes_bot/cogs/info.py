@@ -15,12 +15,16 @@ from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
+    Table,
     actable_factions,
+    add_play_cog,
+    choices_for,
     choose_faction,
     seat_for_command,
     table_for_autocomplete,
 )
 from caedes_bot.cogs._transformers import (
+    Choice,
     faction_choices,
     kind_choices,
     province_choices,
@@ -39,12 +43,13 @@ async def faction_autocomplete(
 ) -> list[app_commands.Choice[str]]:
     """The factions the member may act for: its own; for the umpire every faction in play,
     its own first (R-SETUP-02, R-PBP-UMP-01)."""
-    table = await table_for_autocomplete(interaction)
-    if table is None:
-        return []
-    codes = actable_factions(table.state, table.campaign, interaction.user.id)
-    mine = [c for c in codes if table.campaign.players.get(c) == interaction.user.id]
-    return choices(faction_choices(table.ruleset, codes, current, first=mine))
+
+    def make(table: Table) -> list[Choice]:
+        codes = actable_factions(table.state, table.campaign, interaction.user.id)
+        mine = [c for c in codes if table.campaign.players.get(c) == interaction.user.id]
+        return faction_choices(table.ruleset, codes, current, first=mine)
+
+    return await choices_for(interaction, make)
 
 
 async def send_status(seat: Seat) -> None:
@@ -83,10 +88,9 @@ class InfoCog(PlayCog):
     async def _province_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None:
-            return []
-        return choices(province_choices(table.state, table.ruleset, table.faction, current))
+        return await choices_for(
+            interaction, lambda t: province_choices(t.state, t.ruleset, t.faction, current)
+        )
 
     @app_commands.command(
         name="unit", description="A unit: values, cost, and what each attribute does"
@@ -131,8 +135,4 @@ class InfoCog(PlayCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the info cog needs a CaedesBot")
-    await bot.add_cog(InfoCog(bot))
+    await add_play_cog(bot, InfoCog)

@@ -16,14 +16,17 @@ from discord.ext import commands
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
+    Table,
+    add_play_cog,
     answer,
-    effect_text,
+    asking,
+    own_choices_for,
     seat_for_command,
     seat_for_faction,
-    table_for_autocomplete,
     turn_expect,
 )
 from caedes_bot.cogs._transformers import (
+    Choice,
     UnitRequest,
     destination_choices,
     movable_stacks,
@@ -35,12 +38,11 @@ from caedes_bot.cogs._transformers import (
     unit_choices,
 )
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
-from caedes_bot.gamedata.model import Terrain
+from caedes_bot.gamedata.model import Ruleset, Terrain
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
-from caedes_bot.ui.text import choices
 
 
 def _namespace(interaction: discord.Interaction, name: str) -> str | None:
@@ -59,15 +61,31 @@ def _origin_of(interaction: discord.Interaction) -> str | None:
     return None
 
 
+def _province_or_none(ruleset: Ruleset, text: str | None) -> str | None:
+    """The province ``text`` names, or ``None`` (an autocomplete only offers; it never refuses)."""
+    if not text:
+        return None
+    try:
+        return resolve_province(ruleset, text)
+    except RuleViolation:
+        return None
+
+
 # --------------------------------------------------------------------------- the menu
 
 
 def stack_menu(seat: Seat) -> list[views.JSON]:
     """The first select of "Move…": every stack that can still move."""
     stacks = movable_stacks(seat.state, seat.ruleset, seat.faction)
-    options = [views.option(stack_label(seat.ruleset, s), f"{s.province}|{s.kind}") for s in stacks]
+    found = [(stack_label(seat.ruleset, s), f"{s.province}|{s.kind}") for s in stacks]
     cid = views.custom_id(seat.campaign_id, ["move", seat.faction, seat.state.round], "stack")
-    return views.layout([views.select(cid, options, placeholder="Units to move…")])
+    return views.select_rows(cid, views.options(found), placeholder="Units to move…")
+
+
+#: "Move…" opened: which units?
+move_menu = asking(stack_menu, "Which units? (R-MOVE-01)", "None of your units can move now.")
+#: After a move from the menu: the stacks again, if any can still move.
+more_moves = asking(stack_menu, "Move more?", "")
 
 
 def where_menu(
@@ -91,7 +109,7 @@ def where_menu(
     items.append(
         views.select(
             views.custom_id(seat.campaign_id, obj, "to"),
-            [views.option(label, value) for label, value in destinations],
+            views.options(destinations),
             placeholder="Move to…",
         )
     )
@@ -101,15 +119,6 @@ def where_menu(
     if not destinations:
         text += " They cannot reach anywhere together; choose fewer."
     return text, views.layout(items)
-
-
-async def open_move(seat: Seat) -> None:
-    """Answer a click on "Move…" with the private stack select."""
-    seat.require_own()
-    seat.check(turn_expect(seat.faction, seat.state.round, Step.MOVE))
-    rows = stack_menu(seat)
-    text = "Which units? (R-MOVE-01)" if rows else "None of your units can move now."
-    await answer(seat.interaction, text, rows)
 
 
 async def on_move_stack(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -144,10 +153,8 @@ async def on_move_where(interaction: discord.Interaction, ref: views.ComponentRe
     ids = pick_units(
         seat.state, seat.ruleset, faction, province, [UnitRequest(kind, int(count))], destination
     )
-    result = await seat.submit(MoveUnits(faction, ids, destination), expect=expect)
-    rows = stack_menu(seat)
-    more = "\n\nMove more?" if rows else ""
-    await answer(interaction, effect_text(seat, result) + more, rows, update=True)
+    order = MoveUnits(faction, ids, destination)
+    await seat.give(order, expect=expect, then=more_moves, update=True)
 
 
 async def on_move_component(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -196,62 +203,50 @@ class MoveCog(PlayCog):
         )
         destination = resolve_province(ruleset, to, at_sea=AT_SEA)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
-        result = await seat.submit(MoveUnits(seat.faction, ids, destination, terrain))
-        await answer(interaction, effect_text(seat, result))
+        await seat.give(MoveUnits(seat.faction, ids, destination, terrain))
 
     @move.autocomplete("units")
     async def _units(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
         origin = _namespace(interaction, "from")
-        start = None
-        if origin:
-            try:
-                start = resolve_province(table.ruleset, origin)
-            except RuleViolation:
-                start = None
-        return choices(unit_choices(table.state, table.ruleset, table.faction, start, current))
+
+        def make(table: Table, faction: str) -> list[Choice]:
+            start = _province_or_none(table.ruleset, origin)
+            return unit_choices(table.state, table.ruleset, faction, start, current)
+
+        return await own_choices_for(interaction, make)
 
     @move.autocomplete("origin")
     async def _origins(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
         preferred = _origin_of(interaction)
-        return choices(
-            origin_choices(table.state, table.ruleset, table.faction, current, preferred)
+        return await own_choices_for(
+            interaction,
+            lambda t, faction: origin_choices(t.state, t.ruleset, faction, current, preferred),
         )
 
     @move.autocomplete("to")
     async def _destinations(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
         origin = _origin_of(interaction)
         units = _namespace(interaction, "units") or "all"
-        if origin is None:
-            return []
-        try:
-            start = resolve_province(table.ruleset, origin)
-            ids = pick_units(table.state, table.ruleset, table.faction, start, parse_units(units))
-        except RuleViolation:
-            return []
-        return choices(destination_choices(table.state, table.ruleset, table.faction, ids, current))
+
+        def make(table: Table, faction: str) -> list[Choice]:
+            if origin is None:
+                return []
+            try:
+                start = resolve_province(table.ruleset, origin)
+                ids = pick_units(table.state, table.ruleset, faction, start, parse_units(units))
+            except RuleViolation:
+                return []
+            return destination_choices(table.state, table.ruleset, faction, ids, current)
+
+        return await own_choices_for(interaction, make)
 
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the "Move…" selects."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the move cog needs a CaedesBot")
-    await bot.add_cog(MoveCog(bot))
-    views.register(bot, "move", on_move_component)
-    views.register(bot, "mv", on_move_component)
+    await add_play_cog(bot, MoveCog, {"move": on_move_component, "mv": on_move_component})

@@ -14,14 +14,17 @@ from discord.ext import commands
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
+    Table,
+    add_play_cog,
     answer,
-    effect_text,
+    asking,
+    own_choices_for,
     seat_for_command,
     seat_for_faction,
-    table_for_autocomplete,
     turn_expect,
 )
 from caedes_bot.cogs._transformers import (
+    Choice,
     kind_to_muster,
     muster_kind_choices,
     muster_province_choices,
@@ -33,32 +36,29 @@ from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.muster import MusterUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
-from caedes_bot.ui.text import choices
+
+#: What a sea zone named as a ``/muster`` province is told (R-MUSTER-07).
+AT_SEA = ("R-MUSTER-07", "units are mustered in provinces, never on water")
 
 
 def kind_menu(seat: Seat) -> list[views.JSON]:
     """The first select of "Muster…": the units waiting."""
-    options = [
-        views.option(label, value)
-        for label, value in muster_kind_choices(seat.state, seat.ruleset, seat.faction, "")
-    ]
+    found = muster_kind_choices(seat.state, seat.ruleset, seat.faction, "")
     cid = views.custom_id(seat.campaign_id, ["mu", seat.faction, seat.state.round], "kind")
-    return views.layout([views.select(cid, options, placeholder="Unit to muster…")])
+    return views.select_rows(cid, views.options(found), placeholder="Unit to muster…")
+
+
+#: "Muster…" opened: which unit?
+muster_menu = asking(kind_menu, "Which unit? (R-MUSTER-01)", "Nothing bought this turn is waiting.")
+#: After a muster from the menu: the units still waiting, if any.
+more_musters = asking(kind_menu, "Muster more?", "")
 
 
 def province_menu(seat: Seat, kind_id: str) -> tuple[str, list[views.JSON]]:
     """The second select: where one unit of ``kind_id`` may go."""
     found = muster_province_choices(seat.state, seat.ruleset, seat.faction, kind_id, "")
     cid = views.custom_id(seat.campaign_id, ["mp", seat.faction, seat.state.round, kind_id], "to")
-    rows = views.layout(
-        [
-            views.select(
-                cid,
-                [views.option(label, value) for label, value in found],
-                placeholder="Muster in…",
-            )
-        ]
-    )
+    rows = views.select_rows(cid, views.options(found), placeholder="Muster in…")
     name = seat.ruleset.kind(kind_id).display_name
     if not found:
         return (
@@ -66,15 +66,6 @@ def province_menu(seat: Seat, kind_id: str) -> tuple[str, list[views.JSON]]:
             rows,
         )
     return f"Where should one {name} be mustered?", rows
-
-
-async def open_muster(seat: Seat) -> None:
-    """Answer a click on "Muster…" with the private select of the units waiting."""
-    seat.require_own()
-    seat.check(turn_expect(seat.faction, seat.state.round, Step.MUSTER))
-    rows = kind_menu(seat)
-    text = "Which unit? (R-MUSTER-01)" if rows else "Nothing bought this turn is waiting."
-    await answer(seat.interaction, text, rows)
 
 
 async def on_muster_component(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -88,11 +79,8 @@ async def on_muster_component(interaction: discord.Interaction, ref: views.Compo
         text, rows = province_menu(seat, ref.values[0])
         await answer(interaction, text, rows, update=True)
         return
-    kind_id = ref.parts[3]
-    result = await seat.submit(MusterUnits(faction, ((kind_id, ref.values[0]),)), expect=expect)
-    rows = kind_menu(seat)
-    more = "\n\nMuster more?" if rows else ""
-    await answer(interaction, effect_text(seat, result) + more, rows, update=True)
+    order = MusterUnits(faction, ((ref.parts[3], ref.values[0]),))
+    await seat.give(order, expect=expect, then=more_musters, update=True)
 
 
 class MusterCog(PlayCog):
@@ -115,49 +103,36 @@ class MusterCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         kind = kind_to_muster(seat.state, seat.ruleset, seat.faction, unit)
-        place = resolve_province(
-            seat.ruleset,
-            province,
-            rule="R-MUSTER-01",
-            at_sea=("R-MUSTER-07", "units are mustered in provinces, never on water"),
-        )
-        result = await seat.submit(MusterUnits(seat.faction, ((kind.id, place),)))
-        await answer(interaction, effect_text(seat, result))
+        place = resolve_province(seat.ruleset, province, rule="R-MUSTER-01", at_sea=AT_SEA)
+        await seat.give(MusterUnits(seat.faction, ((kind.id, place),)))
 
     @muster.autocomplete("unit")
     async def _units(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
-        return choices(muster_kind_choices(table.state, table.ruleset, table.faction, current))
+        return await own_choices_for(
+            interaction,
+            lambda t, faction: muster_kind_choices(t.state, t.ruleset, faction, current),
+        )
 
     @muster.autocomplete("province")
     async def _provinces(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
         unit = getattr(interaction.namespace, "unit", None)
-        kind_id = None
-        if isinstance(unit, str) and unit:
-            try:
-                kind_id = resolve_kind(table.ruleset, unit).id
-            except RuleViolation:
-                kind_id = None
-        return choices(
-            muster_province_choices(table.state, table.ruleset, table.faction, kind_id, current)
-        )
+
+        def make(table: Table, faction: str) -> list[Choice]:
+            kind_id = None
+            if isinstance(unit, str) and unit:
+                try:
+                    kind_id = resolve_kind(table.ruleset, unit).id
+                except RuleViolation:
+                    kind_id = None
+            return muster_province_choices(table.state, table.ruleset, faction, kind_id, current)
+
+        return await own_choices_for(interaction, make)
 
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the "Muster…" selects."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the muster cog needs a CaedesBot")
-    await bot.add_cog(MusterCog(bot))
-    views.register(bot, "mu", on_muster_component)
-    views.register(bot, "mp", on_muster_component)
+    await add_play_cog(bot, MusterCog, {"mu": on_muster_component, "mp": on_muster_component})

@@ -16,9 +16,11 @@ from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     PlayCog,
     actable_factions,
+    add_play_cog,
     answer,
+    choices_for,
+    own_choices_for,
     seat_for_command,
-    table_for_autocomplete,
 )
 from caedes_bot.cogs._transformers import faction_choices, neighbour_codes, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
@@ -28,7 +30,6 @@ from caedes_bot.persistence.tables import OutboxKind
 from caedes_bot.rules.diplomacy import neighbours
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.describe import faction_name
-from caedes_bot.ui.text import choices
 
 
 def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[str, str]:
@@ -98,27 +99,26 @@ class NegotiationCog(PlayCog):
     async def _neighbours(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
-        near = neighbour_codes(table.state, table.ruleset, table.faction)
-        return choices(faction_choices(table.ruleset, near, current))
+        return await own_choices_for(
+            interaction,
+            lambda t, faction: faction_choices(
+                t.ruleset, neighbour_codes(t.state, t.ruleset, faction), current
+            ),
+        )
 
     @negotiate.autocomplete("as_faction")
     async def _mine(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None:
-            return []
-        codes = actable_factions(table.state, table.campaign, interaction.user.id)
-        return choices(faction_choices(table.ruleset, codes, current))
+        user = interaction.user.id
+        return await choices_for(
+            interaction,
+            lambda t: faction_choices(
+                t.ruleset, actable_factions(t.state, t.campaign, user), current
+            ),
+        )
 
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the negotiation cog needs a CaedesBot")
-    await bot.add_cog(NegotiationCog(bot))
+    await add_play_cog(bot, NegotiationCog)

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._play import PlayCog, answer, effect_text, seat_for_command
+from caedes_bot.cogs._play import PlayCog, add_play_cog, seat_for_command
 from caedes_bot.cogs._transformers import parse_bundle
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.rules.orders import Order
@@ -60,8 +60,7 @@ class RedeemCog(PlayCog):
     ) -> None:
         """Find the campaign and faction first; only then read what was typed (``make``)."""
         seat = await seat_for_command(interaction, faction)
-        result = await seat.submit(make(seat.faction))
-        await answer(interaction, effect_text(seat, result))
+        await seat.give(make(seat.faction))
 
     @redeem.command(
         name="sets", description="Sets of 3 to 6 different commodities for 2, 3, 5 or 8 RP"
@@ -116,8 +115,4 @@ class RedeemCog(PlayCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the redeem cog needs a CaedesBot")
-    await bot.add_cog(RedeemCog(bot))
+    await add_play_cog(bot, RedeemCog)

@@ -19,13 +19,15 @@ from caedes_bot.cogs._checks import service_of
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     PlayCog,
-    answer,
-    effect_text,
+    Table,
+    add_play_cog,
+    choices_for,
+    own_choices_for,
     seat_for_command,
     seat_for_faction,
-    table_for_autocomplete,
 )
 from caedes_bot.cogs._transformers import (
+    Choice,
     faction_choices,
     offer_choices,
     parse_bundle,
@@ -34,7 +36,7 @@ from caedes_bot.cogs._transformers import (
 from caedes_bot.rules.state import TradeOffer
 from caedes_bot.rules.trade import AcceptTrade, DeclineTrade, ProposeTrade, WithdrawTrade
 from caedes_bot.ui import views
-from caedes_bot.ui.text import choices, truncate
+from caedes_bot.ui.text import truncate
 
 #: The most RP one side of an offer may name.
 MAX_RP = 10_000
@@ -74,11 +76,8 @@ async def on_offer_button(interaction: discord.Interaction, ref: views.Component
     """Accept or Decline on an offer in the counterparty's thread."""
     offer = await _open_offer(interaction, ref.campaign_id, int(ref.parts[1]))
     seat = await seat_for_faction(interaction, ref.campaign_id, offer.counterparty)
-    if ref.action == "accept":
-        result = await seat.submit(AcceptTrade(offer.counterparty, offer.id))
-    else:
-        result = await seat.submit(DeclineTrade(offer.counterparty, offer.id))
-    await answer(interaction, effect_text(seat, result))
+    order = AcceptTrade if ref.action == "accept" else DeclineTrade
+    await seat.give(order(offer.counterparty, offer.id))
 
 
 class TradeCog(PlayCog):
@@ -117,32 +116,29 @@ class TradeCog(PlayCog):
             get_rp,
             parse_bundle(get, most=MAX_COUNT),
         )
-        result = await seat.submit(order)
-        await answer(
-            interaction, effect_text(seat, result, headline="Offer sent to their orders thread.")
-        )
+        await seat.give(order, headline="Offer sent to their orders thread.")
 
     @offer.autocomplete("to")
     async def _others(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None:
-            return []
-        others = [
-            c
-            for c in table.state.in_play
-            if c != table.faction and not table.state.factions[c].eliminated
-        ]
-        return choices(faction_choices(table.ruleset, others, current))
+
+        def make(table: Table) -> list[Choice]:
+            others = [
+                c
+                for c in table.state.in_play
+                if c != table.faction and not table.state.factions[c].eliminated
+            ]
+            return faction_choices(table.ruleset, others, current)
+
+        return await choices_for(interaction, make)
 
     async def _answer(self, interaction: discord.Interaction, offer: str, accept: bool) -> None:
         seat = await seat_for_command(interaction, None)
         found = await _open_offer(interaction, seat.campaign_id, _offer_id(offer))
         seat.faction = found.counterparty
         order = AcceptTrade if accept else DeclineTrade
-        result = await seat.submit(order(found.counterparty, found.id))
-        await answer(interaction, effect_text(seat, result))
+        await seat.give(order(found.counterparty, found.id))
 
     @trade.command(
         name="accept", description="Accept a trade offered to you: it is carried out at once"
@@ -162,40 +158,37 @@ class TradeCog(PlayCog):
         seat = await seat_for_command(interaction, None)
         found = await _open_offer(interaction, seat.campaign_id, _offer_id(offer))
         seat.faction = found.proposer
-        result = await seat.submit(WithdrawTrade(found.proposer, found.id))
-        await answer(interaction, effect_text(seat, result))
+        await seat.give(WithdrawTrade(found.proposer, found.id))
 
     @accept.autocomplete("offer")
     @decline.autocomplete("offer")
     async def _offers_to_me(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None:
-            return []
-        mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
-        found = []
-        for faction in mine or ([table.faction] if table.faction else []):
-            found += offer_choices(table.state, table.ruleset, faction, current, as_proposer=False)
-        return choices(found)
+
+        def make(table: Table) -> list[Choice]:
+            mine = [c for c, u in table.campaign.players.items() if u == interaction.user.id]
+            found = []
+            for faction in mine or ([table.faction] if table.faction else []):
+                found += offer_choices(
+                    table.state, table.ruleset, faction, current, as_proposer=False
+                )
+            return found
+
+        return await choices_for(interaction, make)
 
     @withdraw.autocomplete("offer")
     async def _offers_by_me(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None or table.faction is None:
-            return []
-        return choices(
-            offer_choices(table.state, table.ruleset, table.faction, current, as_proposer=True)
+        return await own_choices_for(
+            interaction,
+            lambda t, faction: offer_choices(
+                t.state, t.ruleset, faction, current, as_proposer=True
+            ),
         )
 
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the offers' buttons."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the trade cog needs a CaedesBot")
-    await bot.add_cog(TradeCog(bot))
-    views.register(bot, "trade", on_offer_button)
+    await add_play_cog(bot, TradeCog, {"trade": on_offer_button})

@@ -16,19 +16,21 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._play import (
+    Menu,
     PlayCog,
     Seat,
+    add_play_cog,
     answer,
-    effect_text,
+    open_menu,
     seat_for_command,
     seat_for_faction,
     turn_expect,
 )
 from caedes_bot.cogs.attack import fight
-from caedes_bot.cogs.buy import open_buy
+from caedes_bot.cogs.buy import buy_menu
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
-from caedes_bot.cogs.move import open_move
-from caedes_bot.cogs.muster import open_muster
+from caedes_bot.cogs.move import move_menu
+from caedes_bot.cogs.muster import muster_menu
 from caedes_bot.rules import economy
 from caedes_bot.rules.economy import PayUpkeep
 from caedes_bot.rules.state import Step
@@ -44,9 +46,45 @@ async def end_step(seat: Seat, expect: Expect) -> None:
     second click or command), nothing is ended (:class:`~caedes_bot.service.StaleOrder`)."""
     step = expect.step or seat.state.step
     order = PayUpkeep(seat.faction) if step is Step.UPKEEP else EndStep(seat.faction)
-    result = await seat.submit(order, expect=expect)
-    head = f"Step {step.label} is over."
-    await answer(seat.interaction, effect_text(seat, result, headline=head))
+    await seat.give(order, expect=expect, headline=f"Step {step.label} is over.")
+
+
+def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
+    """The private "Disband…" select of step 4 (R-UPK-02, R-UPK-03): the faction's units in the
+    bot's default disbanding order (cheapest first), up to 25; several may be chosen."""
+    state, ruleset = seat.state, seat.ruleset
+    units = economy.disband_order(state.units_of(seat.faction), ruleset)[:25]
+    found = [
+        (
+            f"{ruleset.kind(u.kind).display_name} #{u.id} in {ruleset.map.space_name(u.location)}",
+            str(u.id),
+        )
+        for u in units
+    ]
+    decision = economy.upkeep_decision(state, seat.faction)
+    least = int(str(decision.detail.get("must_disband_at_least", 1))) if decision else 1
+    cid = views.custom_id(seat.campaign_id, ["db", seat.faction, state.round], "pick")
+    rows = views.select_rows(
+        cid,
+        views.options(found),
+        placeholder="Units to disband…",
+        min_values=max(1, least),
+        max_values=len(found),
+    )
+    text = "Disband which units? They leave the board for good (R-UPK-02)."
+    if decision is not None:
+        text += f" Your RP cannot cover the bill: at least {least} must go (R-UPK-03)."
+    return text, rows
+
+
+#: The turn panel's buttons that open a private menu: the step they belong to (``None``: the
+#: panel's own step is enough) and the menu.
+MENUS: dict[str, tuple[Step | None, Menu]] = {
+    "disband": (None, disband_menu),
+    "buy": (Step.BUY, buy_menu),
+    "move": (Step.MOVE, move_menu),
+    "muster": (Step.MUSTER, muster_menu),
+}
 
 
 async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -65,57 +103,13 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
     seat.check(expect)
     if ref.action == "done":
         await end_step(seat, expect)
-    elif ref.action == "disband":
-        await open_disband(seat)
-    elif ref.action == "buy":
-        await open_buy(seat)
-    elif ref.action == "move":
-        await open_move(seat)
-    elif ref.action == "muster":
-        await open_muster(seat)
+    elif ref.action in MENUS:
+        step, menu = MENUS[ref.action]
+        await open_menu(seat, step, menu)
     elif ref.action == "fight":
         await fight(seat, ref.values[0], expect)
     else:
         await answer(interaction, views.STALE_REPLY)
-
-
-def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
-    """The private "Disband…" select of step 4 (R-UPK-02, R-UPK-03): the faction's units in the
-    bot's default disbanding order (cheapest first), up to 25; several may be chosen."""
-    state, ruleset = seat.state, seat.ruleset
-    units = economy.disband_order(state.units_of(seat.faction), ruleset)[:25]
-    options = [
-        views.option(
-            f"{ruleset.kind(u.kind).display_name} #{u.id} in {ruleset.map.space_name(u.location)}",
-            str(u.id),
-        )
-        for u in units
-    ]
-    decision = economy.upkeep_decision(state, seat.faction)
-    least = int(str(decision.detail.get("must_disband_at_least", 1))) if decision else 1
-    cid = views.custom_id(seat.campaign_id, ["db", seat.faction, state.round], "pick")
-    rows = views.layout(
-        [
-            views.select(
-                cid,
-                options,
-                placeholder="Units to disband…",
-                min_values=max(1, least),
-                max_values=len(options),
-            )
-        ]
-    )
-    text = "Disband which units? They leave the board for good (R-UPK-02)."
-    if decision is not None:
-        text += f" Your RP cannot cover the bill: at least {least} must go (R-UPK-03)."
-    return text, rows
-
-
-async def open_disband(seat: Seat) -> None:
-    """Answer a click on "Disband…" with the private select."""
-    seat.require_own()
-    text, rows = disband_menu(seat)
-    await answer(seat.interaction, text, rows)
 
 
 async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
@@ -125,8 +119,7 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
     expect = turn_expect(faction, round_no, Step.UPKEEP)
     seat.check(expect)
     ids = tuple(int(v) for v in ref.values)
-    result = await seat.submit(economy.DisbandUnits(faction, ids), expect=expect)
-    await answer(interaction, effect_text(seat, result), update=True)
+    await seat.give(economy.DisbandUnits(faction, ids), expect=expect, update=True)
 
 
 class TurnCog(PlayCog):
@@ -143,10 +136,4 @@ class TurnCog(PlayCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the turn panel's controls."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the turn cog needs a CaedesBot")
-    await bot.add_cog(TurnCog(bot))
-    views.register(bot, "panel", on_panel)
-    views.register(bot, "db", on_disband)
+    await add_play_cog(bot, TurnCog, {"panel": on_panel, "db": on_disband})

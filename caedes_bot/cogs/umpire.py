@@ -19,7 +19,14 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context
 from caedes_bot.cogs._errors import UserError, mark_committed
-from caedes_bot.cogs._play import PlayCog, answer, table_for_autocomplete, visible_lines, where_now
+from caedes_bot.cogs._play import (
+    PlayCog,
+    add_play_cog,
+    answer,
+    choices_for,
+    visible_lines,
+    where_now,
+)
 from caedes_bot.cogs._transformers import (
     faction_choices,
     province_choices,
@@ -33,7 +40,7 @@ from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
 from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import event_line, faction_name
-from caedes_bot.ui.text import MESSAGE_LIMIT, choices, truncate
+from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
 
 AUDIT_LINES = 15
 
@@ -147,19 +154,17 @@ class UmpireCog(PlayCog):
     async def _factions(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None:
-            return []
-        return choices(faction_choices(table.ruleset, table.state.in_play, current))
+        return await choices_for(
+            interaction, lambda t: faction_choices(t.ruleset, t.state.in_play, current)
+        )
 
     @owner.autocomplete("province")
     async def _provinces(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        table = await table_for_autocomplete(interaction)
-        if table is None:
-            return []
-        return choices(province_choices(table.state, table.ruleset, None, current))
+        return await choices_for(
+            interaction, lambda t: province_choices(t.state, t.ruleset, None, current)
+        )
 
     @umpire.command(name="audit", description="The latest entries of the campaign's audit log")
     async def audit(self, interaction: discord.Interaction) -> None:
@@ -172,8 +177,4 @@ class UmpireCog(PlayCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point."""
-    from caedes_bot.app import CaedesBot
-
-    if not isinstance(bot, CaedesBot):
-        raise TypeError("the umpire cog needs a CaedesBot")
-    await bot.add_cog(UmpireCog(bot))
+    await add_play_cog(bot, UmpireCog)

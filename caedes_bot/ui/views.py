@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -149,6 +149,29 @@ def select(
         "min_values": max(0, min(min_values, top)),
         "max_values": top,
     }
+
+
+def options(pairs: Iterable[tuple[str, str]]) -> list[JSON]:
+    """Select options from ``(label, value)`` pairs (the autocomplete choices' shape)."""
+    return [option(label, value) for label, value in pairs]
+
+
+def select_rows(
+    cid: str,
+    choices: Sequence[JSON],
+    *,
+    placeholder: str,
+    min_values: int = 1,
+    max_values: int = 1,
+) -> list[JSON]:
+    """The action rows of a message holding one select (none if it has no option)."""
+    return layout(
+        [
+            select(
+                cid, choices, placeholder=placeholder, min_values=min_values, max_values=max_values
+            )
+        ]
+    )
 
 
 def layout(items: Sequence[JSON]) -> list[JSON]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 from collections.abc import Iterator
 from typing import Any, Literal
 
@@ -277,9 +276,7 @@ async def test_a_reply_over_2000_characters_arrives_in_pieces(
     runner, table = await skirmish(fake, make_bot)
     alice = fake.players[0]
     long_text = "\n".join(f"Line {n}: " + "x" * 80 for n in range(50))  # 4,540 characters
-    # the cog as the bot loaded it (discord.py loads extensions as fresh modules)
-    turn = sys.modules["caedes_bot.cogs.turn"]
-    monkeypatch.setattr(turn, "effect_text", lambda *a, **k: long_text)
+    monkeypatch.setattr("caedes_bot.cogs._play.effect_text", lambda *a, **k: long_text)
     done = await fake.slash(alice, "done", channel=table.thread("DAW"))
     await fake.wait_for(lambda: len(done.followups) == 2, what="the two follow-ups")
     pieces = [message_text(m) for m in done.messages]
@@ -300,7 +297,7 @@ async def test_an_error_after_the_order_was_carried_out_says_so(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the answer failed")
 
-    monkeypatch.setattr(sys.modules["caedes_bot.cogs.turn"], "answer", broken)
+    monkeypatch.setattr("caedes_bot.cogs._play.answer", broken)
     with runner.expect_errors() as records:
         done = await fake.slash(alice, "done", channel=table.thread("DAW"))
         assert done.ephemeral and done.text == APOLOGY_AFTER_ORDER
