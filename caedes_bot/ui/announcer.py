@@ -36,24 +36,12 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
 from caedes_bot.service import CampaignView
 from caedes_bot.ui import views
-from caedes_bot.ui.describe import event_line, faction_name
+from caedes_bot.ui.describe import BATTLE_DETAIL, event_line, faction_name
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
 from caedes_bot.ui.text import split_message
 
 #: Posts are kept under this many characters (Discord allows 2,000; mentions are added first).
 POST_LIMIT = 1900
-
-#: Battle events, by the attribute that names their battle.
-_BATTLE_EVENTS = (
-    combat.BattleBegan,
-    combat.BattleStepResolved,
-    combat.CasualtiesOwed,
-    combat.CasualtiesRemoved,
-    combat.BattleRoundEnded,
-    combat.WithdrawalOffered,
-    combat.AttackerWithdrew,
-    combat.BattleEnded,
-)
 
 
 def panel_key(round_no: int, faction: str) -> str:
@@ -213,7 +201,7 @@ class RichAnnouncer:
     ) -> list[OutboxMessage]:
         ids: list[int] = []
         for event in events:
-            if isinstance(event, _BATTLE_EVENTS) and event.battle not in ids:
+            if isinstance(event, BATTLE_DETAIL) and event.battle not in ids:
                 ids.append(event.battle)
         out = []
         deadlines = deadlines_of(campaign)

@@ -447,7 +447,8 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
     return generic_text(event)
 
 
-#: Battle events shown on the battle message rather than as lines of their own.
+#: Battle events (each names its battle): shown on the battle message rather than as lines of
+#: their own, and grouped by battle by the announcer.
 BATTLE_DETAIL = (
     combat.BattleBegan,
     combat.BattleStepResolved,
@@ -486,30 +487,27 @@ def offer_text(
     )
 
 
+def _terms(
+    ruleset: Ruleset, event: trade.TradeProposed | trade.TradeExecuted | trade.TradeAnnounced
+) -> str:
+    """:func:`offer_text` of a trade event's contents (absent contents count as nothing)."""
+    return offer_text(
+        ruleset,
+        event.proposer,
+        event.counterparty,
+        event.give_rp or 0,
+        event.give_commodities or {},
+        event.receive_rp or 0,
+        event.receive_commodities or {},
+    )
+
+
 def _trade_line(event: Event, ruleset: Ruleset) -> str | None:
     """The line of a trade event (R-TRADE-01, R-TRADE-02), or ``None`` for other events."""
     if isinstance(event, trade.TradeProposed):
-        terms = offer_text(
-            ruleset,
-            event.proposer,
-            event.counterparty,
-            event.give_rp,
-            event.give_commodities,
-            event.receive_rp,
-            event.receive_commodities,
-        )
-        return f"Trade offer #{event.trade_id}: {terms}."
+        return f"Trade offer #{event.trade_id}: {_terms(ruleset, event)}."
     if isinstance(event, trade.TradeExecuted):
-        terms = offer_text(
-            ruleset,
-            event.proposer,
-            event.counterparty,
-            event.give_rp,
-            event.give_commodities,
-            event.receive_rp,
-            event.receive_commodities,
-        )
-        return f"Trade #{event.trade_id} done: {terms} (R-TRADE-02)."
+        return f"Trade #{event.trade_id} done: {_terms(ruleset, event)} (R-TRADE-02)."
     if isinstance(event, trade.TradeDeclined):
         who = faction_name(ruleset, event.counterparty)
         return f"Trade offer #{event.trade_id} was declined by {who}."
@@ -522,14 +520,5 @@ def _trade_line(event: Event, ruleset: Ruleset) -> str | None:
         a, b = faction_name(ruleset, event.proposer), faction_name(ruleset, event.counterparty)
         if event.give_rp is None and event.give_commodities is None:
             return f"{a} and {b} traded."
-        terms = offer_text(
-            ruleset,
-            event.proposer,
-            event.counterparty,
-            event.give_rp or 0,
-            event.give_commodities or {},
-            event.receive_rp or 0,
-            event.receive_commodities or {},
-        )
-        return f"{a} and {b} traded: {terms}."
+        return f"{a} and {b} traded: {_terms(ruleset, event)}."
     return None
