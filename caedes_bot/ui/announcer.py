@@ -7,7 +7,9 @@ returns outbox rows. It is pure and quick: no I/O, no clock, no memory between c
 Where things go (ux.md "Channels of a campaign"):
 
 * public events (``audience() is None``) become lines of one post in ``#announcements``:
-  turns, moves, captures, musters, losses, the end of the campaign;
+  turns, moves, captures, musters, losses, the end of the campaign; the end of a turn is a
+  summary of it (:func:`~caedes_bot.ui.describe.turn_summary`) with the faction's income,
+  upkeep, purchases and RP left only under the option ``public_treasuries`` (R-GEN-07);
 * private events (R-GEN-07: income, upkeep, purchases, trades) become one post in the orders
   thread of each faction in their audience;
 * each battle has ONE message in ``#battles`` (R-COMBAT-16): posted when it begins
@@ -36,7 +38,7 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
 from caedes_bot.service import CampaignView
 from caedes_bot.ui import views
-from caedes_bot.ui.describe import BATTLE_DETAIL, event_line, faction_name
+from caedes_bot.ui.describe import BATTLE_DETAIL, event_line, faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
 from caedes_bot.ui.text import split_message
 
@@ -62,6 +64,24 @@ def deadlines_of(campaign: CampaignView) -> Mapping[str, datetime]:
     """The campaign's open deadlines by key (``turn:<round>:<faction>``, ``decision:<id>``)."""
     found: Mapping[str, datetime] | None = getattr(campaign, "deadlines", None)
     return found or {}
+
+
+def turn_events_of(campaign: CampaignView) -> Sequence[Event]:
+    """Events of the turn under way from orders before this one, oldest first, when the
+    campaign view carries them (``turn_events``); otherwise none, and a turn summary tells only
+    what the turn-ending order itself did (and the RP left, from the state)."""
+    found: Sequence[Event] | None = getattr(campaign, "turn_events", None)
+    return found or ()
+
+
+def this_turn(faction: str, events: Sequence[Event]) -> list[Event]:
+    """The events after ``faction``'s last :class:`~caedes_bot.rules.turn.TurnBegan` in
+    ``events`` (all of them if it is not there): what a turn summary may count."""
+    start = 0
+    for index, event in enumerate(events):
+        if isinstance(event, turn.TurnBegan) and event.faction == faction:
+            start = index + 1
+    return list(events[start:])
 
 
 def who_answers(campaign: CampaignView, faction: str) -> list[int]:
@@ -108,8 +128,13 @@ class RichAnnouncer:
         out: list[OutboxMessage] = []
         public: list[str] = []
         private: dict[str, list[str]] = {}
-        for event in events:
-            line = event_line(event, state, ruleset)
+        earlier = turn_events_of(campaign)
+        for index, event in enumerate(events):
+            if isinstance(event, turn.TurnEnded):
+                turn_so_far = this_turn(event.faction, (*earlier, *events[:index]))
+                line: str | None = turn_summary(event.faction, turn_so_far, state, ruleset)
+            else:
+                line = event_line(event, state, ruleset)
             if line is None:
                 continue
             audience = event.audience()

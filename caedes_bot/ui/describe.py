@@ -447,6 +447,94 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
     return generic_text(event)
 
 
+#: The longest a turn summary may be: one line of an ``#announcements`` post (ux.md).
+SUMMARY_LIMIT = 700
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def turn_summary(faction: str, events: Sequence[Event], state: GameState, ruleset: Ruleset) -> str:
+    """The ``#announcements`` line for the end of ``faction``'s turn (ux.md "Channels").
+
+    It tells what anyone may see (R-GEN-07: the board is public): provinces taken, units
+    mustered, units lost (disbanded, deserted, or destroyed while attacking). Only when the
+    campaign option ``public_treasuries`` is on (R-GEN-07) does it add the turn's income (RP and
+    commodities), upkeep paid, purchases (less cancellations) and the RP left in ``state``;
+    otherwise it holds none of those figures.
+
+    Args:
+        faction: the faction code whose turn ended.
+        events: the events of this one turn as far as known, in order; only this faction's
+            count, and battle casualties on the attacking side (in its turn it attacks,
+            R-COMBAT-01).
+        state: the state after the turn, for the RP left.
+        ruleset: names of factions, provinces and unit kinds.
+
+    Returns:
+        One line of at most :data:`SUMMARY_LIMIT` characters.
+    """
+    from caedes_bot.ui.text import truncate
+
+    taken: list[str] = []
+    mustered: list[str] = []
+    lost = 0
+    income_rp = 0
+    income_goods: Counter[str] = Counter()
+    upkeep = 0
+    paid_upkeep = False
+    bought: Counter[str] = Counter()
+    spent: Counter[str] = Counter()
+    for event in events:
+        if isinstance(event, combat.CasualtiesRemoved):
+            lost += len(event.attacker_destroyed)  # its turn: it attacks (R-COMBAT-01)
+            continue
+        if getattr(event, "faction", None) != faction:
+            continue
+        if isinstance(event, combat.ProvinceCaptured):
+            taken.append(space_name(ruleset, event.province))
+        elif isinstance(event, muster.UnitsMustered):
+            mustered += [kind for _, kind, _ in event.units]
+        elif isinstance(event, economy.UnitsDisbanded | turn.MercenariesDeserted):
+            lost += len(event.units)
+        elif isinstance(event, economy.IncomeCollected):
+            income_rp += event.rp_gained
+            income_goods.update(dict(event.commodities))
+        elif isinstance(event, economy.UpkeepPaid):
+            upkeep += event.bill
+            paid_upkeep = True
+        elif isinstance(event, economy.UnitsBought):
+            bought[event.kind_id] += event.count
+            spent[event.kind_id] += event.total
+        elif isinstance(event, economy.PurchaseCancelled):
+            bought[event.kind_id] -= event.count
+            spent[event.kind_id] -= event.refund
+    seen = []
+    if taken:
+        seen.append("took " + ", ".join(taken))
+    if mustered:
+        seen.append("mustered " + kind_counts(ruleset, mustered))
+    if lost:
+        seen.append("lost " + _plural(lost, "unit"))
+    text = f"{faction_name(ruleset, faction)} ends its turn"
+    text += (": " + "; ".join(seen) + ".") if seen else "."
+    if state.options.public_treasuries:
+        goods = commodities_text(income_goods)
+        treasury = [f"income {income_rp} RP" + (f" and {goods}" if goods != "none" else "")]
+        if paid_upkeep:
+            treasury.append(f"upkeep paid {upkeep} RP")
+        purchases = [
+            f"{n} {kind_name(ruleset, k)} for {spent[k]} RP" for k, n in bought.items() if n > 0
+        ]
+        treasury.append("bought " + (", ".join(purchases) if purchases else "nothing"))
+        holdings = state.factions.get(faction)
+        if holdings is not None:
+            treasury.append(f"{holdings.rp} RP left")
+        text += " Treasury (public, R-GEN-07): " + "; ".join(treasury) + "."
+    return truncate(text, SUMMARY_LIMIT)
+
+
 #: Battle events (each names its battle): shown on the battle message rather than as lines of
 #: their own, and grouped by battle by the announcer.
 BATTLE_DETAIL = (

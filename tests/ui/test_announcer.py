@@ -233,3 +233,85 @@ def test_r_trade_02_an_offer_waits_in_the_counterpartys_thread_with_its_buttons(
     assert edit.payload["message_key"] == f"trade:{trade_id}" and edit.payload["components"] == []
     assert f"Trade #{trade_id} done" in edit.payload["content"]
     assert text_of(by_key(rows, "announcements")) == "🌅 Dawnians (DAW) and 👹 Orcs (ORC) traded."
+
+
+def _dawnian_turn() -> tuple[object, ...]:
+    """A Dawnian turn told by its events (figures chosen by hand): income 11 RP with 3 Grain and
+    1 Livestock, upkeep 2 RP, 2 Knights bought for 12 RP, 1 Infantry bought for 3 RP then
+    cancelled (3 RP back), Wolfsgate taken from the Orcs, the 2 Knights mustered at Orme."""
+    from caedes_bot.rules.combat import ProvinceCaptured
+    from caedes_bot.rules.economy import (
+        IncomeCollected,
+        PurchaseCancelled,
+        UnitsBought,
+        UpkeepPaid,
+    )
+    from caedes_bot.rules.muster import UnitsMustered
+    from caedes_bot.rules.turn import TurnBegan, TurnEnded
+
+    return (
+        IncomeCollected("ORC", 0, 99, 0, 99, (("iron", 9),), (), ()),  # not this turn's
+        TurnBegan("DAW", 1, 1),
+        IncomeCollected("DAW", 1, 11, 8, 19, (("grain", 3), ("livestock", 1)), ("orme",), ()),
+        UpkeepPaid("DAW", 1, 9, 2, 0, 2, 19, 17),
+        UnitsBought("DAW", "U-DAW-04", "Dawnian Knights", 2, 12, 17, 5),
+        UnitsBought("DAW", "U-DAW-01", "Dawnian Infantry", 1, 3, 5, 2),
+        PurchaseCancelled("DAW", "U-DAW-01", 1, 3, 2, 5),
+        ProvinceCaptured("wolfsgate", "DAW", "ORC"),
+        UnitsMustered("DAW", 1, ((50, "U-DAW-04", "orme"), (51, "U-DAW-04", "orme"))),
+        TurnEnded("DAW", 1),
+    )
+
+
+def _after_turn(public_treasuries: bool) -> GameState:
+    from dataclasses import replace
+
+    state = at_step(Step.MOVE)
+    state.options = replace(state.options, public_treasuries=public_treasuries)
+    state.factions["DAW"].rp = 5
+    return state
+
+
+def test_r_gen_07_turn_summary_without_public_treasuries_shows_only_the_board() -> None:
+    """R-GEN-07 (option ``public_treasuries`` off, the default): the turn-end line in
+    #announcements names the capture and the muster (the board is public) and no RP, commodity
+    or purchase figure; those stay in the Dawnians' thread."""
+    rows = announce(_dawnian_turn(), _after_turn(False))
+    public = text_of(by_key(rows, "announcements"))
+    assert "🌅 Dawnians (DAW) ends its turn: took Wolfsgate; mustered 2 Dawnian Knights." in public
+    for secret in ("RP", "Grain", "Livestock", "Iron", "ought", "Treasury", "11", "12", "5 "):
+        assert secret not in public
+    assert "Bought 2 Dawnian Knights for 12 RP" in text_of(by_key(rows, "orders:DAW"))
+
+
+def test_r_gen_07_turn_summary_with_public_treasuries_gives_the_turns_figures() -> None:
+    """R-GEN-07 (option ``public_treasuries`` on): the turn-end line adds the turn's income
+    (11 RP, 3 Grain, 1 Livestock), upkeep paid (2 RP), purchases net of the cancelled Infantry
+    (2 Knights for 12 RP) and the RP left (5); the Orcs' earlier income is not counted.
+    Events from the turn's earlier orders come from the campaign view's ``turn_events``."""
+    from dataclasses import dataclass, field
+
+    events = _dawnian_turn()
+    base = campaign()
+
+    @dataclass
+    class WithTurn:
+        info: object = base.info
+        players: object = field(default_factory=lambda: base.players)
+        deadlines: object = field(default_factory=dict)
+        turn_events: tuple[object, ...] = events[:5]
+
+    rows = RichAnnouncer().announce(
+        WithTurn(),  # type: ignore[arg-type]
+        events[5:],  # type: ignore[arg-type]
+        _after_turn(True),
+        ruleset(),
+    )
+    (line,) = [
+        row for row in text_of(by_key(rows, "announcements")).splitlines() if "ends its turn" in row
+    ]
+    assert line == (
+        "🌅 Dawnians (DAW) ends its turn: took Wolfsgate; mustered 2 Dawnian Knights. "
+        "Treasury (public, R-GEN-07): income 11 RP and 3 Grain, 1 Livestock; upkeep paid 2 RP; "
+        "bought 2 Dawnian Knights for 12 RP; 5 RP left."
+    )
