@@ -131,8 +131,13 @@ class RichAnnouncer:
         earlier = turn_events_of(campaign)
         for index, event in enumerate(events):
             if isinstance(event, turn.TurnEnded):
-                turn_so_far = this_turn(event.faction, (*earlier, *events[:index]))
-                line: str | None = turn_summary(event.faction, turn_so_far, state, ruleset)
+                seen = (*earlier, *events[:index])
+                whole = any(
+                    isinstance(e, turn.TurnBegan) and e.faction == event.faction for e in seen
+                )
+                line: str | None = turn_summary(
+                    event.faction, this_turn(event.faction, seen), state, ruleset, whole_turn=whole
+                )
             else:
                 line = event_line(event, state, ruleset)
             if line is None:

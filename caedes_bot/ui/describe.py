@@ -455,7 +455,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def turn_summary(faction: str, events: Sequence[Event], state: GameState, ruleset: Ruleset) -> str:
+def turn_summary(
+    faction: str,
+    events: Sequence[Event],
+    state: GameState,
+    ruleset: Ruleset,
+    *,
+    whole_turn: bool = True,
+) -> str:
     """The ``#announcements`` line for the end of ``faction``'s turn (ux.md "Channels").
 
     It tells what anyone may see (R-GEN-07: the board is public): provinces taken, units
@@ -471,6 +478,8 @@ def turn_summary(faction: str, events: Sequence[Event], state: GameState, rulese
             R-COMBAT-01).
         state: the state after the turn, for the RP left.
         ruleset: names of factions, provinces and unit kinds.
+        whole_turn: ``events`` go back to the start of the turn; when ``False`` the income,
+            upkeep and purchase figures are unknown and left out (only the RP left is told).
 
     Returns:
         One line of at most :data:`SUMMARY_LIMIT` characters.
@@ -520,14 +529,16 @@ def turn_summary(faction: str, events: Sequence[Event], state: GameState, rulese
     text = f"{faction_name(ruleset, faction)} ends its turn"
     text += (": " + "; ".join(seen) + ".") if seen else "."
     if state.options.public_treasuries:
-        goods = commodities_text(income_goods)
-        treasury = [f"income {income_rp} RP" + (f" and {goods}" if goods != "none" else "")]
-        if paid_upkeep:
-            treasury.append(f"upkeep paid {upkeep} RP")
-        purchases = [
-            f"{n} {kind_name(ruleset, k)} for {spent[k]} RP" for k, n in bought.items() if n > 0
-        ]
-        treasury.append("bought " + (", ".join(purchases) if purchases else "nothing"))
+        treasury = []
+        if whole_turn:
+            goods = commodities_text(income_goods)
+            treasury.append(f"income {income_rp} RP" + (f" and {goods}" if goods != "none" else ""))
+            if paid_upkeep:
+                treasury.append(f"upkeep paid {upkeep} RP")
+            purchases = [
+                f"{n} {kind_name(ruleset, k)} for {spent[k]} RP" for k, n in bought.items() if n > 0
+            ]
+            treasury.append("bought " + (", ".join(purchases) if purchases else "nothing"))
         holdings = state.factions.get(faction)
         if holdings is not None:
             treasury.append(f"{holdings.rp} RP left")

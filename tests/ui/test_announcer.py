@@ -315,3 +315,16 @@ def test_r_gen_07_turn_summary_with_public_treasuries_gives_the_turns_figures() 
         "Treasury (public, R-GEN-07): income 11 RP and 3 Grain, 1 Livestock; upkeep paid 2 RP; "
         "bought 2 Dawnian Knights for 12 RP; 5 RP left."
     )
+
+
+def test_r_gen_07_turn_summary_without_the_turns_start_tells_only_the_rp_left() -> None:
+    """R-GEN-07 (option on): when the announcer sees only the order that ends the turn (no
+    TurnBegan, no earlier events), it does not make up income or purchases: the line gives the
+    capture, the muster and the 5 RP the state holds."""
+    rows = announce(_dawnian_turn()[7:], _after_turn(True))
+    public = text_of(by_key(rows, "announcements"))
+    assert (
+        "🌅 Dawnians (DAW) ends its turn: took Wolfsgate; mustered 2 Dawnian Knights. "
+        "Treasury (public, R-GEN-07): 5 RP left." in public
+    )
+    assert "income" not in public and "bought" not in public
