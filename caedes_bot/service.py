@@ -253,7 +253,11 @@ class Expect:
             return StaleOrder(
                 f"This choice has already been made; {now}.",
                 rule=self.rule or "R-PBP-DEAD-04",
-                allowed="the controls now shown on the battle message, or /help",
+                allowed=(
+                    "the controls now shown on the battle message, or /help"
+                    if self.rule is None or self.rule.startswith("R-COMBAT")
+                    else "the controls of the current turn panel, or /help"
+                ),
             )
         moved_on = (
             state.finished

@@ -33,10 +33,11 @@ from caedes_bot.cogs.move import move_menu
 from caedes_bot.cogs.muster import muster_menu
 from caedes_bot.rules import economy
 from caedes_bot.rules.economy import PayUpkeep
-from caedes_bot.rules.state import Step
+from caedes_bot.rules.state import PendingDecision, Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
+from caedes_bot.ui.describe import kind_counts
 from caedes_bot.ui.embeds import help_embed
 
 
@@ -49,32 +50,56 @@ async def end_step(seat: Seat, expect: Expect) -> None:
     await seat.give(order, expect=expect, headline=f"Step {step.label} is over.")
 
 
+def default_ids(decision: PendingDecision | None) -> tuple[int, ...]:
+    """The units an ``upkeep_disband`` decision disbands by default (``detail["default"]``, in
+    the order of R-UPK-03); empty without a decision."""
+    default = decision.detail.get("default") if decision is not None else None
+    return tuple(int(str(u)) for u in default) if isinstance(default, list) else ()
+
+
 def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
     """The private "Disband…" select of step 4 (R-UPK-02, R-UPK-03): the faction's units in the
-    bot's default disbanding order (cheapest first), up to 25; several may be chosen."""
+    bot's default disbanding order (cheapest first), up to 25; several may be chosen. When RP
+    cannot cover the bill, the bot's default is preselected and a "Use default" button
+    disbands exactly it (custom id ``caedes:<campaign>:db.<faction>.<round>.<decision>:default``).
+    """
     state, ruleset = seat.state, seat.ruleset
     units = economy.disband_order(state.units_of(seat.faction), ruleset)[:25]
+    decision = economy.upkeep_decision(state, seat.faction)
+    default = default_ids(decision)
     found = [
-        (
+        views.option(
             f"{ruleset.kind(u.kind).display_name} #{u.id} in {ruleset.map.space_name(u.location)}",
             str(u.id),
+            default=u.id in default,
         )
         for u in units
     ]
-    decision = economy.upkeep_decision(state, seat.faction)
     least = int(str(decision.detail.get("must_disband_at_least", 1))) if decision else 1
-    cid = views.custom_id(seat.campaign_id, ["db", seat.faction, state.round], "pick")
-    rows = views.select_rows(
-        cid,
-        views.options(found),
-        placeholder="Units to disband…",
-        min_values=max(1, least),
-        max_values=len(found),
-    )
+    obj: list[object] = ["db", seat.faction, state.round]
+    items = [
+        views.select(
+            views.custom_id(seat.campaign_id, obj, "pick"),
+            found,
+            placeholder="Units to disband…",
+            min_values=max(1, least),
+            max_values=len(found),
+        )
+    ]
     text = "Disband which units? They leave the board for good (R-UPK-02)."
     if decision is not None:
         text += f" Your RP cannot cover the bill: at least {least} must go (R-UPK-03)."
-    return text, rows
+        if default:
+            kinds = [state.unit(u).kind for u in default if str(u) in state.units]
+            items.append(
+                views.button(
+                    views.custom_id(seat.campaign_id, [*obj, decision.id], "default"),
+                    f"Use default: {kind_counts(ruleset, kinds)}",
+                    style="danger",
+                )
+            )
+            text += " The bot's default is preselected."
+    return text, views.layout(items)
 
 
 #: The turn panel's buttons that open a private menu: the step they belong to (``None``: the
@@ -113,12 +138,25 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
 
 
 async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
-    """Units chosen in the "Disband…" select: disband them (step 4 only, R-UPK-02)."""
+    """Units chosen in the "Disband…" select, or its "Use default" button: disband them (step 4
+    only, R-UPK-02; the default of R-UPK-03, while its decision is pending)."""
     _, faction, round_no = ref.parts[:3]
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
-    expect = turn_expect(faction, round_no, Step.UPKEEP)
-    seat.check(expect)
-    ids = tuple(int(v) for v in ref.values)
+    if ref.action == "default":
+        expect = Expect(
+            round=int(round_no),
+            faction=faction,
+            step=Step.UPKEEP,
+            decision_id=int(ref.parts[3]),
+            via="button",
+            rule="R-UPK-03",
+        )
+        seat.check(expect)
+        ids = default_ids(economy.upkeep_decision(seat.state, faction))
+    else:
+        expect = turn_expect(faction, round_no, Step.UPKEEP)
+        seat.check(expect)
+        ids = tuple(int(v) for v in ref.values)
     await seat.give(economy.DisbandUnits(faction, ids), expect=expect, update=True)
 
 

@@ -176,6 +176,12 @@ def turn_panel(
             "(R-PBP-DEAD-03)."
         )
     embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
+    if step is Step.UPKEEP:
+        embed.add_field(
+            name="Upkeep due",
+            value=upkeep_due_text(economy.upkeep_bill(state, ruleset, faction)),
+            inline=False,
+        )
     fs = state.factions[faction]
     if fs.purchases:
         embed.add_field(
@@ -209,6 +215,20 @@ def turn_panel(
     embed.add_field(name="Deadline", value=timestamp(deadline), inline=False)
     embed.set_footer(text="Slash commands do the same: /help lists them.")
     return fit_embed(embed), panel_components(campaign_id, state, ruleset, faction)
+
+
+def upkeep_due_text(bill: economy.UpkeepBill) -> str:
+    """The step-4 bill in a line (R-UPK-01, R-COMM-07): ``"7 units cost 2 RP: a bill of 2 RP;
+    you hold 21 RP (R-UPK-01)"``, with any Salt used and, when RP fall short, how many units
+    must go first (R-UPK-03)."""
+    salt = f", less {bill.salt_used} Salt" if bill.salt_used else ""
+    text = (
+        f"{bill.units_counted} units cost {bill.upkeep} RP{salt}: a bill of {bill.bill} RP; "
+        f"you hold {bill.rp} RP (R-UPK-01)"
+    )
+    if bill.must_disband:
+        text += f". At least {bill.must_disband} must be disbanded first (R-UPK-03)"
+    return text
 
 
 def panel_components(

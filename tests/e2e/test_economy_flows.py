@@ -35,8 +35,6 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
 from caedes_bot.app import CaedesBot
 from caedes_bot.rules.state import GameState, Step
 from tests.e2e.conftest import FAST_OUTBOX, MakeBot
@@ -405,16 +403,12 @@ async def test_upkeep_shortfall_settled_by_the_umpire_advancing(
     await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cogs/turn.py disband_menu preselects nothing and no control offers the default "
-    "disbanding, although the refusal of 'Pay upkeep' says the default is preselected",
-)
 async def test_upkeep_choice_offers_the_default(fake: FakeDiscord, make_bot: MakeBot) -> None:
     """R-UPK-03: when RP fall short, the choice in the orders thread offers the bot's default
     (units 12, 11, 9, 7, 3, 2 and 8 with 1 RP, see the module docstring): preselected in the
-    Disband… select, or as a "Use default" control."""
-    await start_bot(make_bot, QueuedDice())
+    Disband… select, and as a "Use default" control, which disbands exactly those; then
+    R-UPK-01: the 6 units left cost 1 RP, paid, 0 RP left (R-BUY-02), and step 5 follows."""
+    runner = await start_bot(make_bot, QueuedDice())
     alice = fake.players[0]
     table, _ = await short_campaign(fake, alice, 1)
     upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
@@ -427,7 +421,31 @@ async def test_upkeep_choice_offers_the_default(fake: FakeDiscord, make_bot: Mak
         for c in row.get("components") or []
     ]
     offers_default = any(cid.endswith(":default") for cid in controls)
-    assert preselected == set(DEFAULT_AT_1_RP) or offers_default
+    assert preselected == set(DEFAULT_AT_1_RP) and offers_default
+    assert "The bot's default is preselected" in menu.text, menu.text
+    button = next(
+        c
+        for row in menu.reply["components"]
+        for c in row["components"]
+        if c.get("custom_id", "").endswith(":default")
+    )
+    assert button["label"] == "Use default: 6 Dawnian Infantry, 1 Dawnian Yeomen"
+
+    stale = copy.deepcopy(menu.reply)  # the menu as it was, for a second click later
+    used = await fake.click(alice, menu.reply, control(menu.reply, "default"))
+    assert "disbanded to pay upkeep (R-UPK-03)" in used.text, used.text
+    assert "Upkeep: 6 units cost 1 RP; paid 1 RP. 0 RP left (R-UPK-01)" in used.text
+    state = await caedes(runner).service.get_state(1)
+    assert unit_ids(state, "DAW") == {1, 4, 5, 6, 10, 13}
+    assert state.factions["DAW"].rp == 0
+    assert state.step is Step.BUY and not state.pending
+    (chosen,) = await disbanded_events(runner, 1)
+    assert [u[0] for u in chosen["units"]] == DEFAULT_AT_1_RP
+
+    again = await fake.click(alice, stale, control(stale, "default"))
+    assert again.ephemeral and "This choice has already been made" in again.text, again.text
+    assert "R-UPK-03" in again.text and "current turn panel" in again.text
+    assert unit_ids(await caedes(runner).service.get_state(1), "DAW") == {1, 4, 5, 6, 10, 13}
 
 
 # --------------------------------------------------------------------------- 4. what is shown
@@ -500,11 +518,6 @@ def upkeep_shown(message: JSON, rp: int, units: int) -> bool:
     return False
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui/embeds.py turn_panel shows no upkeep bill: the panel's treasury has RP, "
-    "commodities and earmarks, but the upkeep due appears only in /status and in a post",
-)
 async def test_turn_panel_shows_the_upkeep_due(fake: FakeDiscord, make_bot: MakeBot) -> None:
     """R-UPK-01, R-GEN-07: at step 4 the Dawnians' panel (in their private thread) shows the
     bill: 7 units cost ceil(7/6) = 2 RP."""
