@@ -33,7 +33,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
-from caedes_bot.cogs._errors import NotInCampaign, UserError
+from caedes_bot.cogs._errors import NotInCampaign, Redelivered, UserError, first_delivery
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
 from caedes_bot.persistence.repository import CampaignInfo
@@ -73,6 +73,14 @@ class CampaignCog(commands.Cog):
 
     def __init__(self, bot: CaedesBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """Every ``/campaign`` command: an interaction Discord delivers a second time is
+        refused before any work (:class:`~caedes_bot.cogs._errors.Redelivered`, logged at
+        INFO by the error handler; the first delivery answers)."""
+        if not first_delivery(interaction):
+            raise Redelivered("delivered again")
+        return True
 
     @property
     def service(self) -> RulesService:

@@ -10,6 +10,7 @@ turn order).
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from typing import Any
 
@@ -28,7 +29,7 @@ from tests.e2e.campaigns import (
 )
 from tests.e2e.conftest import MakeBot
 from tests.e2e.harness import BotRunner
-from tests.fakediscord import FakeDiscord, FakeUser
+from tests.fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from tests.fakediscord.world import PRIVATE_THREAD
 
 
@@ -419,3 +420,59 @@ async def test_an_admin_outside_any_campaign_sees_a_set_up_that_failed(
     assert "Could not make the category Nowhere" in info.text
     player = await fake.slash(fake.players[0], "campaign info")
     assert "not part of a campaign" in player.text
+
+
+class InfoLines(logging.Handler):
+    """The bot's INFO lines, each waking the fake's waits."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        super().__init__(logging.INFO)
+        self.fake = fake
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+        self.fake.signal.fire()
+
+
+def deliver_again(fake: FakeDiscord, record: InteractionRecord) -> None:
+    """Discord delivers the same interaction a second time (as after a gateway resume)."""
+    fake._session().dispatch("INTERACTION_CREATE", record.payload)
+
+
+async def test_a_campaign_command_delivered_twice_runs_once(
+    fake: FakeDiscord, bot: BotRunner
+) -> None:
+    """``/campaign new`` and ``/campaign start`` delivered again are dropped before any work,
+    with an INFO line: no second answer, no second campaign, no second set-up."""
+    heard = InfoLines(fake)
+    logger = logging.getLogger("caedes_bot")
+    level = logger.level
+    logger.setLevel(logging.INFO)
+    logger.addHandler(heard)
+    try:
+        umpire = fake.players[3]
+        made = await fake.slash(
+            fake.admin, "campaign new", name="Twice", scenario="skirmish", umpire=umpire
+        )
+        assert "Setting up **Twice**" in made.text, made.text
+        deliver_again(fake, made)
+        dropped = f"interaction {made.id} was delivered again; dropped"
+        await fake.wait_for(lambda: dropped in heard.lines, what="the second /campaign new")
+        assert len(made.callbacks) == 1 and not made.followups
+        assert [c.name for c in await bot.bot.service.campaigns()] == ["Twice"]
+
+        talk = await fake.wait_for(
+            lambda: next(iter(fake.world.channels_named("table-talk")), None),
+            what="#table-talk",
+        )
+        started = await fake.slash(umpire, "campaign start", channel=talk)
+        assert "has begun: game round 1" in started.text, started.text
+        deliver_again(fake, started)
+        dropped = f"interaction {started.id} was delivered again; dropped"
+        await fake.wait_for(lambda: dropped in heard.lines, what="the second /campaign start")
+        assert len(started.callbacks) == 1 and not started.followups
+        assert not any("already answered" in line for line in heard.lines)
+    finally:
+        logger.removeHandler(heard)
+        logger.setLevel(level)
