@@ -65,6 +65,7 @@ from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.turn import TurnEnded
 
 log = logging.getLogger(__name__)
 
@@ -318,11 +319,14 @@ def _turn_text(state: GameState, ruleset: Ruleset) -> str:
 class CampaignView:
     """What an :class:`Announcer` knows of a campaign: its row, who plays which faction, and
     its open deadlines (key -> when it falls due: ``turn:<round>:<faction>``,
-    ``decision:<id>``), those made by the order being announced included."""
+    ``decision:<id>``), those made by the order being announced included. When the order ends
+    a turn, ``turn_events`` holds the events of that turn stored by earlier orders (from its
+    ``TurnBegan`` on), so the turn summary can speak of the whole turn (R-GEN-07)."""
 
     info: CampaignInfo
     players: Mapping[str, int]
     deadlines: Mapping[str, datetime] = field(default_factory=dict)
+    turn_events: Sequence[Event] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1180,7 +1184,11 @@ class RulesService:
         new_times = {k: self.deadline_policy.times(now, wanted[k][1]) for k in new_keys}
         due = {k: when for k, when in cached.deadline_due.items() if k in wanted}
         due.update({k: times[0] for k, times in new_times.items()})
-        view = CampaignView(cached.info, dict(cached.players), dict(due))
+        earlier: tuple[Event, ...] = ()
+        if any(isinstance(e, TurnEnded) for e in events):
+            stored = await self.db.read(lambda conn: repo.events_of_current_turn(conn, info.id))
+            earlier = tuple(load_event(s.payload) for s in stored)
+        view = CampaignView(cached.info, dict(cached.players), dict(due), earlier)
         messages = self.announcer.announce(
             view, events, new_state, self.ruleset, before=cached.state
         )

@@ -4,7 +4,7 @@ from the order log (R-GEN-01, R-TURN-01, R-TURN-02, R-PBP-DEAD-04)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
@@ -15,11 +15,12 @@ from caedes_bot.persistence.tables import ActingAs, CampaignStatus
 from caedes_bot.rules.combat import FightBattle
 from caedes_bot.rules.economy import BuyUnits
 from caedes_bot.rules.errors import NotEnoughRP
+from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import Step
-from caedes_bot.rules.turn import EndStep, UmpireAdvance
-from caedes_bot.service import Actor, NotAuthorised, RulesService
+from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.turn import EndStep, TurnEnded, UmpireAdvance
+from caedes_bot.service import Actor, CampaignView, NotAuthorised, OutboxMessage, RulesService
 from tests.persistence.fixtures import db, db_template, db_url
 
 __all__ = ["db", "db_template", "db_url"]
@@ -137,3 +138,58 @@ async def test_refused_real_order_changes_nothing(service: RulesService, db: Dat
         info.id, daw, BuyUnits("DAW", "U-DAW-01", 8), interaction_id="buy-8"
     )
     assert result.state.factions["DAW"].rp == 1
+
+
+class RecordingAnnouncer:
+    """Keeps every campaign view and event batch the service announces; posts nothing."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[CampaignView, tuple[Event, ...]]] = []
+
+    def announce(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+        *,
+        before: GameState | None = None,
+    ) -> list[OutboxMessage]:
+        self.calls.append((campaign, tuple(events)))
+        return []
+
+
+async def test_the_order_ending_a_turn_is_announced_with_the_whole_turn(
+    db: Database, rules: Ruleset
+) -> None:
+    """R-GEN-07: the turn summary may speak of the whole turn, so the order that ends a turn
+    reaches the announcer with the events earlier orders of that turn stored: the Dawnians'
+    TurnBegan and income (step 3, from the start order) and their purchase (step 5)."""
+    announcer = RecordingAnnouncer()
+    service = RulesService(db, rules, announcer=announcer)
+    info = await service.create_campaign(
+        1, "Whole turn", "default", created_by=UMPIRE, umpire_user_id=UMPIRE
+    )
+    await service.assign(info.id, PLAYER_DAW, "DAW")
+    await service.start(info.id, Actor(UMPIRE))
+    daw = Actor(PLAYER_DAW)
+    for _ in range(20):
+        state = await service.get_state(info.id)
+        if state.active != "DAW":
+            break
+        if state.step is Step.BUY and not state.factions["DAW"].purchases:
+            await service.submit(info.id, daw, BuyUnits("DAW", "U-DAW-01", 1))
+        else:
+            await service.submit(info.id, daw, EndStep("DAW"))
+    ending = [
+        (view, events)
+        for view, events in announcer.calls
+        if any(isinstance(e, TurnEnded) and e.faction == "DAW" for e in events)
+    ]
+    assert len(ending) == 1
+    view, _ = ending[0]
+    kinds = [type(e).__name__ for e in view.turn_events]
+    assert kinds[0] == "TurnBegan" and view.turn_events[0].faction == "DAW"  # type: ignore[attr-defined]
+    assert "IncomeCollected" in kinds and "UnitsBought" in kinds
+    # orders that do not end a turn carry no earlier events
+    assert all(not v.turn_events for v, evs in announcer.calls if (v, evs) not in ending)

@@ -491,6 +491,22 @@ def list_events(
     ]
 
 
+def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEvent]:
+    """The stored events from the latest ``TurnBegan`` on, in order (empty before any turn).
+
+    Turns are played one after another, so these are the events of the turn being played.
+    """
+    start = conn.scalar(
+        sa.select(sa.func.max(campaign_events.c.seq)).where(
+            campaign_events.c.campaign_id == campaign_id,
+            campaign_events.c.type == "TurnBegan",
+        )
+    )
+    if start is None:
+        return []
+    return list_events(conn, campaign_id, after_seq=int(start) - 1)
+
+
 def count_rows(conn: Connection, table: sa.Table, campaign_id: int) -> int:
     """How many rows of ``table`` belong to the campaign (for checks and tests)."""
     value = conn.scalar(
