@@ -106,7 +106,9 @@ def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:
     if ahead:
         allowed = f"end the steps before it (Done or /done) to reach step {ahead[0].label}"
     else:
-        allowed = f"nothing this turn: {named} is over, and steps never come back"
+        gone = " and ".join(f"step {s.label}" for s in steps)
+        over = "is over" if len(steps) == 1 else "are over"
+        allowed = f"nothing this turn: {gone} {over}, and steps never come back"
     return WrongStep(f"{order.label} is {named}; the turn is at step {now.label}.", allowed=allowed)
 
 

@@ -51,6 +51,9 @@ def test_r_turn_02_an_order_of_two_steps_names_both() -> None:
     assert refused.value.message == (
         "Redeeming Iron is step 2 Redeem or step 5 Buy; the turn is at step 6 Move."
     )
+    assert refused.value.allowed == (
+        "nothing this turn: step 2 Redeem and step 5 Buy are over, and steps never come back"
+    )
 
 
 def test_r_buy_02_nothing_affordable_is_said_plainly() -> None:
