@@ -12,8 +12,10 @@ Handlers live beside their rules (``turn.py``, ``economy.py``, ``movement.py``, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import Dice
@@ -49,8 +51,10 @@ class Outcome:
     events: tuple[Event, ...]
 
 
-def _routes() -> dict[type[Order], Route]:
-    """The dispatch table. Imported lazily so rule modules may import this module's types."""
+@cache
+def _routes() -> Mapping[type[Order], Route]:
+    """The dispatch table, built once and read-only. Imported lazily so rule modules may import
+    this module's types."""
     from caedes_bot.rules import redeem, trade
 
     table: dict[type[Order], Route] = {}
@@ -94,7 +98,7 @@ def _routes() -> dict[type[Order], Route]:
     table[umpire.SetRP] = Route(umpire.handle_set_rp, active_only=False)
     table[umpire.SetCommodity] = Route(umpire.handle_set_commodity, active_only=False)
     table[umpire.SetOwner] = Route(umpire.handle_set_owner, active_only=False)
-    return table
+    return MappingProxyType(table)
 
 
 def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:
