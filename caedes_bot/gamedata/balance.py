@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import (
@@ -91,36 +91,33 @@ def allowance(kind: UnitKind) -> int:
     return value
 
 
-def _land_within(game_map: GameMap, start: str, steps: int) -> set[str]:
+def _within(start: str, steps: int, neighbours: Callable[[str], Iterable[str]]) -> set[str]:
+    """Spaces at most ``steps`` moves from ``start`` (included), one move = one ``neighbours``."""
     seen = {start: 0}
     queue = deque([start])
     while queue:
         here = queue.popleft()
         if seen[here] == steps:
             continue
-        for nxt in game_map.land_neighbours(here):
+        for nxt in neighbours(here):
             if nxt not in seen:
                 seen[nxt] = seen[here] + 1
                 queue.append(nxt)
     return set(seen)
 
 
+def _land_within(game_map: GameMap, start: str, steps: int) -> set[str]:
+    return _within(start, steps, game_map.land_neighbours)
+
+
 def _flying_within(game_map: GameMap, start: str) -> set[str]:
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if seen[here] == FLYING_ALLOWANCE:
-            continue
+    def neighbours(here: str) -> frozenset[str]:
         if game_map.is_province(here):
-            nxt_all = game_map.land_neighbours(here) | game_map.seas_of(here)
-        else:
-            nxt_all = game_map.sea_adjacency.get(here, frozenset()) | game_map.coast_of(here)
-        for nxt in nxt_all:
-            if nxt not in seen:
-                seen[nxt] = seen[here] + 1
-                queue.append(nxt)
-    return {s for s in seen if game_map.is_province(s)}
+            return game_map.land_neighbours(here) | game_map.seas_of(here)
+        return game_map.sea_adjacency.get(here, frozenset()) | game_map.coast_of(here)
+
+    reached = _within(start, FLYING_ALLOWANCE, neighbours)
+    return {s for s in reached if game_map.is_province(s)}
 
 
 def _amphibian_targets(game_map: GameMap, start: str) -> set[str]:
@@ -152,17 +149,7 @@ def water_within(game_map: GameMap, start: str, steps: int) -> set[str]:
     A ship moves between touching sea zones, between a mouth edge and its sea zone, and along
     navigable river edges that share a province (R-MOVE-13, R-MOVE-18). ``start`` is included.
     """
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if seen[here] == steps:
-            continue
-        for nxt in _water_neighbours(game_map, here):
-            if nxt not in seen:
-                seen[nxt] = seen[here] + 1
-                queue.append(nxt)
-    return set(seen)
+    return _within(start, steps, lambda here: _water_neighbours(game_map, here))
 
 
 def _shore_of(game_map: GameMap, water: Iterable[str]) -> set[str]:
