@@ -134,8 +134,8 @@ class TradeEvent(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class TradeProposed(TradeEvent):
-    """An offer was made (R-TRADE-01). Contents as in :class:`ProposeTrade`, names normalised."""
+class TradeContentsEvent(TradeEvent):
+    """Base of trade events that carry the offer's contents, as in :class:`ProposeTrade`."""
 
     give_rp: int = 0
     give_commodities: dict[str, int] = field(default_factory=dict)
@@ -144,13 +144,13 @@ class TradeProposed(TradeEvent):
 
 
 @dataclass(frozen=True, slots=True)
-class TradeExecuted(TradeEvent):
-    """An offer was accepted and carried out (R-TRADE-02)."""
+class TradeProposed(TradeContentsEvent):
+    """An offer was made (R-TRADE-01). Contents as in :class:`ProposeTrade`, names normalised."""
 
-    give_rp: int = 0
-    give_commodities: dict[str, int] = field(default_factory=dict)
-    receive_rp: int = 0
-    receive_commodities: dict[str, int] = field(default_factory=dict)
+
+@dataclass(frozen=True, slots=True)
+class TradeExecuted(TradeContentsEvent):
+    """An offer was accepted and carried out (R-TRADE-02)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,13 +164,8 @@ class TradeWithdrawn(TradeEvent):
 
 
 @dataclass(frozen=True, slots=True)
-class TradeLapsed(TradeEvent):
+class TradeLapsed(TradeContentsEvent):
     """An offer nobody answered lapsed when step 1 ended (R-TRADE-02)."""
-
-    give_rp: int = 0
-    give_commodities: dict[str, int] = field(default_factory=dict)
-    receive_rp: int = 0
-    receive_commodities: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
