@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from caedes_bot.gamedata.loader import TURN_ORDER
 from caedes_bot.gamedata.model import (
     Attribute,
     BaseType,
@@ -50,8 +51,6 @@ UNIT_TYPES: dict[BaseType, UnitTypeDef] = {
         BaseType.TOWER, None, 7, None, 18, frozenset({Attribute.FORTIFICATION})
     ),
 }
-
-TURN_ORDER = ("DAW", "ORC", "WEL", "LIZ", "DWA", "HEL", "ACH")
 
 
 def kind(
