@@ -25,6 +25,7 @@ from caedes_bot.rules.state import (
     PendingDecision,
     Side,
     Step,
+    Unit,
 )
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import (
@@ -105,17 +106,22 @@ def treasury_text(state: GameState, faction: str) -> str:
     return "\n".join(lines)
 
 
-def movable_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 12) -> str:
-    """The faction's units that may still move, by province (R-MOVE-01)."""
+def _lines_by_place(ruleset: Ruleset, units: Sequence[Unit]) -> list[str]:
+    """``"Harrowgate: 2 Dawnian Infantry"``: one line per space holding ``units``, by name."""
     by_place: dict[str, list[str]] = {}
-    for unit in movement.movable_units(state, ruleset, faction):
+    for unit in units:
         by_place.setdefault(unit.location, []).append(unit.kind)
-    if not by_place:
-        return "none"
-    lines = [
+    return [
         f"{space_name(ruleset, p)}: {kind_counts(ruleset, kinds)}"
         for p, kinds in sorted(by_place.items(), key=lambda kv: space_name(ruleset, kv[0]))
     ]
+
+
+def movable_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 12) -> str:
+    """The faction's units that may still move, by province (R-MOVE-01)."""
+    lines = _lines_by_place(ruleset, movement.movable_units(state, ruleset, faction))
+    if not lines:
+        return "none"
     if len(lines) > limit:
         lines = [*lines[:limit], f"… and {len(lines) - limit} more places"]
     return "\n".join(lines)
@@ -295,13 +301,7 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         value=truncate(", ".join(owned) or "none", EMBED_FIELD_VALUE_LIMIT),
         inline=False,
     )
-    by_place: dict[str, list[str]] = {}
-    for unit in state.units_of(faction):
-        by_place.setdefault(unit.location, []).append(unit.kind)
-    units = "\n".join(
-        f"{space_name(ruleset, p)}: {kind_counts(ruleset, kinds)}"
-        for p, kinds in sorted(by_place.items(), key=lambda kv: space_name(ruleset, kv[0]))
-    )
+    units = "\n".join(_lines_by_place(ruleset, state.units_of(faction)))
     embed.add_field(
         name=f"Units ({len(state.units_of(faction))})",
         value=truncate(units or "none", EMBED_FIELD_VALUE_LIMIT),
