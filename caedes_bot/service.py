@@ -1411,14 +1411,6 @@ class RulesService:
 
         return await self.db.read(_tx)
 
-    async def channel_key_for(self, discord_channel_id: int) -> ChannelRecord | None:
-        """The campaign channel record (key, parent) with this Discord id, if any."""
-
-        def _tx(conn: Connection) -> ChannelRecord | None:
-            return repo.channel_by_discord_id(conn, discord_channel_id)
-
-        return await self.db.read(_tx)
-
     async def channels(self, campaign_id: int) -> dict[str, ChannelRecord]:
         """The campaign's channels by key (``discord_id`` ``None`` until created)."""
 
