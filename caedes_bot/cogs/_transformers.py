@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
-from caedes_bot.rules import diplomacy, economy, movement, muster
+from caedes_bot.rules import economy, movement, muster
 from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
@@ -717,18 +717,6 @@ def faction_choices(
         out.append((code not in first, (f"{faction.emoji} {faction.name} ({code})", code)))
     out.sort(key=lambda item: item[0])
     return [choice for _, choice in out[:MAX_CHOICES]]
-
-
-def neighbour_codes(state: GameState, ruleset: Ruleset, faction: str) -> list[str]:
-    """The factions in play that ``faction`` may negotiate with now (R-PBP-NEG-02), in turn
-    order."""
-    return [
-        code
-        for code in state.in_play
-        if code != faction
-        and not state.factions[code].eliminated
-        and diplomacy.neighbours(state, ruleset, faction, code)
-    ]
 
 
 def parse_bundle(

@@ -22,12 +22,12 @@ from caedes_bot.cogs._play import (
     own_choices_for,
     seat_for_command,
 )
-from caedes_bot.cogs._transformers import faction_choices, neighbour_codes, resolve_faction
+from caedes_bot.cogs._transformers import faction_choices, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.repository import OutboxMessage
 from caedes_bot.persistence.tables import OutboxKind
-from caedes_bot.rules.diplomacy import neighbours
+from caedes_bot.rules.diplomacy import neighbours, neighbours_of
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.describe import faction_name
 
@@ -59,7 +59,7 @@ class NegotiationCog(PlayCog):
         if other == seat.faction:
             raise UserError(f"{mine} cannot negotiate with itself.", rule="R-PBP-NEG-01")
         if not neighbours(state, ruleset, seat.faction, other):
-            near = [faction_name(ruleset, c) for c in neighbour_codes(state, ruleset, seat.faction)]
+            near = [faction_name(ruleset, c) for c in neighbours_of(state, ruleset, seat.faction)]
             raise RuleViolation(
                 f"{mine} and {theirs} are not neighbours: no province or unit of one is in or "
                 "beside a province or unit of the other.",
@@ -102,7 +102,7 @@ class NegotiationCog(PlayCog):
         return await own_choices_for(
             interaction,
             lambda t, faction: faction_choices(
-                t.ruleset, neighbour_codes(t.state, t.ruleset, faction), current
+                t.ruleset, neighbours_of(t.state, t.ruleset, faction), current
             ),
         )
 

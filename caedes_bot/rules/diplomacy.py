@@ -94,6 +94,16 @@ def neighbours(state: GameState, ruleset: Ruleset, a: str, b: str) -> bool:
     return any(adjacent_spaces(ruleset.map, space, via_sea=via_sea) & theirs for space in mine)
 
 
+def neighbours_of(state: GameState, ruleset: Ruleset, faction: str) -> list[str]:
+    """The factions in play, not eliminated, that neighbour ``faction`` now, in turn order
+    (R-PBP-NEG-02)."""
+    return [
+        code
+        for code in state.in_play
+        if not _eliminated(state, code) and neighbours(state, ruleset, faction, code)
+    ]
+
+
 def neighbour_pairs(state: GameState, ruleset: Ruleset) -> list[list[str]]:
     """Every pair of neighbouring factions in play, each as a sorted ``[a, b]``, sorted (R-PBP-NEG-02).
 

@@ -16,7 +16,6 @@ from caedes_bot.cogs._transformers import (
     destination_choices,
     kind_choices,
     muster_kind_choices,
-    neighbour_codes,
     origin_choices,
     parse_units,
     pick_units,
@@ -26,6 +25,7 @@ from caedes_bot.cogs._transformers import (
     resolve_province,
     unit_choices,
 )
+from caedes_bot.rules.diplomacy import neighbours_of
 from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.setup import new_game
@@ -193,9 +193,9 @@ def test_r_pbp_neg_02_neighbours_in_the_skirmish() -> None:
     others; the Orcs and the Acherousians touch nowhere.
     """
     state = new_game(ruleset(), "skirmish", "seed")
-    assert neighbour_codes(state, ruleset(), "DAW") == ["ORC", "ACH"]
-    assert neighbour_codes(state, ruleset(), "ORC") == ["DAW"]
-    assert neighbour_codes(state, ruleset(), "ACH") == ["DAW"]
+    assert neighbours_of(state, ruleset(), "DAW") == ["ORC", "ACH"]
+    assert neighbours_of(state, ruleset(), "ORC") == ["DAW"]
+    assert neighbours_of(state, ruleset(), "ACH") == ["DAW"]
 
 
 def test_r_trade_04_commodity_bundles_are_read_with_near_matches() -> None:
