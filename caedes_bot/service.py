@@ -1290,11 +1290,7 @@ class RulesService:
         )
 
     async def _first_result(self, campaign_id: int, interaction_id: str) -> SubmitResult | None:
-        def _tx(conn: Connection) -> tuple[int, dict[str, Any]] | None:
-            found = repo.get_processed(conn, interaction_id)
-            return found
-
-        found = await self.db.read(_tx)
+        found = await self.db.read(lambda conn: repo.get_processed(conn, interaction_id))
         if found is None:
             return None
         stored_campaign, doc = found
