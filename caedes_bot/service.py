@@ -9,8 +9,9 @@ Every change to a campaign goes through here, as ONE database transaction:
     order row + the event rows + the outbox rows (from the :class:`Announcer`) + deadline rows
     + the processed interaction -> COMMIT -> cache -> return the events.
 
-A refused order (:class:`~caedes_bot.rules.errors.RuleViolation`, including this module's
-:class:`NotAuthorised` and :class:`CampaignNotActive`) changes nothing and writes nothing; it
+Every refusal here is a :class:`~caedes_bot.rules.errors.Refusal`. A refused order (a
+:class:`~caedes_bot.rules.errors.RuleViolation`, including this module's :class:`NotAuthorised`
+and :class:`CampaignNotActive`) changes nothing and writes nothing; it
 reaches the caller unchanged. A stale version (another writer got there first) reloads and
 re-applies, never merges. The same interaction id twice has one effect and returns the first
 result.
@@ -61,7 +62,7 @@ from caedes_bot.persistence.tables import (
 )
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import Dice, SeededDice
-from caedes_bot.rules.errors import RuleViolation, UnknownName
+from caedes_bot.rules.errors import Refusal, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
@@ -149,8 +150,19 @@ class NoUmpire(AdminRefused):
     """A campaign cannot start without its umpire (R-PBP-UMP-01)."""
 
 
-class UnknownCampaign(LookupError):
-    """No campaign with this id."""
+class UnknownCampaign(Refusal, LookupError):
+    """No campaign with this id (it never existed or was deleted); cites no rule.
+
+    Attributes:
+        campaign_id: the id asked for.
+    """
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__(
+            f"There is no campaign {campaign_id}; it may have been deleted.",
+            allowed="use the command in a channel or thread of a running campaign",
+        )
+        self.campaign_id = campaign_id
 
 
 #: Longest campaign name: it is also the category's name (Discord allows 100).

@@ -1,7 +1,8 @@
 """The one error handler of the command tree (design.md sections 3 and 5, ux.md).
 
-Cogs have no ``try/except`` for refusals. A :class:`~caedes_bot.rules.errors.RuleViolation`
-from the rules or the service, a :class:`UserError` from a cog, or a failed check reaches
+Cogs have no ``try/except`` for refusals. Any :class:`~caedes_bot.rules.errors.Refusal` (a
+``RuleViolation`` from the rules, a refusal of the service, a :class:`UserError` from a cog or
+a check), or a failed check reaches
 :func:`handle_app_command_error`, which answers the member privately with what was wrong, the
 rule ID and what is allowed instead. Anything else is a bug: it is logged with its traceback
 and the member gets a short apology, which says whether the order was carried out before the
@@ -23,7 +24,7 @@ from collections import OrderedDict
 import discord
 from discord import app_commands
 
-from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.errors import Refusal
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
 
 log = logging.getLogger(__name__)
@@ -53,29 +54,12 @@ def order_committed(interaction: discord.Interaction) -> bool:
     return bool(interaction.extras.get(COMMITTED))
 
 
-class UserError(app_commands.AppCommandError):
-    """A mistake the member can put right (wrong place, missing role, bad input).
-
-    Attributes:
-        message: what was wrong, in plain words.
-        allowed: what is allowed instead, if there is something useful to say.
-        rule: the catalogue rule ID behind the refusal, if there is one.
+class UserError(Refusal, app_commands.AppCommandError):
+    """A mistake the member can put right (wrong place, missing role, bad input), found by a
+    cog or a check. It is a :class:`~caedes_bot.rules.errors.Refusal` (message, optional rule,
+    what is allowed) and an ``AppCommandError``, so that discord.py passes it from a check or a
+    transformer to the tree's error handler unwrapped.
     """
-
-    def __init__(
-        self, message: str, *, allowed: str | None = None, rule: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.allowed = allowed
-        self.rule = rule
-
-    def player_text(self) -> str:
-        """The text shown to the member."""
-        text = self.message if self.rule is None else f"{self.message} ({self.rule})"
-        if self.allowed:
-            text += f"\nAllowed: {self.allowed}"
-        return text
 
 
 class NotInCampaign(UserError):
@@ -135,7 +119,7 @@ def error_text(error: BaseException) -> str | None:
     """
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, RuleViolation | UserError):
+    if isinstance(error, Refusal):
         return error.player_text()
     if isinstance(error, app_commands.TransformerError):
         return f"'{error.value}' is not a valid value here."

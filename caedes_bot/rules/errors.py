@@ -1,38 +1,62 @@
-"""Typed rule violations (design.md section 3).
+"""Typed refusals (design.md section 3).
 
-Every refusal of an order is a :class:`RuleViolation` carrying the rule ID it enforces and a
-message a player understands, plus optionally what is allowed instead. The Discord edge turns
-them into ephemeral replies; nothing changes when one is raised.
+:class:`Refusal` is the one base of everything the bot refuses because of what a member asked
+(not because of a bug): a message a player understands, optionally the catalogue rule behind it
+and what is allowed instead. It knows nothing of Discord; the edge has one handler that turns
+any refusal into a private reply, and nothing changes when one is raised.
+
+Every refusal of an order by the rules is a :class:`RuleViolation`, which always cites a rule
+ID. The service's refusals (``caedes_bot.service``) and the cogs' ``UserError`` are refusals
+too.
 """
 
 from __future__ import annotations
 
 
-class RuleViolation(Exception):
-    """An order that the rules refuse.
+class Refusal(Exception):
+    """Something a member asked for that is refused; nothing was changed.
 
     Attributes:
-        rule: the catalogue rule ID, e.g. ``"R-MOVE-06"``.
+        message: what was wrong, in plain words.
+        rule: the catalogue rule ID behind the refusal (e.g. ``"R-MOVE-06"``), or ``None``
+            when no rule is behind it.
+        allowed: what is allowed instead, if there is something useful to say.
+    """
+
+    def __init__(
+        self, message: str, *, rule: str | None = None, allowed: str | None = None
+    ) -> None:
+        super().__init__(message if rule is None else f"{message} ({rule})")
+        self.message = message
+        self.rule: str | None = rule
+        self.allowed = allowed
+
+    def player_text(self) -> str:
+        """The text for the member: the message, the rule ID when there is one, and what is
+        allowed instead."""
+        text = self.message if self.rule is None else f"{self.message} ({self.rule})"
+        if self.allowed:
+            text += f"\nAllowed: {self.allowed}"
+        return text
+
+
+class RuleViolation(Refusal):
+    """An order that the rules refuse; it always cites a rule.
+
+    Attributes:
+        rule: the catalogue rule ID, e.g. ``"R-MOVE-06"`` (the class's ``default_rule`` when
+            none is given).
         message: what was wrong, in plain words.
         allowed: what is allowed instead, if there is something useful to say.
     """
 
     default_rule = "R-GEN-00"
+    rule: str
 
     def __init__(
         self, message: str, *, rule: str | None = None, allowed: str | None = None
     ) -> None:
-        self.rule = rule or self.default_rule
-        self.message = message
-        self.allowed = allowed
-        super().__init__(f"{message} ({self.rule})")
-
-    def player_text(self) -> str:
-        """The full text for a player: message, rule ID and what is allowed."""
-        text = f"{self.message} ({self.rule})"
-        if self.allowed:
-            text += f"\nAllowed: {self.allowed}"
-        return text
+        super().__init__(message, rule=rule or self.default_rule, allowed=allowed)
 
 
 class NotYourTurn(RuleViolation):
