@@ -66,16 +66,13 @@ from caedes_bot.rules.errors import Refusal, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import TurnEnded
 
 log = logging.getLogger(__name__)
 
 ApplyFn = Callable[[GameState, Order, Ruleset, Dice], engine.Outcome]
 NewGameFn = Callable[[Ruleset, str, str], GameState]
-
-#: Order classes (by name) that only the umpire, an admin or the system may give. An order
-#: class may also declare ``umpire_only = True``.
-UMPIRE_ORDERS: frozenset[str] = frozenset({"StartCampaign", "UmpireAdvance"})
 
 #: Channels of a campaign (ux.md "Channels of a campaign"): key -> (name, read-only, private).
 CAMPAIGN_CHANNELS: tuple[tuple[str, str, bool, bool], ...] = (
@@ -1145,9 +1142,8 @@ class RulesService:
                 if info.status is not CampaignStatus.FINISHED
                 else "nothing: the campaign is over",
             )
-        umpire_order = type(order).__name__ in UMPIRE_ORDERS or bool(
-            getattr(type(order), "umpire_only", False)
-        )
+        # who may give it is declared by the rules (R-PBP-UMP-01)
+        umpire_order = engine.giver_of(type(order)) is Giver.UMPIRE
         if actor.system:
             return ActingAs.SYSTEM
         is_umpire = actor.user_id is not None and actor.user_id == info.umpire_user_id

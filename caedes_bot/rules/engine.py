@@ -23,6 +23,7 @@ from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongS
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.steps import Giver
 
 Handler = Callable[[GameState, Order, Ruleset, Dice], list[Event]]
 
@@ -34,13 +35,19 @@ class Route:
     Attributes:
         handler: the function applying it.
         steps: the steps in which it may be given; empty = any step.
-        active_only: only the active faction may give it (R-TURN-03); ``False`` for reactions
-            (casualty choices, trade answers), whose handler checks who may answer.
+        giver: who may give it (:class:`~caedes_bot.rules.steps.Giver`); only an ``ACTIVE``
+            order is checked here against the turn (R-TURN-03). Reactions (casualty choices,
+            trade answers) are checked by their handler, umpire orders by the service.
     """
 
     handler: Handler
     steps: tuple[Step, ...] = ()
-    active_only: bool = True
+    giver: Giver = Giver.ACTIVE
+
+    @property
+    def active_only(self) -> bool:
+        """Only the active faction may give it (R-TURN-03)."""
+        return self.giver is Giver.ACTIVE
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,10 +68,10 @@ def _routes() -> Mapping[type[Order], Route]:
     # The turn (R-TURN), collect/upkeep/buy (R-COLL, R-UPK, R-BUY) and muster (R-MUSTER).
     from caedes_bot.rules import economy, muster, turn
 
-    table[turn.StartCampaign] = Route(turn.handle_start_campaign, active_only=False)
+    table[turn.StartCampaign] = Route(turn.handle_start_campaign, giver=Giver.UMPIRE)
     table[turn.EndStep] = Route(turn.handle_end_step)
-    table[turn.UmpireAdvance] = Route(turn.handle_umpire_advance, active_only=False)
-    table[turn.ForfeitTurn] = Route(turn.handle_forfeit_turn, active_only=False)
+    table[turn.UmpireAdvance] = Route(turn.handle_umpire_advance, giver=Giver.UMPIRE)
+    table[turn.ForfeitTurn] = Route(turn.handle_forfeit_turn, giver=Giver.UMPIRE)
     # Upkeep, step 4 (R-UPK-02, R-UPK-03); DisbandUnits refuses other steps with R-UPK-02.
     table[economy.DisbandUnits] = Route(turn.handle_disband_units)
     table[economy.PayUpkeep] = Route(turn.handle_pay_upkeep, (Step.UPKEEP,))
@@ -74,8 +81,8 @@ def _routes() -> Mapping[type[Order], Route]:
     # Trade, step 1 (R-TRADE-01..04); answers are reactions by the counterparty.
     table[trade.ProposeTrade] = Route(trade.handle_propose, (Step.TRADE,))
     table[trade.WithdrawTrade] = Route(trade.handle_withdraw, (Step.TRADE,))
-    table[trade.AcceptTrade] = Route(trade.handle_accept, (Step.TRADE,), active_only=False)
-    table[trade.DeclineTrade] = Route(trade.handle_decline, (Step.TRADE,), active_only=False)
+    table[trade.AcceptTrade] = Route(trade.handle_accept, (Step.TRADE,), giver=Giver.REACTION)
+    table[trade.DeclineTrade] = Route(trade.handle_decline, (Step.TRADE,), giver=Giver.REACTION)
     # Redeem, step 2; step 5 before the first purchase with redeem_fresh_commodities (R-COMM-02).
     redeem_steps = (Step.REDEEM, Step.BUY)
     table[redeem.RedeemSets] = Route(redeem.handle_redeem_sets, redeem_steps)
@@ -88,17 +95,24 @@ def _routes() -> Mapping[type[Order], Route]:
     table[movement.MoveUnits] = Route(movement.handle_move_units, (Step.MOVE,))
     table[combat.FightBattle] = Route(combat.handle_fight_battle, (Step.COMBAT,))
     table[combat.AssignCasualties] = Route(
-        combat.handle_assign_casualties, (Step.COMBAT,), active_only=False
+        combat.handle_assign_casualties, (Step.COMBAT,), giver=Giver.REACTION
     )
     table[combat.PressOn] = Route(combat.handle_press_on, (Step.COMBAT,))
     table[combat.Withdraw] = Route(combat.handle_withdraw, (Step.COMBAT,))
     # Umpire overrides, any step, anyone's turn (R-PBP-UMP-01); umpire-only in the service.
     from caedes_bot.rules import umpire
 
-    table[umpire.SetRP] = Route(umpire.handle_set_rp, active_only=False)
-    table[umpire.SetCommodity] = Route(umpire.handle_set_commodity, active_only=False)
-    table[umpire.SetOwner] = Route(umpire.handle_set_owner, active_only=False)
+    table[umpire.SetRP] = Route(umpire.handle_set_rp, giver=Giver.UMPIRE)
+    table[umpire.SetCommodity] = Route(umpire.handle_set_commodity, giver=Giver.UMPIRE)
+    table[umpire.SetOwner] = Route(umpire.handle_set_owner, giver=Giver.UMPIRE)
     return MappingProxyType(table)
+
+
+def giver_of(order_type: type[Order]) -> Giver | None:
+    """Who may give orders of ``order_type`` (R-TURN-03, R-PBP-UMP-01), as the rules declare
+    it; ``None`` for a class the rules do not know (:func:`apply` refuses such an order)."""
+    route = _routes().get(order_type)
+    return None if route is None else route.giver
 
 
 def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:

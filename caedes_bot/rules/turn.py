@@ -41,7 +41,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
 
 from caedes_bot.gamedata.model import Attribute, Options, Ruleset, UnitKind
 from caedes_bot.rules import economy, muster, trade, victory
@@ -91,8 +90,6 @@ class ForfeitTurn(Order):
     Refused for a faction that is not playing, and when the turn is already passive and can
     go no further until another faction answers its decision (R-PBP-DEAD-04).
     """
-
-    umpire_only: ClassVar[bool] = True
 
 
 # --------------------------------------------------------------------------- events

@@ -1,7 +1,7 @@
 """Umpire overrides (R-PBP-UMP-01): the umpire may change any faction's RP and commodities and
 any province's owner; every change is logged and announced.
 
-The orders are umpire-only (``umpire_only = True``: the service accepts them only from the
+The orders are umpire-only (given by ``Giver.UMPIRE``: the service accepts them only from the
 umpire, a server admin or the bot itself, and writes each to the campaign's audit log). They
 may be given at any step and during anyone's turn. ``faction`` names who asks and is not
 checked. Each override yields a public :class:`UmpireOverride` that says what was changed
@@ -35,7 +35,6 @@ RULE = "R-PBP-UMP-01"
 class SetRP(Order):
     """Set ``target``'s RP to ``rp`` (R-PBP-UMP-01); ``rp`` >= 0 (R-BUY-02)."""
 
-    umpire_only: ClassVar[bool] = True
     target: str
     rp: int
 
@@ -44,7 +43,6 @@ class SetRP(Order):
 class SetCommodity(Order):
     """Set ``target``'s stock of ``commodity`` to ``count`` (R-PBP-UMP-01); ``count`` >= 0."""
 
-    umpire_only: ClassVar[bool] = True
     target: str
     commodity: str
     count: int
@@ -55,7 +53,6 @@ class SetOwner(Order):
     """Give ``province`` to ``owner``, or leave it unowned with ``None`` (R-PBP-UMP-01,
     R-COLL-01)."""
 
-    umpire_only: ClassVar[bool] = True
     province: str
     owner: str | None
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules import engine
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.economy import BuyUnits, IncomeCollected, UpkeepDue, UpkeepPaid
 from caedes_bot.rules.engine import apply
@@ -19,6 +20,7 @@ from caedes_bot.rules.errors import NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, PendingDecision, Step
+from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import (
     WAITING_STEPS,
     DecisionDefaulted,
@@ -612,7 +614,7 @@ def test_forfeit_turn_only_for_the_active_faction() -> None:
     with pytest.raises(RuleViolation) as err:
         apply(st, ForfeitTurn("ORC"), rs, NO_DICE)
     assert err.value.rule == "R-PBP-DEAD-03"
-    assert ForfeitTurn.umpire_only
+    assert engine.giver_of(ForfeitTurn) is Giver.UMPIRE
 
 
 def test_r_pbp_dead_04_umpire_advance_naming_a_decision_answers_that_one_only() -> None:
