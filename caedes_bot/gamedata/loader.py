@@ -13,7 +13,9 @@ all of them, each naming its file and item. Nothing is half-loaded.
 
 Cross-checks (rule IDs in brackets):
 
-* ids unique and well formed; the factions in turn order [R-TURN-01];
+* ids unique and well formed;
+* ``turn.toml``: the eight known steps, each once [R-TURN-02]; every faction of
+  ``factions.toml`` once in the turn order, and nothing else [R-TURN-01];
 * land borders, coasts and sea links between known spaces, no self-borders or duplicates;
   the file lists each pair once, so adjacency is symmetric by construction;
 * island provinces border only their own island [R-MOVE-10];
@@ -56,6 +58,7 @@ from caedes_bot.gamedata.model import (
     ESTLON,
     MAGICAL_ATTRIBUTES,
     OPTION_CHOICES,
+    STEP_IDS,
     Attribute,
     BaseType,
     Commodity,
@@ -79,15 +82,11 @@ from caedes_bot.gamedata.model import (
 
 __all__ = [
     "MUSTER_TERRAINS",
-    "TURN_ORDER",
     "GameDataError",
     "default_config_dir",
     "load_ruleset",
     "suggest",
 ]
-
-#: The fixed turn order of the seven factions (R-TURN-01).
-TURN_ORDER: tuple[str, ...] = ("DAW", "ORC", "WEL", "LIZ", "DWA", "HEL", "ACH")
 
 #: Terrains on which each limited race musters beside one of its infantry units
 #: (R-RACE-BUG-01, R-RACE-DAW-01, R-RACE-DWA-01, R-RACE-LIZ-01, R-RACE-OGR-01, R-RACE-ORC-01,
@@ -160,12 +159,14 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
 
     Args:
         root: the data directory (holding ``unit_types.toml``, ``units.toml``,
-            ``factions.toml``, ``options.toml``, ``map.toml`` and ``scenarios/*.toml``);
+            ``factions.toml``, ``turn.toml``, ``options.toml``, ``map.toml`` and
+            ``scenarios/*.toml``);
             :func:`default_config_dir` if ``None``.
 
     Returns:
-        The frozen ruleset: factions in turn order (R-TURN-01), the order of battle
-        (catalogue section 15), the map, and every scenario keyed by its file name.
+        The frozen ruleset: factions in turn order (R-TURN-01), the step order (R-TURN-02),
+        the order of battle (catalogue section 15), the map, and every scenario keyed by its
+        file name.
 
     Raises:
         GameDataError: listing every problem found, if there is at least one.
@@ -270,6 +271,11 @@ class _ScenarioFactionSchema(_Schema):
     commodities: dict[str, int] = Field(default_factory=dict)
     hero: str | None = None
     provinces: list[str] = Field(default_factory=list)
+
+
+class _TurnSchema(_Schema):
+    steps: list[str] = Field(min_length=1)
+    factions: list[str] = Field(min_length=1)
 
 
 class _AllianceSchema(_Schema):
@@ -415,7 +421,7 @@ class _Loader:
 
     def load(self) -> Ruleset:
         unit_types = self.load_unit_types()
-        factions = self.load_factions()
+        factions, step_order = self.load_turn(self.load_factions())
         faction_codes = {f.code for f in factions}
         units = self.load_units(unit_types, {f.code: f for f in factions})
         options = self.load_options()
@@ -434,6 +440,7 @@ class _Loader:
             factions=tuple(factions),
             map=game_map,
             scenarios=scenarios,
+            step_order=step_order,
         )
 
     # -- unit types -------------------------------------------------------------------------
@@ -510,18 +517,54 @@ class _Loader:
                     home_region=parsed.home_region,
                 )
             )
-        codes = [f.code for f in out]
-        in_order = [c for c in TURN_ORDER if c in codes]
-        unknown = [c for c in codes if c not in TURN_ORDER]
-        for code in unknown:
-            self.unknown(file, f"faction '{code}'", "faction code", code, TURN_ORDER)
-        if [c for c in codes if c in TURN_ORDER] != in_order:
-            self.problem(
-                file,
-                "",
-                "factions must be listed in the turn order of R-TURN-01: " + ", ".join(TURN_ORDER),
-            )
         return out
+
+    # -- the turn: steps and faction order --------------------------------------------------
+
+    def load_turn(self, factions: Sequence[FactionDef]) -> tuple[list[FactionDef], tuple[str, ...]]:
+        """Read ``turn.toml``: the factions sorted into turn order, and the step order.
+
+        Factions missing from the turn order are reported against ``factions.toml`` (and
+        put last, so that nothing else reports them again); codes of the turn order that name no faction are reported against
+        ``turn.toml`` (R-TURN-01). The steps must be the ids of :data:`STEP_IDS`, each once
+        (R-TURN-02).
+        """
+        file = "turn.toml"
+        data = self.read(file)
+        parsed = self.validate(_TurnSchema, data, file, "") if data is not None else None
+        if parsed is None:
+            return list(factions), ()
+        seen_steps: set[str] = set()
+        for step in parsed.steps:
+            if step in seen_steps:
+                self.problem(file, f"step '{step}'", "listed twice (R-TURN-02)")
+            elif step not in STEP_IDS:
+                self.unknown(file, "steps", "step", step, sorted(STEP_IDS))
+            seen_steps.add(step)
+        for step in sorted(STEP_IDS - seen_steps):
+            self.problem(file, f"step '{step}'", "missing; a turn has all eight steps (R-TURN-02)")
+
+        by_code = {f.code: f for f in factions}
+        order: list[str] = []
+        for code in parsed.factions:
+            if code in order:
+                self.problem(
+                    file, f"faction '{code}'", "listed twice in the turn order (R-TURN-01)"
+                )
+            elif code not in by_code:
+                if by_code:
+                    self.unknown(file, "factions", "faction", code, by_code)
+            else:
+                order.append(code)
+        for faction in factions:
+            if faction.code not in order:
+                self.problem(
+                    "factions.toml",
+                    f"faction '{faction.code}'",
+                    "missing from the turn order of R-TURN-01 (turn.toml factions)",
+                )
+        late = [f for f in factions if f.code not in order]  # reported above
+        return [by_code[c] for c in order] + late, tuple(parsed.steps)
 
     # -- units ------------------------------------------------------------------------------
 
@@ -1014,7 +1057,7 @@ class _Loader:
         self,
         unit_types: Mapping[BaseType, UnitTypeDef],
         units: Mapping[str, UnitKind],
-        factions: Sequence[FactionDef],
+        factions: Sequence[FactionDef],  # in turn order
         faction_codes: set[str],
         game_map: GameMap | None,
         options: Options,
@@ -1082,9 +1125,7 @@ class _Loader:
                 self.problem(file, label, "faction listed twice")
                 continue
             sf_parsed[parsed.code] = parsed
-        in_play = [c for c in TURN_ORDER if c in sf_parsed] + [
-            c for c in sf_parsed if c not in TURN_ORDER
-        ]
+        in_play = [f.code for f in factions if f.code in sf_parsed]
 
         # heroes
         heroes: dict[str, UnitKind] = {}

@@ -140,6 +140,14 @@ ARCHURSIA = "archursia"
 ESTLON = "estlon"
 
 
+#: The ids of the eight steps of a turn (R-TURN-02): the lower-case names of the rules core's
+#: ``Step`` members. Their order is game data (``turn.toml``, :attr:`Ruleset.step_order`); the
+#: loader checks that the file names exactly these.
+STEP_IDS: frozenset[str] = frozenset(
+    {"trade", "redeem", "collect", "upkeep", "buy", "move", "combat", "muster"}
+)
+
+
 class Direction(enum.StrEnum):
     """Compass point of the Map Area Index, relative to Orme (catalogue section 16)."""
 
@@ -459,9 +467,11 @@ class Scenario:
 class Ruleset:
     """Everything static about the game: the rules core's read-only input.
 
-    ``factions`` is in turn order (R-TURN-01). ``units`` holds the order of battle of every
-    faction (section 15); scenario Heroes live in :attr:`Scenario.heroes` and are looked up
-    through :meth:`kind`.
+    ``factions`` is in turn order (R-TURN-01, from ``turn.toml``). ``units`` holds the order of
+    battle of every faction (section 15); scenario Heroes live in :attr:`Scenario.heroes` and
+    are looked up through :meth:`kind`. ``step_order`` is the eight step ids of
+    :data:`STEP_IDS` in the order a turn takes them (R-TURN-02, from ``turn.toml``), e.g.
+    ``("trade", "redeem", ..., "muster")``.
     """
 
     unit_types: Mapping[BaseType, UnitTypeDef]
@@ -469,9 +479,11 @@ class Ruleset:
     factions: tuple[FactionDef, ...]
     map: GameMap
     scenarios: Mapping[str, Scenario]
+    step_order: tuple[str, ...]
 
     @property
     def turn_order(self) -> tuple[str, ...]:
+        """The faction codes in the order they take their turns (R-TURN-01)."""
         return tuple(f.code for f in self.factions)
 
     def faction(self, code: str) -> FactionDef:

@@ -238,16 +238,54 @@ def test_unit_problems(data: Path) -> None:
     assert has(found, "unit 'U-ORC-02'", "does not muster race 'orc'")
 
 
-def test_factions_out_of_turn_order_r_turn_01(data: Path) -> None:
-    """R-TURN-01 fixes the order; the file must follow it."""
+def test_factions_file_order_is_free_r_turn_01(data: Path) -> None:
+    """R-TURN-01 fixes the order in turn.toml; factions.toml may list the factions in any order."""
     text = (data / "factions.toml").read_text(encoding="utf-8")
     blocks = text.split("[[faction]]")
     head, daw, orc, rest = blocks[0], blocks[1], blocks[2], blocks[3:]
     (data / "factions.toml").write_text(
         "[[faction]]".join([head, orc, daw, *rest]), encoding="utf-8"
     )
+    rs = load_ruleset(data)
+    assert rs.turn_order == ("DAW", "ORC", "WEL", "LIZ", "DWA", "HEL", "ACH")
+    assert rs.scenarios["default"].faction_codes == rs.turn_order
+
+
+def test_turn_order_follows_turn_toml_r_turn_01(data: Path) -> None:
+    edit(data, "turn.toml", '"DAW", "ORC"', '"ORC", "DAW"')
+    rs = load_ruleset(data)
+    assert rs.turn_order == ("ORC", "DAW", "WEL", "LIZ", "DWA", "HEL", "ACH")
+    assert rs.scenarios["default"].faction_codes[:2] == ("ORC", "DAW")
+
+
+def test_factions_out_of_turn_order_r_turn_01(data: Path) -> None:
+    """R-TURN-01: every faction once in turn.toml's order, and nothing else."""
+    edit(data, "turn.toml", '"DAW", "ORC", "WEL"', '"ORC", "ORC", "WLE"')
     found = problems(data)
-    assert has(found, "factions.toml", "turn order of R-TURN-01")
+    assert has(found, "factions.toml", "faction 'DAW'", "turn order of R-TURN-01")
+    assert has(found, "factions.toml", "faction 'WEL'", "turn order of R-TURN-01")
+    assert has(found, "turn.toml", "faction 'ORC'", "listed twice", "R-TURN-01")
+    assert has(found, "turn.toml", "unknown faction 'WLE'", "'WEL'")
+    assert len(found) == 4
+
+
+def test_steps_are_the_eight_known_r_turn_02(data: Path) -> None:
+    """R-TURN-02: turn.toml names each of the eight steps once; nothing else."""
+    edit(data, "turn.toml", '"trade", "redeem", "collect"', '"trade", "trade", "colect"')
+    found = problems(data)
+    assert has(found, "turn.toml", "step 'trade'", "listed twice", "R-TURN-02")
+    assert has(found, "turn.toml", "unknown step 'colect'", "'collect'")
+    assert has(found, "turn.toml", "step 'redeem'", "missing", "R-TURN-02")
+    assert has(found, "turn.toml", "step 'collect'", "missing", "R-TURN-02")
+    assert len(found) == 4
+
+
+def test_turn_file_shape(data: Path) -> None:
+    (data / "turn.toml").write_text('steps = "trade"\norder = []\n', encoding="utf-8")
+    found = problems(data)
+    assert has(found, "turn.toml", "schema: steps")
+    assert has(found, "turn.toml", "schema: factions")
+    assert has(found, "turn.toml", "schema: order")
 
 
 def test_faction_without_home_terrain_could_never_muster(data: Path) -> None:

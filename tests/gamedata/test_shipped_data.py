@@ -15,6 +15,7 @@ from caedes_bot.gamedata.loader import default_config_dir, load_ruleset
 from caedes_bot.gamedata.model import (
     ARCHURSIA,
     ESTLON,
+    STEP_IDS,
     Attribute,
     BaseType,
     Commodity,
@@ -24,6 +25,7 @@ from caedes_bot.gamedata.model import (
     Ruleset,
     Terrain,
 )
+from caedes_bot.rules.state import Step
 
 
 @pytest.fixture(scope="module")
@@ -261,6 +263,16 @@ def test_factions_in_turn_order_r_turn_01(rs: Ruleset) -> None:
         "High Elves",
         "Acherousians",
     ]
+
+
+def test_steps_in_order_r_turn_02(rs: Ruleset) -> None:
+    """R-TURN-02: 1 Trade, 2 Redeem, 3 Collect, 4 Upkeep, 5 Buy, 6 Move, 7 Combat, 8 Muster;
+    the ids are the rules core's step names, and the n-th id is step n."""
+    expected = ("trade", "redeem", "collect", "upkeep", "buy", "move", "combat", "muster")
+    assert rs.step_order == expected
+    assert set(expected) == STEP_IDS
+    assert tuple(s.name.lower() for s in sorted(Step)) == rs.step_order
+    assert [Step[s.upper()].value for s in rs.step_order] == list(range(1, 9))
 
 
 def test_faction_presentation_is_distinct_and_colour_blind_safe(rs: Ruleset) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from caedes_bot.gamedata.loader import TURN_ORDER
+from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import (
     Attribute,
     BaseType,
@@ -42,6 +42,11 @@ from caedes_bot.gamedata.model import (
     river_edge_id,
 )
 from caedes_bot.rules.state import FactionState, GameState, Step, Unit
+
+_SHIPPED = load_ruleset()
+#: The shipped turn order (R-TURN-01) and step order (R-TURN-02), from ``turn.toml``.
+TURN_ORDER: tuple[str, ...] = _SHIPPED.turn_order
+STEP_ORDER: tuple[str, ...] = _SHIPPED.step_order
 
 UNIT_TYPES: dict[BaseType, UnitTypeDef] = {
     BaseType.INFANTRY: UnitTypeDef(BaseType.INFANTRY, 2, 3, 1, 3, frozenset()),
@@ -200,6 +205,7 @@ def ruleset(
         factions=faction_defs,
         map=game_map,
         scenarios={"test": scenario},
+        step_order=STEP_ORDER,
     )
 
 
