@@ -35,12 +35,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from caedes_bot.domain.records import CampaignStatus, utcnow
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database, migrate_to_head
 from caedes_bot.persistence.mappers import dump_event, dump_order, dump_state
-from caedes_bot.persistence.tables import CampaignStatus, utcnow
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.economy import BuyUnits, CancelPurchase

@@ -30,12 +30,13 @@ from discord.ext import commands
 from caedes_bot.cogs._checks import ChannelDirectory
 from caedes_bot.cogs._errors import handle_app_command_error
 from caedes_bot.discord_sender import DiscordSender
+from caedes_bot.domain.records import DeliveryProblem
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.outbox import OutboxDispatcher, OutboxRow
 from caedes_bot.persistence.db import Database
 from caedes_bot.scheduler import Scheduler
-from caedes_bot.service import DeliveryProblem, RulesService
+from caedes_bot.service import RulesService
 from caedes_bot.settings import Settings
 from caedes_bot.ui.announcer import RichAnnouncer
 

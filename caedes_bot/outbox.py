@@ -33,10 +33,16 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.records import (
+    CREATING_KINDS,
+    OutboxKind,
+    OutboxMessage,
+    OutboxRecord,
+    OutboxStatus,
+    utcnow,
+)
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.repository import OutboxMessage, OutboxRecord
-from caedes_bot.persistence.tables import CREATING_KINDS, OutboxKind, OutboxStatus, utcnow
 
 __all__ = [
     "DeliveryResult",

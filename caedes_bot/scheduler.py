@@ -34,9 +34,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from caedes_bot.domain.records import DeadlineRecord, OutboxKind, OutboxMessage, utcnow
 from caedes_bot.outbox import sleep_or_wake
-from caedes_bot.persistence.repository import DeadlineRecord, OutboxMessage
-from caedes_bot.persistence.tables import OutboxKind, utcnow
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState

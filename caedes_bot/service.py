@@ -35,6 +35,21 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from caedes_bot.domain.records import (
+    ActingAs,
+    AuditRecord,
+    CampaignInfo,
+    CampaignStatus,
+    CampaignView,
+    ChannelRecord,
+    DeadlineRecord,
+    DeliveryProblem,
+    OutboxKind,
+    OutboxMessage,
+    StoredEvent,
+    StoredOrder,
+    utcnow,
+)
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
@@ -45,20 +60,6 @@ from caedes_bot.persistence.mappers import (
     load_event,
     load_order,
     load_state,
-)
-from caedes_bot.persistence.repository import (
-    AuditRecord,
-    CampaignInfo,
-    ChannelRecord,
-    DeadlineRecord,
-    OutboxMessage,
-    StoredEvent,
-)
-from caedes_bot.persistence.tables import (
-    ActingAs,
-    CampaignStatus,
-    OutboxKind,
-    utcnow,
 )
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import Dice, SeededDice
@@ -325,20 +326,6 @@ def _turn_text(state: GameState, ruleset: Ruleset) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class CampaignView:
-    """What an :class:`Announcer` knows of a campaign: its row, who plays which faction, and
-    its open deadlines (key -> when it falls due: ``turn:<round>:<faction>``,
-    ``decision:<id>``), those made by the order being announced included. When the order ends
-    a turn, ``turn_events`` holds the events of that turn stored by earlier orders (from its
-    ``TurnBegan`` on), so the turn summary can speak of the whole turn (R-GEN-07)."""
-
-    info: CampaignInfo
-    players: Mapping[str, int]
-    deadlines: Mapping[str, datetime] = field(default_factory=dict)
-    turn_events: Sequence[Event] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class UmpireChange:
     """What :meth:`RulesService.set_umpire` did.
 
@@ -351,23 +338,6 @@ class UmpireChange:
     previous: int | None
     changed: bool
     plays: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DeliveryProblem:
-    """A message or set-up step the bot could not deliver to Discord, for good.
-
-    Attributes:
-        channel_key: the place (``"category"``, ``"announcements"``, ``"orders:DAW"``).
-        kind: what was asked of Discord.
-        error: Discord's answer, or why it could not be tried.
-        payload: the row's detail (names, members).
-    """
-
-    channel_key: str
-    kind: OutboxKind
-    error: str
-    payload: Mapping[str, Any]
 
 
 #: A campaign's status in words ("it is under way").
@@ -1629,7 +1599,7 @@ class RulesService:
             UnknownCampaign: no such campaign.
         """
 
-        def _tx(conn: Connection) -> tuple[repo.CampaignRecord, list[repo.StoredOrder]]:
+        def _tx(conn: Connection) -> tuple[repo.CampaignRecord, list[StoredOrder]]:
             record = repo.load_campaign(conn, campaign_id)
             if record is None:
                 raise UnknownCampaign(campaign_id)

@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.records import OutboxKind, OutboxMessage, OutboxStatus
 from caedes_bot.outbox import OutboxDispatcher, PermanentError, RetryableError
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.repository import OutboxMessage
-from caedes_bot.persistence.tables import OutboxKind, OutboxStatus
 from caedes_bot.service import RulesService
 from tests.persistence.fake_sender import FakeDiscord, SimulatedCrash
 from tests.persistence.fixtures import db, db_template, db_url

@@ -11,16 +11,10 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.records import ActingAs, CampaignStatus, OutboxKind
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.tables import (
-    ActingAs,
-    CampaignStatus,
-    OutboxKind,
-    campaign_events,
-    campaign_orders,
-    outbox,
-)
+from caedes_bot.persistence.tables import campaign_events, campaign_orders, outbox
 from caedes_bot.rules.errors import NotEnoughRP, RuleViolation, UnknownName
 from caedes_bot.service import (
     Actor,

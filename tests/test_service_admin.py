@@ -14,19 +14,23 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.records import (
+    AuditRecord,
+    CampaignStatus,
+    DeliveryProblem,
+    OutboxKind,
+    OutboxRecord,
+)
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.repository import AuditRecord, OutboxRecord
-from caedes_bot.persistence.tables import CampaignStatus, OutboxKind
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.service import (
     NAME_MAX,
     Actor,
     AlreadyStarted,
     CampaignNameTaken,
-    DeliveryProblem,
     FactionHeld,
     InvalidCampaignName,
     NoUmpire,

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
+from caedes_bot.domain.records import ActingAs, CampaignStatus, CampaignView, OutboxMessage
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.tables import ActingAs, CampaignStatus
 from caedes_bot.rules.combat import FightBattle
 from caedes_bot.rules.economy import BuyUnits
 from caedes_bot.rules.errors import NotEnoughRP
@@ -20,7 +20,7 @@ from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, TurnEnded, UmpireAdvance
-from caedes_bot.service import Actor, CampaignView, NotAuthorised, OutboxMessage, RulesService
+from caedes_bot.service import Actor, NotAuthorised, RulesService
 from tests.persistence.fixtures import db, db_template, db_url
 
 __all__ = ["db", "db_template", "db_url"]

@@ -19,12 +19,17 @@ from typing import Any
 
 import pytest
 
+from caedes_bot.domain.records import (
+    ActingAs,
+    CampaignStatus,
+    DeadlineRecord,
+    OutboxRecord,
+    StoredOrder,
+)
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.repository import DeadlineRecord, OutboxRecord, StoredOrder
-from caedes_bot.persistence.tables import ActingAs, CampaignStatus
 from caedes_bot.rules.combat import FightBattle
 from caedes_bot.rules.dice import DiceScriptError, Roll
 from caedes_bot.rules.movement import MoveUnits

@@ -27,17 +27,11 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.records import CampaignStatus, OutboxKind, OutboxStatus
 from caedes_bot.outbox import OutboxDispatcher
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.tables import (
-    CampaignStatus,
-    OutboxKind,
-    OutboxStatus,
-    campaign_events,
-    campaign_orders,
-    outbox,
-)
+from caedes_bot.persistence.tables import campaign_events, campaign_orders, outbox
 from caedes_bot.service import Actor, RulesService
 from tests.persistence.fake_sender import FakeDiscord
 from tests.persistence.fixtures import db, db_template, db_url

@@ -21,8 +21,8 @@ from enum import Enum
 import discord
 
 from caedes_bot.cogs._errors import NotInCampaign, NotPermitted
-from caedes_bot.persistence.repository import CampaignInfo
-from caedes_bot.service import Actor, CampaignView, RulesService
+from caedes_bot.domain.records import CampaignInfo, CampaignView
+from caedes_bot.service import Actor, RulesService
 
 
 class Need(Enum):

@@ -37,12 +37,13 @@ from caedes_bot.cogs._errors import (
     mark_committed,
 )
 from caedes_bot.cogs._transformers import Choice, resolve_faction
+from caedes_bot.domain.records import CampaignView
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
-from caedes_bot.service import Actor, CampaignView, Expect, RulesService, SubmitResult
+from caedes_bot.service import Actor, Expect, RulesService, SubmitResult
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
 from caedes_bot.ui.text import ELLIPSIS, choices, split_message

@@ -34,10 +34,9 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
 from caedes_bot.cogs._errors import NotInCampaign, Redelivered, UserError, first_delivery
+from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
-from caedes_bot.persistence.repository import CampaignInfo
-from caedes_bot.persistence.tables import CampaignStatus
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.service import NAME_MAX, STATUS_TEXT, RulesService, describe_problem
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate

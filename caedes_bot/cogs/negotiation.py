@@ -24,9 +24,8 @@ from caedes_bot.cogs._play import (
 )
 from caedes_bot.cogs._transformers import faction_choices, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
+from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.persistence.repository import OutboxMessage
-from caedes_bot.persistence.tables import OutboxKind
 from caedes_bot.rules.diplomacy import neighbours, neighbours_of
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.describe import faction_name

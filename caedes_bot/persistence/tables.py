@@ -12,6 +12,9 @@ What lives where:
 * ``members``, ``channels``, ``deadlines``, ``processed_interactions``, ``outbox``,
   ``audit_log``: relational tables for what the Discord edge looks up on its own.
 
+The enums stored here (campaign status, acting as, outbox kind and status) belong to
+:mod:`caedes_bot.domain.records`, which the rest of the bot imports them from.
+
 All timestamps are UTC (:class:`UTCDateTime`). JSON columns use ``sa.JSON`` so the same models
 work on SQLite and PostgreSQL. Relationships are not used: the service reads and writes with a
 few Core statements per order, so there is no lazy loading to guard against.
@@ -26,6 +29,8 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from caedes_bot.domain.records import ActingAs, CampaignStatus, OutboxKind, OutboxStatus
 
 NAMING_CONVENTION: dict[str, str] = {
     "ix": "ix_%(column_0_label)s",
@@ -61,57 +66,6 @@ class UTCDateTime(sa.types.TypeDecorator[datetime]):
         if value.tzinfo is None:
             return value.replace(tzinfo=UTC)
         return value.astimezone(UTC)
-
-
-def utcnow() -> datetime:
-    """The current time, timezone-aware UTC."""
-    return datetime.now(UTC)
-
-
-class CampaignStatus(enum.StrEnum):
-    """Where a campaign is in its life."""
-
-    SETTING_UP = "setting_up"
-    ACTIVE = "active"
-    PAUSED = "paused"
-    FINISHED = "finished"
-
-
-class ActingAs(enum.StrEnum):
-    """In which capacity an order was given (stored with every order)."""
-
-    PLAYER = "player"
-    UMPIRE = "umpire"
-    ADMIN = "admin"
-    SYSTEM = "system"
-
-
-class OutboxKind(enum.StrEnum):
-    """What an outbox row asks of Discord."""
-
-    POST = "post"
-    EDIT = "edit"
-    CREATE_CATEGORY = "create_category"
-    CREATE_CHANNEL = "create_channel"
-    CREATE_THREAD = "create_thread"
-    ADD_THREAD_MEMBER = "add_thread_member"
-    REMOVE_THREAD_MEMBER = "remove_thread_member"
-    GRANT_CHANNEL_ACCESS = "grant_channel_access"
-    REVOKE_CHANNEL_ACCESS = "revoke_channel_access"
-
-
-#: Kinds that create a channel, category or thread and store its Discord id in ``channels``.
-CREATING_KINDS: frozenset[OutboxKind] = frozenset(
-    {OutboxKind.CREATE_CATEGORY, OutboxKind.CREATE_CHANNEL, OutboxKind.CREATE_THREAD}
-)
-
-
-class OutboxStatus(enum.StrEnum):
-    """Delivery status of an outbox row."""
-
-    PENDING = "pending"
-    DELIVERED = "delivered"
-    FAILED = "failed"
 
 
 def _enum(cls: type[enum.StrEnum], name: str) -> sa.Enum:

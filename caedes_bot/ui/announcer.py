@@ -30,13 +30,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.persistence.repository import OutboxMessage
-from caedes_bot.persistence.tables import OutboxKind
 from caedes_bot.rules import combat, trade, turn
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
-from caedes_bot.service import CampaignView
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import BATTLE_DETAIL, event_line, faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from caedes_bot.domain.records import AuditRecord
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.persistence.repository import AuditRecord
 
 #: The capacities an entry may record (``detail["as"]``, or ``acting_as`` for orders).
 ROLES = ("umpire", "admin", "player", "system")

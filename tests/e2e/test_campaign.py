@@ -17,9 +17,10 @@ from typing import Any
 import discord
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.records import OutboxKind
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
-from caedes_bot.persistence.tables import OutboxKind, audit_log, outbox
+from caedes_bot.persistence.tables import audit_log, outbox
 from tests.e2e.campaigns import (
     CAMPAIGN_CHANNELS,
     DEFAULT_FACTIONS,

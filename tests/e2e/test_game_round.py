@@ -24,7 +24,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from caedes_bot.persistence.tables import OutboxStatus, outbox
+from caedes_bot.domain.records import OutboxStatus
+from caedes_bot.persistence.tables import outbox
 from tests.e2e.campaigns import thread_members
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import (

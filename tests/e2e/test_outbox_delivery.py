@@ -15,8 +15,8 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from caedes_bot.persistence.repository import OutboxMessage
-from caedes_bot.persistence.tables import OutboxKind, OutboxStatus, outbox
+from caedes_bot.domain.records import OutboxKind, OutboxMessage, OutboxStatus
+from caedes_bot.persistence.tables import outbox
 from tests.e2e.campaigns import DEFAULT_FACTIONS, new_campaign, setup_done, thread_members
 from tests.e2e.conftest import FAST_OUTBOX, MakeBot
 from tests.fakediscord import DROP, LOSE_ANSWER, FakeDiscord

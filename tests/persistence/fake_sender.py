@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from caedes_bot.domain.records import OutboxKind
 from caedes_bot.outbox import DeliveryResult, OutboxRow, PermanentError, RetryableError
-from caedes_bot.persistence.tables import OutboxKind
 
 
 class SimulatedCrash(BaseException):

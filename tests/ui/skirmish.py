@@ -14,10 +14,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import cache
 
+from caedes_bot.domain.records import CampaignInfo, CampaignStatus, CampaignView
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.persistence.repository import CampaignInfo
-from caedes_bot.persistence.tables import CampaignStatus
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.events import Event
@@ -25,7 +24,6 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, StartCampaign
-from caedes_bot.service import CampaignView
 
 ALICE, BOB, UMPIRE = 101, 102, 900
 NOW = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

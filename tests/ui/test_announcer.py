@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from caedes_bot.persistence.repository import OutboxMessage
-from caedes_bot.persistence.tables import OutboxKind
+from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.rules.combat import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.state import GameState, Step

@@ -1,0 +1,145 @@
+"""All SQL of the bot: small synchronous functions over one ``Connection`` (design.md section 4),
+in one module per aggregate:
+
+* :mod:`.campaigns`: the campaign rows and the versioned state document;
+* :mod:`.eventlog`: the order and event logs and the processed interactions;
+* :mod:`.members`: who plays which faction; :mod:`.channels`: a campaign's Discord places;
+* :mod:`.outbox`: messages owed to Discord; :mod:`.deadlines`: turn and reaction deadlines;
+* :mod:`.audit`: the audit log.
+
+Every function takes the connection of the transaction it belongs to; a caller composes several
+of them into ONE transaction function and runs it with
+:meth:`~caedes_bot.persistence.db.Database.write` (on the single writer thread) or
+:meth:`~caedes_bot.persistence.db.Database.read` (on a reader thread), so a whole transaction
+costs one hop off the event loop. The statements are SQLAlchemy Core, and those on an order's
+path are built once at import: an order costs a handful of statements and maps no ORM rows.
+Nothing here is SQLite-specific.
+
+Results are the typed frozen records of :mod:`caedes_bot.domain.records`; timestamps are aware
+UTC datetimes. This package re-exports every function, so a caller may write
+``from caedes_bot.persistence import repository as repo`` and ``repo.save_state(...)``.
+"""
+
+from __future__ import annotations
+
+from caedes_bot.persistence.repository.audit import (
+    insert_audit,
+    list_audit,
+)
+from caedes_bot.persistence.repository.campaigns import (
+    CampaignRecord,
+    StaleVersion,
+    campaign_info,
+    count_rows,
+    insert_campaign,
+    list_campaigns,
+    load_campaign,
+    name_key,
+    open_campaign_named,
+    save_state,
+    update_campaign,
+)
+from caedes_bot.persistence.repository.channels import (
+    add_channel,
+    channel_by_discord_id,
+    channels_of,
+    set_channel_discord_id,
+)
+from caedes_bot.persistence.repository.deadlines import (
+    close_open_deadlines,
+    due_deadlines,
+    due_reminders,
+    existing_deadline_keys,
+    insert_deadline,
+    mark_fired,
+    mark_reminded,
+    next_deadline_time,
+    open_deadlines,
+    set_deadline_due,
+)
+from caedes_bot.persistence.repository.eventlog import (
+    events_of_current_turn,
+    get_processed,
+    insert_events,
+    insert_order,
+    insert_processed,
+    list_events,
+    list_orders,
+)
+from caedes_bot.persistence.repository.members import (
+    factions_of,
+    players_of,
+    remove_member,
+    set_member,
+)
+from caedes_bot.persistence.repository.outbox import (
+    defer_outbox,
+    delivered_message_id,
+    due_outbox_heads,
+    failed_outbox_rows,
+    insert_outbox,
+    mark_outbox_delivered,
+    mark_outbox_failed,
+    mark_outbox_retry,
+    new_nonce,
+    next_outbox_attempt,
+    outbox_key_exists,
+    outbox_queue,
+    outbox_row,
+    outbox_rows,
+)
+
+__all__ = [
+    "CampaignRecord",
+    "StaleVersion",
+    "add_channel",
+    "campaign_info",
+    "channel_by_discord_id",
+    "channels_of",
+    "close_open_deadlines",
+    "count_rows",
+    "defer_outbox",
+    "delivered_message_id",
+    "due_deadlines",
+    "due_outbox_heads",
+    "due_reminders",
+    "events_of_current_turn",
+    "existing_deadline_keys",
+    "factions_of",
+    "failed_outbox_rows",
+    "get_processed",
+    "insert_audit",
+    "insert_campaign",
+    "insert_deadline",
+    "insert_events",
+    "insert_order",
+    "insert_outbox",
+    "insert_processed",
+    "list_audit",
+    "list_campaigns",
+    "list_events",
+    "list_orders",
+    "load_campaign",
+    "mark_fired",
+    "mark_outbox_delivered",
+    "mark_outbox_failed",
+    "mark_outbox_retry",
+    "mark_reminded",
+    "name_key",
+    "new_nonce",
+    "next_deadline_time",
+    "next_outbox_attempt",
+    "open_campaign_named",
+    "open_deadlines",
+    "outbox_key_exists",
+    "outbox_queue",
+    "outbox_row",
+    "outbox_rows",
+    "players_of",
+    "remove_member",
+    "save_state",
+    "set_channel_discord_id",
+    "set_deadline_due",
+    "set_member",
+    "update_campaign",
+]

@@ -1,0 +1,225 @@
+"""Campaign rows: create, read, list, change and the versioned save of the state document.
+
+``save_state`` is the optimistic version check of an order: it writes only if the campaign is
+still at the version the state was read at, else raises :class:`StaleVersion`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import CampaignInfo, CampaignStatus
+from caedes_bot.persistence.db import RawJSON
+from caedes_bot.persistence.tables import campaigns
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignRecord:
+    """A campaign with its state document (JSON text) and the last event sequence number."""
+
+    info: CampaignInfo
+    state_json: str
+    last_event_seq: int
+
+
+class StaleVersion(Exception):
+    """The campaign's version moved on since the state was read: reload and retry."""
+
+
+_INFO_COLUMNS = (
+    campaigns.c.id,
+    campaigns.c.guild_id,
+    campaigns.c.name,
+    campaigns.c.scenario,
+    campaigns.c.status,
+    campaigns.c.version,
+    campaigns.c.created_by,
+    campaigns.c.umpire_user_id,
+    campaigns.c.category_id,
+    campaigns.c.created_at,
+    campaigns.c.updated_at,
+)
+
+
+def _info(row: Any) -> CampaignInfo:
+    m = row._mapping
+    return CampaignInfo(
+        id=m["id"],
+        guild_id=m["guild_id"],
+        name=m["name"],
+        scenario=m["scenario"],
+        status=CampaignStatus(m["status"]),
+        version=m["version"],
+        created_by=m["created_by"],
+        umpire_user_id=m["umpire_user_id"],
+        category_id=m["category_id"],
+        created_at=m["created_at"],
+        updated_at=m["updated_at"],
+    )
+
+
+def name_key(name: str) -> str:
+    """A campaign name as compared: runs of whitespace made single, case-folded
+    (``"Seven  SWORDS"`` -> ``"seven swords"``)."""
+    return " ".join(name.split()).casefold()[:100]
+
+
+def insert_campaign(
+    conn: Connection,
+    *,
+    guild_id: int,
+    name: str,
+    scenario: str,
+    state_json: str,
+    created_by: int,
+    umpire_user_id: int | None,
+    now: datetime,
+) -> int:
+    """Insert a campaign in ``setting_up`` at version 0; returns its id.
+
+    Raises:
+        IntegrityError: the guild has a campaign of the same :func:`name_key` that is not
+            finished (a unique index).
+    """
+    result = conn.execute(
+        sa.insert(campaigns).values(
+            guild_id=guild_id,
+            name=name,
+            name_key=name_key(name),
+            scenario=scenario,
+            status=CampaignStatus.SETTING_UP,
+            state=RawJSON(state_json),
+            version=0,
+            last_event_seq=0,
+            created_by=created_by,
+            umpire_user_id=umpire_user_id,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    pk = result.inserted_primary_key
+    assert pk is not None
+    return int(pk[0])
+
+
+def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
+    """The campaign with its state JSON text, or ``None``."""
+    row = (
+        conn.execute(
+            sa.select(
+                *_INFO_COLUMNS,
+                sa.type_coerce(campaigns.c.state, sa.Text).label("state_json"),
+                campaigns.c.last_event_seq,
+            ).where(campaigns.c.id == campaign_id)
+        )
+    ).first()
+    if row is None:
+        return None
+    return CampaignRecord(_info(row), row._mapping["state_json"], row._mapping["last_event_seq"])
+
+
+def campaign_info(conn: Connection, campaign_id: int) -> CampaignInfo | None:
+    """The campaign without its state, or ``None``."""
+    row = (conn.execute(sa.select(*_INFO_COLUMNS).where(campaigns.c.id == campaign_id))).first()
+    return None if row is None else _info(row)
+
+
+def open_campaign_named(conn: Connection, guild_id: int, name: str) -> CampaignInfo | None:
+    """The guild's campaign that is not finished and has this name (compared by
+    :func:`name_key`), if any."""
+    row = conn.execute(
+        sa.select(*_INFO_COLUMNS).where(
+            campaigns.c.guild_id == guild_id,
+            campaigns.c.name_key == name_key(name),
+            campaigns.c.status != CampaignStatus.FINISHED,
+        )
+    ).first()
+    return None if row is None else _info(row)
+
+
+def list_campaigns(
+    conn: Connection,
+    *,
+    guild_id: int | None = None,
+    statuses: Sequence[CampaignStatus] | None = None,
+) -> list[CampaignInfo]:
+    """Campaigns in id order, optionally of one guild and in some statuses."""
+    stmt = sa.select(*_INFO_COLUMNS).order_by(campaigns.c.id)
+    if guild_id is not None:
+        stmt = stmt.where(campaigns.c.guild_id == guild_id)
+    if statuses is not None:
+        stmt = stmt.where(campaigns.c.status.in_(list(statuses)))
+    return [_info(r) for r in conn.execute(stmt)]
+
+
+def update_campaign(conn: Connection, campaign_id: int, *, now: datetime, **values: Any) -> None:
+    """Change columns of a campaign that are not the state (status, umpire, category)."""
+    conn.execute(
+        sa.update(campaigns).where(campaigns.c.id == campaign_id).values(updated_at=now, **values)
+    )
+
+
+_SAVE_STATE = (
+    sa.update(campaigns)
+    .where(
+        campaigns.c.id == sa.bindparam("b_id"),
+        campaigns.c.version == sa.bindparam("b_version"),
+    )
+    .values(
+        state=sa.bindparam("b_state", type_=campaigns.c.state.type),
+        version=campaigns.c.version + 1,
+        last_event_seq=sa.bindparam("b_last_event_seq"),
+        updated_at=sa.bindparam("b_now", type_=campaigns.c.updated_at.type),
+    )
+)
+_SAVE_STATE_AND_STATUS = _SAVE_STATE.values(
+    status=sa.bindparam("b_status", type_=campaigns.c.status.type)
+)
+
+
+def save_state(
+    conn: Connection,
+    *,
+    campaign_id: int,
+    expected_version: int,
+    state_json: str,
+    last_event_seq: int,
+    now: datetime,
+    status: CampaignStatus | None = None,
+) -> int:
+    """Store a new state if the campaign is still at ``expected_version``; returns the new version.
+
+    ``UPDATE campaigns SET state=:s, version=version+1 ... WHERE id=:id AND version=:v``.
+
+    Raises:
+        StaleVersion: another writer got there first (nothing was changed).
+    """
+    params: dict[str, Any] = {
+        "b_id": campaign_id,
+        "b_version": expected_version,
+        "b_state": RawJSON(state_json),
+        "b_last_event_seq": last_event_seq,
+        "b_now": now,
+    }
+    if status is None:
+        result = conn.execute(_SAVE_STATE, params)
+    else:
+        params["b_status"] = status
+        result = conn.execute(_SAVE_STATE_AND_STATUS, params)
+    if result.rowcount != 1:
+        raise StaleVersion(f"campaign {campaign_id} is no longer at version {expected_version}")
+    return expected_version + 1
+
+
+def count_rows(conn: Connection, table: sa.Table, campaign_id: int) -> int:
+    """How many rows of ``table`` belong to the campaign (for checks and tests)."""
+    value = conn.scalar(
+        sa.select(sa.func.count()).select_from(table).where(table.c.campaign_id == campaign_id)
+    )
+    return int(value or 0)

@@ -1,0 +1,175 @@
+"""Deadline rows (R-PBP-DEAD-01..04): armed in an order's transaction, read back by the
+scheduler through the service, closed once acted on or no longer owed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import CampaignStatus, DeadlineRecord
+from caedes_bot.persistence.tables import campaigns, deadlines
+
+
+def _deadline(r: Any) -> DeadlineRecord:
+    return DeadlineRecord(
+        id=r.id,
+        campaign_id=r.campaign_id,
+        decision_key=r.decision_key,
+        faction=r.faction,
+        due_at=r.due_at,
+        reminder_at=r.reminder_at,
+        reminded=bool(r.reminded),
+        fired=bool(r.fired),
+    )
+
+
+def open_deadlines(conn: Connection, campaign_id: int) -> list[DeadlineRecord]:
+    """The campaign's deadlines that have not fired, by due time."""
+    rows = conn.execute(
+        sa.select(deadlines)
+        .where(deadlines.c.campaign_id == campaign_id, deadlines.c.fired.is_(False))
+        .order_by(deadlines.c.due_at, deadlines.c.id)
+    )
+    return [_deadline(r) for r in rows]
+
+
+def existing_deadline_keys(
+    conn: Connection, campaign_id: int, decision_keys: Sequence[str]
+) -> set[str]:
+    """Which of ``decision_keys`` the campaign has a deadline row for, open or closed (a key is
+    armed once: a turn deadline already acted on stays closed while that turn goes on)."""
+    if not decision_keys:
+        return set()
+    rows = conn.execute(
+        sa.select(deadlines.c.decision_key).where(
+            deadlines.c.campaign_id == campaign_id,
+            deadlines.c.decision_key.in_(list(decision_keys)),
+        )
+    )
+    return {str(key) for (key,) in rows}
+
+
+def insert_deadline(
+    conn: Connection,
+    *,
+    campaign_id: int,
+    decision_key: str,
+    faction: str | None,
+    due_at: datetime,
+    reminder_at: datetime | None,
+) -> None:
+    """Add a deadline (the key must be new for the campaign)."""
+    conn.execute(
+        sa.insert(deadlines).values(
+            campaign_id=campaign_id,
+            decision_key=decision_key,
+            faction=faction,
+            due_at=due_at,
+            reminder_at=reminder_at,
+            reminded=False,
+            fired=False,
+        )
+    )
+
+
+def close_open_deadlines(conn: Connection, campaign_id: int, decision_keys: Sequence[str]) -> None:
+    """Close deadlines that are no longer owed (the decision was made, the turn moved on).
+
+    Rows are kept, marked ``fired`` (closed), so an id is never reused for another deadline.
+    """
+    if not decision_keys:
+        return
+    conn.execute(
+        sa.update(deadlines)
+        .where(
+            deadlines.c.campaign_id == campaign_id,
+            deadlines.c.decision_key.in_(list(decision_keys)),
+            deadlines.c.fired.is_(False),
+        )
+        .values(fired=True)
+    )
+
+
+def set_deadline_due(
+    conn: Connection, deadline_id: int, *, due_at: datetime, reminder_at: datetime | None
+) -> None:
+    """Move a deadline (the umpire's change, R-PBP-UMP-03)."""
+    conn.execute(
+        sa.update(deadlines)
+        .where(deadlines.c.id == deadline_id)
+        .values(due_at=due_at, reminder_at=reminder_at, reminded=False)
+    )
+
+
+def _active_campaigns() -> sa.Select[tuple[int]]:
+    return sa.select(campaigns.c.id).where(campaigns.c.status == CampaignStatus.ACTIVE)
+
+
+def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
+    """Open deadlines of active campaigns whose reminder time has come, not yet reminded."""
+    rows = conn.execute(
+        sa.select(deadlines)
+        .where(
+            deadlines.c.fired.is_(False),
+            deadlines.c.reminded.is_(False),
+            deadlines.c.reminder_at.is_not(None),
+            deadlines.c.reminder_at <= now,
+            deadlines.c.campaign_id.in_(_active_campaigns()),
+        )
+        .order_by(deadlines.c.reminder_at, deadlines.c.id)
+    )
+    return [_deadline(r) for r in rows]
+
+
+def due_deadlines(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
+    """Open deadlines of active campaigns that have passed (a paused campaign's wait)."""
+    rows = conn.execute(
+        sa.select(deadlines)
+        .where(
+            deadlines.c.fired.is_(False),
+            deadlines.c.due_at <= now,
+            deadlines.c.campaign_id.in_(_active_campaigns()),
+        )
+        .order_by(deadlines.c.due_at, deadlines.c.id)
+    )
+    return [_deadline(r) for r in rows]
+
+
+def next_deadline_time(conn: Connection) -> datetime | None:
+    """The earliest time at which a reminder or a deadline of an active campaign falls due."""
+    active = deadlines.c.campaign_id.in_(_active_campaigns())
+    due: datetime | None = conn.scalar(
+        sa.select(sa.func.min(deadlines.c.due_at)).where(deadlines.c.fired.is_(False), active)
+    )
+    remind: datetime | None = conn.scalar(
+        sa.select(sa.func.min(deadlines.c.reminder_at)).where(
+            deadlines.c.fired.is_(False), deadlines.c.reminded.is_(False), active
+        )
+    )
+    times = [t for t in (due, remind) if t is not None]
+    if not times:
+        return None
+    return min(t if t.tzinfo is not None else t.replace(tzinfo=UTC) for t in times)
+
+
+def mark_reminded(conn: Connection, deadline_id: int) -> None:
+    """The reminder for this deadline was queued."""
+    conn.execute(sa.update(deadlines).where(deadlines.c.id == deadline_id).values(reminded=True))
+
+
+def mark_fired(conn: Connection, deadline: DeadlineRecord) -> None:
+    """The deadline passed and was acted on (closed)."""
+    conn.execute(
+        sa.update(deadlines)
+        .where(
+            deadlines.c.id == deadline.id,
+            deadlines.c.campaign_id == deadline.campaign_id,
+            deadlines.c.decision_key == deadline.decision_key,
+        )
+        .values(fired=True)
+    )

@@ -1,0 +1,186 @@
+"""The append-only order and event logs, and the processed interactions (idempotency).
+
+The order log is enough to replay a campaign exactly; the event log is the history players
+see. A processed interaction keeps the first result of an order, so the same interaction
+twice has one effect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import ActingAs, StoredEvent, StoredOrder
+from caedes_bot.persistence.tables import campaign_events, campaign_orders, processed_interactions
+
+_INSERT_ORDER = sa.insert(campaign_orders)
+
+
+def insert_order(
+    conn: Connection,
+    *,
+    campaign_id: int,
+    seq: int,
+    actor_user_id: int | None,
+    acting_as: ActingAs,
+    faction: str | None,
+    payload: dict[str, Any],
+    interaction_id: str | None,
+    dice_before: int,
+    dice_after: int,
+    now: datetime,
+) -> None:
+    """Append an accepted order to the log (``payload`` holds ``"type"``)."""
+    conn.execute(
+        _INSERT_ORDER,
+        {
+            "campaign_id": campaign_id,
+            "seq": seq,
+            "actor_user_id": actor_user_id,
+            "acting_as": acting_as,
+            "faction": faction,
+            "type": payload["type"],
+            "payload": payload,
+            "interaction_id": interaction_id,
+            "dice_before": dice_before,
+            "dice_after": dice_after,
+            "created_at": now,
+        },
+    )
+
+
+_INSERT_EVENT = sa.insert(campaign_events)
+
+
+def insert_events(
+    conn: Connection,
+    *,
+    campaign_id: int,
+    first_seq: int,
+    order_seq: int,
+    events: Sequence[tuple[dict[str, Any], list[str] | None]],
+    now: datetime,
+) -> None:
+    """Append events (payload with ``"type"``, audience) numbered from ``first_seq``."""
+    if not events:
+        return
+    conn.execute(
+        _INSERT_EVENT,
+        [
+            {
+                "campaign_id": campaign_id,
+                "seq": first_seq + i,
+                "order_seq": order_seq,
+                "type": payload["type"],
+                "payload": payload,
+                "audience": audience,
+                "created_at": now,
+            }
+            for i, (payload, audience) in enumerate(events)
+        ],
+    )
+
+
+def list_orders(conn: Connection, campaign_id: int) -> list[StoredOrder]:
+    """The campaign's order log in order."""
+    rows = conn.execute(
+        sa.select(campaign_orders)
+        .where(campaign_orders.c.campaign_id == campaign_id)
+        .order_by(campaign_orders.c.seq)
+    )
+    return [
+        StoredOrder(
+            campaign_id=r.campaign_id,
+            seq=r.seq,
+            actor_user_id=r.actor_user_id,
+            acting_as=ActingAs(r.acting_as),
+            faction=r.faction,
+            type=r.type,
+            payload=r.payload,
+            interaction_id=r.interaction_id,
+            dice_before=r.dice_before,
+            dice_after=r.dice_after,
+            created_at=r.created_at,
+        )
+        for r in rows
+    ]
+
+
+def list_events(
+    conn: Connection, campaign_id: int, *, after_seq: int = 0, limit: int | None = None
+) -> list[StoredEvent]:
+    """The campaign's events with ``seq > after_seq``, in order."""
+    stmt = (
+        sa.select(campaign_events)
+        .where(campaign_events.c.campaign_id == campaign_id, campaign_events.c.seq > after_seq)
+        .order_by(campaign_events.c.seq)
+    )
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return [
+        StoredEvent(
+            campaign_id=r.campaign_id,
+            seq=r.seq,
+            order_seq=r.order_seq,
+            type=r.type,
+            payload=r.payload,
+            audience=r.audience,
+            created_at=r.created_at,
+        )
+        for r in conn.execute(stmt)
+    ]
+
+
+def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEvent]:
+    """The stored events from the latest ``TurnBegan`` on, in order (empty before any turn).
+
+    Turns are played one after another, so these are the events of the turn being played.
+    """
+    start = conn.scalar(
+        sa.select(sa.func.max(campaign_events.c.seq)).where(
+            campaign_events.c.campaign_id == campaign_id,
+            campaign_events.c.type == "TurnBegan",
+        )
+    )
+    if start is None:
+        return []
+    return list_events(conn, campaign_id, after_seq=int(start) - 1)
+
+
+_INSERT_PROCESSED = sa.insert(processed_interactions)
+
+
+def insert_processed(
+    conn: Connection,
+    *,
+    interaction_id: str,
+    campaign_id: int,
+    result: dict[str, Any],
+    now: datetime,
+) -> None:
+    """Record an interaction's first result. Raises ``IntegrityError`` if already recorded."""
+    conn.execute(
+        _INSERT_PROCESSED,
+        {
+            "interaction_id": interaction_id,
+            "campaign_id": campaign_id,
+            "result": result,
+            "created_at": now,
+        },
+    )
+
+
+def get_processed(conn: Connection, interaction_id: str) -> tuple[int, dict[str, Any]] | None:
+    """``(campaign_id, result)`` stored for an interaction, or ``None``."""
+    row = (
+        conn.execute(
+            sa.select(processed_interactions.c.campaign_id, processed_interactions.c.result).where(
+                processed_interactions.c.interaction_id == interaction_id
+            )
+        )
+    ).first()
+    return None if row is None else (row.campaign_id, row.result)
