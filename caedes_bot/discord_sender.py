@@ -10,6 +10,13 @@ at least once, so every row is safe to repeat:
 * adding or removing a thread member, or granting or revoking channel access, twice changes
   nothing.
 
+Threads that Discord archived (it does so after a week without activity, or sooner on a busy
+server) refuse message edits and member changes with 400, code 50083. The bot holds Manage
+Threads, so before it changes members it unarchives a thread it sees archived, and any 50083
+means "unarchive and try again", never a missing permission. Unarchiving sends only
+``archived: false``, so a locked thread stays locked. A post flagged ``unarchive`` (the turn
+panel, at each turn start of the orders thread's faction) unarchives its thread first.
+
 Permissions (ux.md "Channels of a campaign"): ``read_only`` channels deny @everyone sending
 and opening threads (``#announcements``, ``#battles``); ``private`` channels deny @everyone
 viewing and allow the listed members (``#umpire``). The bot gives itself an explicit allow on
@@ -30,7 +37,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 import aiohttp
 import discord
@@ -39,6 +46,8 @@ from caedes_bot.outbox import DeliveryResult, OutboxKind, OutboxRow, PermanentEr
 from caedes_bot.ui.text import EMBEDS_PER_MESSAGE, MESSAGE_LIMIT, fit_embed, truncate
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 #: Finds the campaign that owns a Discord channel id (``None``: no campaign).
 OwnerLookup = Callable[[int], Awaitable[int | None]]
@@ -68,6 +77,9 @@ FailureHook = Callable[[OutboxRow, str], Awaitable[None]]
 
 #: Minutes of silence before Discord archives a thread (the longest Discord offers: 7 days).
 THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
+
+#: Discord's JSON error code for an operation on an archived thread (edit, member change).
+THREAD_ARCHIVED: Final = 50083
 
 
 async def _no_owner(_discord_id: int) -> int | None:
@@ -198,6 +210,8 @@ class DiscordSender:
         except discord.HTTPException as err:
             if err.status == 429 or err.status >= 500:
                 raise RetryableError(f"Discord answered {err.status}: {err.text}") from err
+            if err.code == THREAD_ARCHIVED:  # archived again between unarchiving and retrying
+                raise RetryableError(f"the thread is archived: {err.text}") from err
             raise PermanentError(f"Discord refused ({err.status} {err.code}): {err.text}") from err
         except (TimeoutError, aiohttp.ClientError, OSError) as err:
             raise RetryableError(f"network: {type(err).__name__}: {err}") from err
@@ -244,13 +258,35 @@ class DiscordSender:
         return channel
 
     async def _thread(self, guild: discord.Guild, thread_id: int) -> discord.Thread:
+        """The thread, active: from the cache (which holds active threads only), else fetched
+        and unarchived if Discord archived it."""
         thread = guild.get_thread(thread_id)
         if thread is None:
             fetched = await guild.fetch_channel(thread_id)
             if not isinstance(fetched, discord.Thread):
                 raise PermanentError(f"{thread_id} is not a thread")
             thread = fetched
+            if thread.archived:
+                await self._unarchive(thread.id)
         return thread
+
+    async def _unarchive(self, thread_id: int) -> None:
+        """Unarchive a thread (``archived: false`` only: a locked thread stays locked)."""
+        log.info("unarchiving thread %s", thread_id)
+        await self.client.http.edit_channel(
+            thread_id, archived=False, reason="Caedes: the thread is in use again"
+        )
+
+    async def _unarchiving(self, channel_id: int, call: Callable[[], Awaitable[_T]]) -> _T:
+        """``call()``; if Discord answers that the thread is archived (50083), unarchive it
+        and call once more."""
+        try:
+            return await call()
+        except discord.HTTPException as err:
+            if err.code != THREAD_ARCHIVED:
+                raise
+        await self._unarchive(channel_id)
+        return await call()
 
     def _name(self, row: OutboxRow) -> str:
         name = row.payload.get("name")
@@ -351,7 +387,12 @@ class DiscordSender:
         fields = message_fields(row.payload)
         if "content" not in fields and "embeds" not in fields:
             raise PermanentError(f"row {row.id}: nothing to post")
-        message = await self._messageable(row).send(nonce=row.nonce, **fields)
+        channel = self._messageable(row)
+        if row.payload.get("unarchive"):
+            await self._thread(await self._guild(row), channel.id)
+        message = await self._unarchiving(
+            channel.id, lambda: channel.send(nonce=row.nonce, **fields)
+        )
         return DeliveryResult(message.id)
 
     async def _edit(self, row: OutboxRow) -> DeliveryResult:
@@ -361,7 +402,9 @@ class DiscordSender:
         fields = message_fields(row.payload)
         if "content" not in fields and "embeds" not in fields:
             raise PermanentError(f"row {row.id}: nothing to change")
-        await self._messageable(row).get_partial_message(row.message_id).edit(**fields)
+        channel = self._messageable(row)
+        message = channel.get_partial_message(row.message_id)
+        await self._unarchiving(channel.id, lambda: message.edit(**fields))
         return DeliveryResult(row.message_id)
 
     # ----------------------------------------------------------------------- members
@@ -380,14 +423,16 @@ class DiscordSender:
     async def _add_thread_member(self, row: OutboxRow) -> DeliveryResult:
         guild = await self._guild(row)
         thread = await self._thread(guild, self._channel_id(row))
-        await thread.add_user(discord.Object(self._user_id(row)))
+        user = discord.Object(self._user_id(row))
+        await self._unarchiving(thread.id, lambda: thread.add_user(user))
         return DeliveryResult(thread.id)
 
     async def _remove_thread_member(self, row: OutboxRow) -> DeliveryResult:
         guild = await self._guild(row)
         thread = await self._thread(guild, self._channel_id(row))
+        user = discord.Object(self._user_id(row))
         with contextlib.suppress(discord.NotFound):  # not a member (any more): nothing to do
-            await thread.remove_user(discord.Object(self._user_id(row)))
+            await self._unarchiving(thread.id, lambda: thread.remove_user(user))
         return DeliveryResult(thread.id)
 
     async def _grant_channel_access(self, row: OutboxRow) -> DeliveryResult:

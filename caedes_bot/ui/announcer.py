@@ -17,8 +17,9 @@ Where things go (ux.md "Channels of a campaign"):
   every die (R-GEN-08), the Press on / Withdraw buttons and the casualty select while a
   decision is owed, and the result at the end;
 * each turn has ONE turn panel in the faction's orders thread (``panel:<round>:<faction>``),
-  posted when the turn begins, pinging its player, and edited after every later order of the
-  turn; when the turn ends it is edited one last time, without controls;
+  posted when the turn begins, pinging its player (the post is flagged ``unarchive``: the
+  sender first unarchives the thread if Discord archived it), and edited after every later
+  order of the turn; when the turn ends it is edited one last time, without controls;
 * a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
   in its orders thread that pings its player. Pings go only to who owes something (ux.md
   "Pings"): the faction's player, or the umpire for a faction nobody holds.
@@ -215,6 +216,7 @@ class RichAnnouncer:
             payload["message_key"] = key
             return [OutboxMessage(orders_key(faction), OutboxKind.EDIT, payload)]
         payload["mention_user_ids"] = who_answers(campaign, faction)
+        payload["unarchive"] = True  # the orders thread is opened again at each turn start
         return [OutboxMessage(orders_key(faction), OutboxKind.POST, payload, dedupe_key=key)]
 
     # ----------------------------------------------------------------------- battles

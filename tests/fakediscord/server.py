@@ -415,6 +415,7 @@ class FakeDiscord:
         self.admin = self.world.add_member("admin", roles=[self.world.admin_role.id])
         self.players = [self.world.add_member(f"player{i + 1}") for i in range(players)]
         self.chaos = Chaos()
+        self._hooks: list[tuple[str, re.Pattern[str], Callable[[], None]]] = []
         self.requests: list[RequestRecord] = []
         self.unhandled: list[RequestRecord] = []
         self.bugs: list[str] = []
@@ -675,9 +676,23 @@ class FakeDiscord:
         self.signal.fire()
         return response
 
+    def before_next(self, method: str, path: str, action: Callable[[], None]) -> None:
+        """Run ``action`` once, just before the fake handles the next ``method`` request whose
+        path (after ``/api/v10``) matches the regular expression ``path``: something a
+        moderator or Discord itself does at that moment (archive the thread, delete the
+        message)."""
+        self._hooks.append((method, re.compile(path), action))
+
+    def _run_hooks(self, method: str, path: str) -> None:
+        for hook in list(self._hooks):
+            if hook[0] == method and hook[1].search(path):
+                self._hooks.remove(hook)
+                hook[2]()
+
     async def _answer(
         self, request: web.Request, method: str, path: str, body: Any
     ) -> web.StreamResponse:
+        self._run_hooks(method, path)
         fault = self.chaos.take(method, path)
         if fault is not None and fault.status not in (DROP, LOSE_ANSWER):
             return _fault_response(fault)

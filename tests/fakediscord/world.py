@@ -8,7 +8,14 @@ The world checks what Discord checks and tells the test what happened:
   @everyone, roles and the member), and the bot is refused (403, code 50013) what it may not do;
 * message and embed limits (2,000 characters, 6,000 per embed, 25 fields, 25 select options ...)
   are enforced with a 400 (code 50035), so an over-long reply fails the test instead of Discord;
-* ``nonce`` + ``enforce_nonce`` on a new message returns the message already made with that nonce.
+* ``nonce`` + ``enforce_nonce`` on a new message returns the message already made with that nonce;
+* threads archive after their idle time on the fake's clock (:meth:`World.advance`) or when a
+  test says (:meth:`World.set_archived`); an archived thread refuses message edits and member
+  changes (400, code 50083), a post unarchives it unless it is locked, and a server holds at
+  most :data:`~tests.fakediscord.limits.MAX_ACTIVE_THREADS` active threads (160006).
+
+The codes and limits, with the documentation they come from, are in
+:mod:`tests.fakediscord.limits`.
 
 Every change calls :attr:`World.on_event` (for the gateway) and :attr:`World.on_change` (for the
 test's waits).
@@ -22,11 +29,44 @@ import re
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import discord
 
-JSON = dict[str, Any]
+from tests.fakediscord.limits import (
+    CHANNEL_NAME_MAX,
+    CHOICE_NAME_MAX,
+    CHOICES_MAX,
+    JSON,
+    MAX_ACTIVE_THREADS,
+    MAX_ACTIVE_THREADS_REACHED,
+    ApiError,
+    check_components,
+    check_message_body,
+    embed_length,
+    invalid_form,
+    missing_permissions,
+    thread_archived,
+    unknown,
+)
+
+__all__ = [  # the names other modules take from here
+    "CHOICES_MAX",
+    "CHOICE_NAME_MAX",
+    "EPHEMERAL",
+    "GUILD_CATEGORY",
+    "GUILD_TEXT",
+    "JSON",
+    "PRIVATE_THREAD",
+    "ApiError",
+    "FakeUser",
+    "World",
+    "check_components",
+    "check_message_body",
+    "embed_length",
+    "invalid_form",
+    "iter_components",
+    "unknown",
+]
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 #: Snowflakes are made from a fixed instant plus a counter, so a test run is repeatable.
@@ -69,35 +109,10 @@ EVERYONE_DEFAULT = P(
 ).value
 
 
-class ApiError(Exception):
-    """A refusal the fake answers with a 4xx and a Discord error body."""
-
-    def __init__(self, status: int, code: int, message: str) -> None:
-        super().__init__(f"{status} {code}: {message}")
-        self.status = status
-        self.code = code
-        self.message = message
-
-    def body(self) -> JSON:
-        return {"message": self.message, "code": self.code}
-
-
 def flag(name: str) -> int:
     """The bit of a permission named as in discord.py (``"manage_channels"``)."""
     value: int = getattr(P, name).flag
     return value
-
-
-def missing_permissions(what: str) -> ApiError:
-    return ApiError(403, 50013, f"Missing Permissions: {what}")
-
-
-def unknown(what: str, code: int) -> ApiError:
-    return ApiError(404, code, f"Unknown {what}")
-
-
-def invalid_form(why: str) -> ApiError:
-    return ApiError(400, 50035, f"Invalid Form Body: {why}")
 
 
 def now_iso() -> str:
@@ -187,96 +202,6 @@ class FakeRole:
         }
 
 
-# --- Discord limits (checked on everything the bot sends) ------------------------------------
-
-MESSAGE_CONTENT_MAX = 2000
-EMBEDS_MAX = 10
-EMBED_TOTAL_MAX = 6000
-EMBED_FIELDS_MAX = 25
-EMBED_TITLE_MAX = 256
-EMBED_DESCRIPTION_MAX = 4096
-EMBED_FIELD_NAME_MAX = 256
-EMBED_FIELD_VALUE_MAX = 1024
-EMBED_FOOTER_MAX = 2048
-EMBED_AUTHOR_MAX = 256
-ACTION_ROWS_MAX = 5
-ROW_BUTTONS_MAX = 5
-SELECT_OPTIONS_MAX = 25
-BUTTON_LABEL_MAX = 80
-SELECT_LABEL_MAX = 100
-CUSTOM_ID_MAX = 100
-CHOICES_MAX = 25
-CHOICE_NAME_MAX = 100
-CHANNEL_NAME_MAX = 100
-
-
-def embed_length(embed: JSON) -> int:
-    """Characters counted towards Discord's 6,000 per embed."""
-    total = len(embed.get("title") or "") + len(embed.get("description") or "")
-    for f in embed.get("fields") or []:
-        total += len(f.get("name") or "") + len(f.get("value") or "")
-    total += len((embed.get("footer") or {}).get("text") or "")
-    total += len((embed.get("author") or {}).get("name") or "")
-    return total
-
-
-def check_message_body(body: JSON) -> None:
-    """Refuse (400, 50035) a message body beyond Discord's limits."""
-    content = body.get("content")
-    if content is not None and len(content) > MESSAGE_CONTENT_MAX:
-        raise invalid_form(f"content: {len(content)} > {MESSAGE_CONTENT_MAX} characters")
-    embeds = body.get("embeds") or []
-    if len(embeds) > EMBEDS_MAX:
-        raise invalid_form(f"embeds: {len(embeds)} > {EMBEDS_MAX}")
-    total = 0
-    for i, e in enumerate(embeds):
-        limits = (
-            ("title", len(e.get("title") or ""), EMBED_TITLE_MAX),
-            ("description", len(e.get("description") or ""), EMBED_DESCRIPTION_MAX),
-            ("fields", len(e.get("fields") or []), EMBED_FIELDS_MAX),
-            ("footer", len((e.get("footer") or {}).get("text") or ""), EMBED_FOOTER_MAX),
-            ("author", len((e.get("author") or {}).get("name") or ""), EMBED_AUTHOR_MAX),
-        )
-        for name, size, limit in limits:
-            if size > limit:
-                raise invalid_form(f"embeds.{i}.{name}: {size} > {limit}")
-        for j, f in enumerate(e.get("fields") or []):
-            if not f.get("name") or not f.get("value"):
-                raise invalid_form(f"embeds.{i}.fields.{j}: name and value are required")
-            if len(f["name"]) > EMBED_FIELD_NAME_MAX or len(f["value"]) > EMBED_FIELD_VALUE_MAX:
-                raise invalid_form(f"embeds.{i}.fields.{j}: too long")
-        total += embed_length(e)
-    if total > EMBED_TOTAL_MAX:
-        raise invalid_form(f"embeds: {total} > {EMBED_TOTAL_MAX} characters in all")
-    check_components(body.get("components") or [])
-
-
-def check_components(rows: list[JSON]) -> None:
-    if len(rows) > ACTION_ROWS_MAX:
-        raise invalid_form(f"components: {len(rows)} rows > {ACTION_ROWS_MAX}")
-    for i, row in enumerate(rows):
-        children = row.get("components") or []
-        if row.get("type") != 1:
-            continue
-        if not children or len(children) > ROW_BUTTONS_MAX:
-            raise invalid_form(f"components.{i}: 1..{ROW_BUTTONS_MAX} components per row")
-        for c in children:
-            cid = c.get("custom_id")
-            if cid is not None and len(cid) > CUSTOM_ID_MAX:
-                raise invalid_form(f"custom_id longer than {CUSTOM_ID_MAX}")
-            if c.get("type") == 2 and len(c.get("label") or "") > BUTTON_LABEL_MAX:
-                raise invalid_form(f"button label longer than {BUTTON_LABEL_MAX}")
-            if c.get("type") == 3:
-                if len(children) != 1:
-                    raise invalid_form("a select menu must be alone in its row")
-                options = c.get("options") or []
-                if not 1 <= len(options) <= SELECT_OPTIONS_MAX:
-                    raise invalid_form(f"select options: {len(options)} not in 1..25")
-                for o in options:
-                    if len(o.get("label") or "") > SELECT_LABEL_MAX:
-                        raise invalid_form(f"select label longer than {SELECT_LABEL_MAX}")
-
-
 def iter_components(message: JSON) -> Iterator[JSON]:
     """Every interactive component of a message (buttons, selects), row by row."""
     for row in message.get("components") or []:
@@ -298,6 +223,8 @@ class World:
         messages: per channel, its messages in order (ephemeral messages are kept elsewhere).
         ephemeral: ephemeral interaction messages by id.
         nonces: ``(channel_id, author_id, nonce) -> message id`` for ``enforce_nonce``.
+        clock_offset: how far the fake's clock is ahead of real time (:meth:`advance`).
+        thread_activity: per thread, when it was last active (a message, unarchiving).
     """
 
     def __init__(self, *, token: str, bot_permissions: int) -> None:
@@ -318,6 +245,10 @@ class World:
         self.message_index: dict[int, JSON] = {}
         self.ephemeral: dict[int, JSON] = {}
         self.nonces: dict[tuple[int, int, str], int] = {}
+        self.clock_offset = dt.timedelta(0)
+        #: Discord's cap on active threads (a test lowers it to reach it with a few threads)
+        self.max_active_threads = MAX_ACTIVE_THREADS
+        self.thread_activity: dict[int, dt.datetime] = {}
         self.on_event: Callable[[str, JSON, int], None] = lambda name, data, intent: None
         self.on_change: Callable[[], None] = lambda: None
 
@@ -326,6 +257,33 @@ class World:
         self.admin_role = self.add_role("Admin", P(manage_guild=True).value, position=1)
         self.owner = self.add_member("owner")
         self.general = self.create_channel_raw(name="general", type=GUILD_TEXT)
+
+    # --- the clock -------------------------------------------------------------------------
+
+    def now(self) -> dt.datetime:
+        """The fake's time: real time plus :attr:`clock_offset`."""
+        return dt.datetime.now(dt.UTC) + self.clock_offset
+
+    def advance(self, delta: dt.timedelta) -> None:
+        """Move the fake's clock on by ``delta``: idle threads archive (:meth:`archive_idle`)."""
+        self.clock_offset += delta
+        self.archive_idle()
+        self.on_change()
+
+    def archive_idle(self) -> None:
+        """Archive every active thread idle for its ``auto_archive_duration`` (minutes).
+
+        Discord archives a thread left inactive that long; a message, unarchiving and a change
+        of the duration count as activity
+        (https://discord.com/developers/docs/topics/threads#active-archived-threads).
+        """
+        now = self.now()
+        for tid, thread in list(self.channels.items()):
+            if thread["type"] not in THREAD_TYPES or thread["thread_metadata"]["archived"]:
+                continue
+            idle = dt.timedelta(minutes=int(thread["thread_metadata"]["auto_archive_duration"]))
+            if now - self.thread_activity.get(tid, now) >= idle:
+                self.set_archived(tid, archived=True)
 
     # --- building the world (tests call these) ---------------------------------------------
 
@@ -557,11 +515,18 @@ class World:
         if channel["type"] in THREAD_TYPES:
             self._require(actor, channel_id, "manage_threads")
             meta = channel["thread_metadata"]
-            for key in ("archived", "locked", "invitable", "auto_archive_duration"):
+            if meta["archived"] and body.get("archived") is False:
+                self._check_thread_room()
+            for key in ("locked", "invitable", "auto_archive_duration"):
                 if key in body:
                     meta[key] = body[key]
             if "name" in body:
                 channel["name"] = body["name"]
+            if "archived" in body and bool(body["archived"]) != meta["archived"]:
+                # unarchiving leaves ``locked`` as it is: only ``locked: false`` unlocks
+                self.set_archived(channel_id, archived=bool(body["archived"]))
+            if "auto_archive_duration" in body or body.get("archived") is False:
+                self.thread_activity[channel_id] = self.now()
             event = "THREAD_UPDATE"
         else:
             self._require(actor, channel_id, "manage_channels")
@@ -626,8 +591,9 @@ class World:
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= CHANNEL_NAME_MAX:
             raise invalid_form("name: 1..100 characters")
+        self._check_thread_room()
         tid = self.ids.next()
-        now = now_iso()
+        now = self.now().isoformat()
         thread: JSON = {
             "id": str(tid),
             "type": ttype,
@@ -651,6 +617,7 @@ class World:
             },
         }
         self.channels[tid] = thread
+        self.thread_activity[tid] = self.now()
         self.thread_members[tid] = {actor}
         self.messages[tid] = []
         event = {
@@ -673,8 +640,7 @@ class World:
         if thread["type"] not in THREAD_TYPES:
             raise invalid_form("not a thread")
         self.user(user_id)
-        if thread["thread_metadata"]["archived"]:
-            raise ApiError(400, 50083, "Thread is archived")
+        self._refuse_if_archived(thread)
         self._require(actor, thread_id, "send_messages_in_threads")
         members = self.thread_members[thread_id]
         if user_id in members:
@@ -701,11 +667,51 @@ class World:
         self.on_change()
 
     def remove_thread_member(self, actor: int, thread_id: int, user_id: int) -> None:
-        self.channel(thread_id)
+        """``DELETE /channels/{thread}/thread-members/{user}``."""
+        self._refuse_if_archived(self.channel(thread_id))
         if actor != user_id:
             self._require(actor, thread_id, "manage_threads")
         self.thread_members[thread_id].discard(user_id)
         self.on_change()
+
+    def _refuse_if_archived(self, channel: JSON) -> None:
+        """Discord allows no message edit and no member change in an archived thread (only
+        deleting messages; https://discord.com/developers/docs/topics/threads#active-archived-threads)
+        and answers 400, code 50083 (topics/opcodes-and-status-codes, "JSON Error Codes")."""
+        if channel["type"] in THREAD_TYPES and channel["thread_metadata"]["archived"]:
+            raise thread_archived()
+
+    def set_archived(self, thread_id: int, *, archived: bool, locked: bool | None = None) -> None:
+        """Archive or unarchive a thread as Discord does (``archive_timestamp`` moves, a
+        THREAD_UPDATE goes out); ``locked`` changes only when given. Tests call it to archive a
+        thread at once, as Discord does early on a busy server (docs: topics/threads)."""
+        thread = self.channel(thread_id)
+        if thread["type"] not in THREAD_TYPES:
+            raise invalid_form("not a thread")
+        meta = thread["thread_metadata"]
+        meta["archived"] = archived
+        meta["archive_timestamp"] = self.now().isoformat()
+        if locked is not None:
+            meta["locked"] = locked
+        if not archived:
+            self.thread_activity[thread_id] = self.now()
+        self.on_event("THREAD_UPDATE", dict(thread), INTENT_GUILDS)
+        self.on_change()
+
+    def active_thread_count(self) -> int:
+        return sum(
+            1
+            for c in self.channels.values()
+            if c["type"] in THREAD_TYPES and not c["thread_metadata"]["archived"]
+        )
+
+    def _check_thread_room(self) -> None:
+        """At its cap of active threads a server gets no new or unarchived thread: 400, code
+        160006 (https://discord.com/developers/docs/resources/channel, "Threads")."""
+        if self.active_thread_count() >= self.max_active_threads:
+            raise ApiError(
+                400, MAX_ACTIVE_THREADS_REACHED, "Maximum number of active threads reached"
+            )
 
     def thread_member_payloads(self, thread_id: int) -> list[JSON]:
         self.channel(thread_id)
@@ -798,8 +804,6 @@ class World:
         channel = self.channel(channel_id)
         if not self.can_send(author_id, channel_id):
             raise missing_permissions("send messages here")
-        if channel["type"] in THREAD_TYPES and channel["thread_metadata"]["archived"]:
-            channel["thread_metadata"]["archived"] = False
         check_message_body(body)
         if not (body.get("content") or body.get("embeds") or body.get("components")):
             raise ApiError(400, 50006, "Cannot send an empty message")
@@ -807,6 +811,14 @@ class World:
         key = (channel_id, author_id, str(nonce)) if nonce is not None else None
         if key is not None and body.get("enforce_nonce") and key in self.nonces:
             return self.message_index[self.nonces[key]], False
+        if channel["type"] in THREAD_TYPES and channel["thread_metadata"]["archived"]:
+            # a message unarchives a thread by itself, but not a locked one
+            # (https://discord.com/developers/docs/topics/threads#active-archived-threads):
+            # posting in that is an operation on an archived thread (50083)
+            if channel["thread_metadata"]["locked"]:
+                raise thread_archived()
+            self._check_thread_room()
+            self.set_archived(channel_id, archived=False)
         message = self.new_message(channel_id, self.user(author_id), body)
         self._store(channel_id, message)
         if key is not None:
@@ -820,6 +832,7 @@ class World:
         channel["last_message_id"] = message["id"]
         if channel["type"] in THREAD_TYPES:
             channel["message_count"] = channel.get("message_count", 0) + 1
+            self.thread_activity[channel_id] = self.now()
         self.on_event(
             "MESSAGE_CREATE", {**message, "member": self._member_of(message)}, INTENT_GUILD_MESSAGES
         )
@@ -840,6 +853,8 @@ class World:
     def edit_message(self, actor: int, message: JSON, body: JSON) -> JSON:
         if int(message["author"]["id"]) != actor:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
+        if int(message["id"]) in self.message_index:  # in a channel, not an interaction's own
+            self._refuse_if_archived(self.channel(int(message["channel_id"])))
         merged = {**{k: message.get(k) for k in ("content", "embeds", "components")}, **body}
         check_message_body(merged)
         for key in ("content", "embeds", "components"):

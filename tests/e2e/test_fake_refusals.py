@@ -1,0 +1,78 @@
+"""The fake Discord refuses what Discord refuses, with Discord's status and JSON error code.
+
+Driven on the fake's :class:`~tests.fakediscord.World` directly (no bot), so each behaviour the
+bot's own end-to-end tests rely on is pinned down here. Each cites Discord's documentation in
+:mod:`tests.fakediscord.limits` and at the place the world enforces it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from caedes_bot.app import REQUIRED_PERMISSIONS
+from tests.fakediscord import ApiError, World
+from tests.fakediscord.world import GUILD_TEXT, JSON, PRIVATE_THREAD
+
+
+@pytest.fixture
+def world() -> World:
+    return World(token="t", bot_permissions=REQUIRED_PERMISSIONS.value)
+
+
+def thread(world: World) -> JSON:
+    parent = world.create_channel_raw(name="announcements", type=GUILD_TEXT)
+    made = world.create_thread(
+        world.bot.id,
+        int(parent["id"]),
+        {"name": "orders-daw", "type": PRIVATE_THREAD, "auto_archive_duration": 10080},
+    )
+    return world.channel(int(made["id"]))
+
+
+def refusal(call: object, *args: object) -> tuple[int, int]:
+    assert callable(call)
+    with pytest.raises(ApiError) as caught:
+        call(*args)
+    return caught.value.status, caught.value.code
+
+
+def test_an_archived_thread_refuses_member_changes_and_edits_with_50083(world: World) -> None:
+    t = thread(world)
+    tid = int(t["id"])
+    player = world.add_member("player")
+    message, _ = world.post_message(world.bot.id, tid, {"content": "panel"})
+    world.set_archived(tid, archived=True)
+    bot = world.bot.id
+    assert refusal(world.add_thread_member, bot, tid, player.id) == (400, 50083)
+    assert refusal(world.remove_thread_member, bot, tid, bot) == (400, 50083)
+    assert refusal(world.edit_message, bot, message, {"content": "new"}) == (400, 50083)
+    # deleting is allowed in an archived thread
+    world.delete_message(message)
+    assert world.messages[tid] == []
+
+
+def test_a_post_unarchives_a_thread_unless_it_is_locked(world: World) -> None:
+    t = thread(world)
+    tid = int(t["id"])
+    world.set_archived(tid, archived=True)
+    world.post_message(world.bot.id, tid, {"content": "wakes it"})
+    assert t["thread_metadata"]["archived"] is False
+    world.set_archived(tid, archived=True, locked=True)
+    assert refusal(world.post_message, world.bot.id, tid, {"content": "no"}) == (400, 50083)
+    # unarchiving by PATCH keeps the lock unless the body unlocks it
+    world.modify_channel(world.bot.id, tid, {"archived": False})
+    assert t["thread_metadata"]["archived"] is False
+    assert t["thread_metadata"]["locked"] is True
+
+
+def test_threads_archive_after_their_idle_time_on_the_fake_clock(world: World) -> None:
+    t = thread(world)
+    tid = int(t["id"])
+    world.advance(dt.timedelta(days=5))
+    world.post_message(world.bot.id, tid, {"content": "activity"})  # the idle time restarts
+    world.advance(dt.timedelta(days=6))
+    assert t["thread_metadata"]["archived"] is False
+    world.advance(dt.timedelta(days=1, minutes=1))
+    assert t["thread_metadata"]["archived"] is True
