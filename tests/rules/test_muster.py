@@ -2,6 +2,8 @@
 
 Map: p1, p2, p3 plains; ph hills+plains; h hills; m mountains; f forest; s swamp;
 archursia plains; e1, e2 on the island of Estlon; the sea zone "bay" off p1.
+Cases that are placements and their outcomes (limits, Fortifications, Bugbears, where never,
+what happens after placing) are scenario files in tests/scenarios/muster/.
 """
 
 from collections.abc import Iterable
@@ -12,15 +14,8 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import IllegalMuster, UnknownName
-from caedes_bot.rules.muster import (
-    MusterUnits,
-    PurchaseLost,
-    UnitsMustered,
-    begin_muster_step,
-    legal_muster_provinces,
-)
+from caedes_bot.rules.muster import MusterUnits, begin_muster_step, legal_muster_provinces
 from caedes_bot.rules.state import GameState, Step
-from caedes_bot.rules.turn import EndStep
 from tests.rules.builders import kind, ruleset, state, with_options
 
 NO_DICE = ScriptedDice([])
@@ -195,23 +190,6 @@ def test_r_muster_04_one_limited_unit_per_province_per_step() -> None:
     assert legal_muster_provinces(st, rs, "DAW", "DK") == ["p2"]
 
 
-def test_r_attr_fort_04_own_fortification_lifts_the_limit() -> None:
-    """R-ATTR-FORT-04: with a Dawnian Tower in p1 at the start of step 8, p1 takes any number."""
-    rs = _rs()
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1"), ("DT", "DAW", "p1")], ["DI"] * 3)
-    new = _muster(st, rs, "DAW", *[("DI", "p1")] * 3)
-    assert len(new.units_at("p1")) == 5
-
-
-def test_r_attr_fort_05_tower_mustered_this_step_does_not_lift_the_limit() -> None:
-    """R-ATTR-FORT-05, R-MUSTER-05: a Tower placed in p1 this step (not limited itself) does not
-    lift the limit: the first infantry goes in, the second is refused."""
-    rs = _rs()
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1")], ["DT", "DI", "DI"])
-    st = _muster(st, rs, "DAW", ("DT", "p1"), ("DI", "p1"))
-    assert _refused(st, rs, "DAW", ("DI", "p1")) == "R-MUSTER-04"
-
-
 def test_r_attr_fort_03_tower_needs_own_infantry_and_ignores_race_and_terrain() -> None:
     """R-ATTR-FORT-03, R-RACE-NONE-01: a Dawnian Tower goes wherever Dawnian infantry stands,
     even in mountains (m); not where only a knight stands (p2)."""
@@ -219,35 +197,6 @@ def test_r_attr_fort_03_tower_needs_own_infantry_and_ignores_race_and_terrain() 
     st = _muster_state(rs, "DAW", [("DI", "DAW", "m"), ("DK", "DAW", "p2")], ["DT"])
     assert legal_muster_provinces(st, rs, "DAW", "DT") == ["m"]
     assert _refused(st, rs, "DAW", ("DT", "p2")) == "R-ATTR-FORT-03"
-
-
-def test_r_attr_fort_02_one_fortification_per_province() -> None:
-    """R-ATTR-FORT-02: p1 already has a Tower; a second is refused."""
-    rs = _rs()
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1"), ("DT", "DAW", "p1")], ["DT"])
-    assert _refused(st, rs, "DAW", ("DT", "p1")) == "R-ATTR-FORT-02"
-
-
-def test_r_muster_01_unit_placed_this_step_does_not_qualify_a_later_one() -> None:
-    """R-MUSTER-01: a High Elf placed in e1 this step is not the infantry a Tower needs."""
-    rs = _rs()
-    st = _muster_state(rs, "HEL", [], ["HI", "HT"])
-    st = _muster(st, rs, "HEL", ("HI", "e1"))
-    assert _refused(st, rs, "HEL", ("HT", "e1")) == "R-ATTR-FORT-03"
-
-
-def test_r_muster_04_option_scope_race() -> None:
-    """R-MUSTER-04 option muster_limit_scope=race: h with an Orc and an Ogre infantry takes one
-    Orc and one Ogre in the same step; by default (province) only one of them."""
-    units = [("OT", "ORC", "h"), ("OG", "ORC", "h")]
-    rs = _rs()
-    st = _muster_state(rs, "ORC", units, ["OT", "OG"])
-    st = _muster(st, rs, "ORC", ("OT", "h"))
-    assert _refused(st, rs, "ORC", ("OG", "h")) == "R-MUSTER-04"
-    rs_race = _rs(muster_limit_scope="race")
-    st = _muster_state(rs_race, "ORC", units, ["OT", "OG", "OT"])
-    st = _muster(st, rs_race, "ORC", ("OT", "h"), ("OG", "h"))
-    assert _refused(st, rs_race, "ORC", ("OT", "h")) == "R-MUSTER-04"
 
 
 def test_r_attr_fort_04_option_fort_is_muster_point() -> None:
@@ -263,47 +212,7 @@ def test_r_attr_fort_04_option_fort_is_muster_point() -> None:
     assert len(new.units_at("p1")) == 4
 
 
-def test_r_race_bug_01_summoner_route_without_limit() -> None:
-    """R-RACE-BUG-01 (union, default): where the Orc Shaman (Summoner) stands, Bugbears muster
-    whatever the terrain (p1 plains) and without the one-unit limit."""
-    rs = _rs()
-    st = _muster_state(rs, "ORC", [("OS", "ORC", "p1")], ["OB", "OB"])
-    new = _muster(st, rs, "ORC", ("OB", "p1"), ("OB", "p1"))
-    assert len(new.units_at("p1")) == 3
-
-
-def test_r_race_bug_01_option_appendix_has_no_summoner_route() -> None:
-    """R-RACE-BUG-01 option bugbear_rule=appendix: no Summoner route."""
-    rs = _rs(bugbear_rule="appendix")
-    st = _muster_state(rs, "ORC", [("OS", "ORC", "p1")], ["OB"])
-    assert _refused(st, rs, "ORC", ("OB", "p1")) == "R-RACE-BUG-01"
-
-
-def test_r_race_bug_01_option_procedure_fortification_does_not_lift() -> None:
-    """R-RACE-BUG-01 option bugbear_rule=procedure: an Orc Tower does not lift the Bugbear
-    limit (only a Summoner does); under union it does."""
-    units = [("OB", "ORC", "h"), ("OT", "ORC", "h"), ("OTW", "ORC", "h")]
-    extra = [kind("OTW", "ORC", "tower")]
-    for option, second_ok in (("procedure", False), ("union", True)):
-        rs = ruleset(provinces=PROVINCES, kinds=[*KINDS, *extra])
-        rs = with_options(rs, bugbear_rule=option)
-        st = _muster_state(rs, "ORC", units, ["OB", "OB"])
-        st = _muster(st, rs, "ORC", ("OB", "h"))
-        if second_ok:
-            _muster(st, rs, "ORC", ("OB", "h"))
-        else:
-            assert _refused(st, rs, "ORC", ("OB", "h")) == "R-MUSTER-04"
-
-
 # --------------------------------------------------------------------------- where, never
-
-
-def test_r_muster_02_province_must_be_owned() -> None:
-    """R-MUSTER-02: p1 is Orc-owned; Dawnian infantry there does not make it a muster site."""
-    rs = _rs()
-    owners = {"p1": "ORC", "p2": "DAW"}
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1")], ["DI"], owners=owners)
-    assert _refused(st, rs, "DAW", ("DI", "p1")) == "R-MUSTER-02"
 
 
 def test_r_muster_02_option_ownership_not_required() -> None:
@@ -322,22 +231,6 @@ def test_r_muster_02_no_units_of_a_non_pact_faction() -> None:
     assert _refused(st, rs, "DAW", ("DI", "p1")) == "R-MUSTER-02"
     st.alliances = [["DAW", "ORC"]]
     assert legal_muster_provinces(st, rs, "DAW", "DI") == ["p1"]
-
-
-def test_r_muster_07_never_on_water() -> None:
-    """R-MUSTER-07: land units are never mustered in a sea zone."""
-    rs = _rs()
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1")], ["DI"])
-    assert _refused(st, rs, "DAW", ("DI", "bay")) == "R-MUSTER-07"
-
-
-def test_only_units_bought_this_turn_can_be_mustered() -> None:
-    """R-MUSTER-01: placing a unit that was not bought is refused, naming what was bought."""
-    rs = _rs()
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1")], ["DI"])
-    with pytest.raises(IllegalMuster) as err:
-        apply(st, MusterUnits("DAW", (("DK", "p1"),)), rs, NO_DICE)
-    assert err.value.allowed == "muster what you bought: DI"
 
 
 def test_unknown_province_suggests_a_near_name() -> None:
@@ -362,45 +255,6 @@ def test_refusal_lists_the_legal_provinces() -> None:
     with pytest.raises(IllegalMuster) as err:
         apply(st, MusterUnits("DAW", (("DI", "h"),)), rs, NO_DICE)
     assert err.value.allowed == "P1, P2"
-
-
-# --------------------------------------------------------------------------- after placing
-
-
-def test_r_move_22_mustered_units_cannot_move_this_turn() -> None:
-    """R-MOVE-22: a unit mustered in step 8 has its move ended; it gets a muster_seq after every
-    unit already on the board (R-UPK-03 tie-break)."""
-    rs = _rs()
-    st = _muster_state(rs, "DAW", [("DI", "DAW", "p1")], ["DI"])
-    new = _muster(st, rs, "DAW", ("DI", "p1"))
-    unit = new.unit(2)
-    assert unit.move_ended
-    assert unit.muster_seq == 2
-    assert new.factions["DAW"].purchases == []
-    assert new.factions["DAW"].purchase_prices == []
-
-
-def test_r_pbp_dead_03_end_of_step_8_places_the_rest_by_province_name() -> None:
-    """R-PBP-DEAD-03, R-MUSTER-01: 3 infantry and a Tower still waiting when step 8 ends; p1 and
-    p2 can each take one infantry (R-MUSTER-04), the third has nowhere and is lost without
-    refund; the Tower goes to the first province by name with Dawnian infantry, P1."""
-    rs = _rs()
-    st = _muster_state(
-        rs,
-        "DAW",
-        [("DI", "DAW", "p2"), ("DI", "DAW", "p1"), ("OT", "ORC", "h")],
-        ["DI", "DI", "DI", "DT"],
-    )
-    st.factions["DAW"].rp = 0
-    out = apply(st, EndStep("DAW"), rs, NO_DICE)
-    placed = [e for e in out.events if isinstance(e, UnitsMustered)]
-    assert placed == [
-        UnitsMustered("DAW", 1, ((4, "DI", "p1"), (5, "DI", "p2"), (6, "DT", "p1")), by_bot=True)
-    ]
-    assert PurchaseLost("DAW", 1, ("DI",)) in out.events
-    assert out.state.factions["DAW"].rp == 0
-    assert out.state.active == "ORC"
-    assert out.state.unit(4).move_ended  # still, during the Orc turn (R-MOVE-22)
 
 
 def test_r_gen_05_pact_partners_units_do_not_qualify_a_muster() -> None:
