@@ -34,6 +34,7 @@ from caedes_bot.gamedata.model import (
     Ruleset,
     Scenario,
     UnitKind,
+    movement_allowance,
 )
 
 __all__ = [
@@ -78,17 +79,14 @@ class Exposure:
 
 
 def allowance(kind: UnitKind) -> int:
-    """Movement allowance of ``kind``: type move, +1 Quick, -1 Slow, never below 1.
+    """Movement allowance of ``kind``: :func:`~caedes_bot.gamedata.model.movement_allowance`.
 
     Raises ``ValueError`` for kinds that never move (Towers). R-MOVE-01, R-ATTR-QUICK-01,
     R-ATTR-SLOW-01.
     """
     if kind.move is None:
         raise ValueError(f"{kind.id} never moves")
-    value = kind.move + (1 if kind.has(Attribute.QUICK) else 0)
-    if kind.has(Attribute.SLOW):
-        value = max(1, value - 1)
-    return value
+    return movement_allowance(kind)
 
 
 def _within(start: str, steps: int, neighbours: Callable[[str], Iterable[str]]) -> set[str]:

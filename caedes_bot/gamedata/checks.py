@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from caedes_bot.gamedata.model import (
     ARCHURSIA,
     ESTLON,
+    MUSTER_TERRAINS,
     Attribute,
     BaseType,
     FactionDef,
@@ -29,31 +30,16 @@ from caedes_bot.gamedata.model import (
     Province,
     Race,
     ScenarioUnit,
-    Terrain,
     UnitKind,
 )
 from caedes_bot.gamedata.schema import DataReader
 
 __all__ = [
-    "MUSTER_TERRAINS",
     "check_faction_homes",
     "check_placements",
     "check_start_musters",
     "order_factions",
 ]
-
-#: Terrains on which each limited race musters beside one of its infantry units
-#: (R-RACE-BUG-01, R-RACE-DAW-01, R-RACE-DWA-01, R-RACE-LIZ-01, R-RACE-OGR-01, R-RACE-ORC-01,
-#: R-RACE-WEL-01). A province qualifies if any of its terrains is listed (R-MUSTER-06).
-MUSTER_TERRAINS: Mapping[Race, frozenset[Terrain]] = {
-    Race.BUGBEAR: frozenset({Terrain.HILLS, Terrain.MOUNTAINS}),
-    Race.DAWNIAN: frozenset({Terrain.PLAINS}),
-    Race.DWARVEN: frozenset({Terrain.MOUNTAINS}),
-    Race.LIZARDMAN: frozenset({Terrain.SWAMP}),
-    Race.OGRE: frozenset({Terrain.HILLS}),
-    Race.ORC: frozenset({Terrain.HILLS, Terrain.PLAINS}),
-    Race.WOOD_ELVEN: frozenset({Terrain.FOREST}),
-}
 
 
 def order_factions(
@@ -106,7 +92,7 @@ def check_faction_homes(
 
 def _home_muster_gap(race: Race, home: Sequence[Province], kinds: Sequence[UnitKind]) -> str:
     if race in MUSTER_TERRAINS:
-        terrains = MUSTER_TERRAINS[race]
+        terrains, _rule = MUSTER_TERRAINS[race]
         if not any(set(p.terrains) & terrains for p in home):
             wanted = " or ".join(sorted(t.value for t in terrains))
             return f"no {wanted} province in the home region (R-MUSTER-06)"
@@ -236,7 +222,7 @@ def check_start_musters(
         own = [p for p, o in owners.items() if o == code]
         for race in sorted(faction.races, key=lambda r: r.value):
             if race in MUSTER_TERRAINS:
-                terrains = MUSTER_TERRAINS[race]
+                terrains, _rule = MUSTER_TERRAINS[race]
                 ok = any(
                     kinds[su.kind].faction == code
                     and kinds[su.kind].race is race

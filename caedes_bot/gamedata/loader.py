@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from caedes_bot.gamedata.checks import MUSTER_TERRAINS, check_faction_homes, order_factions
+from caedes_bot.gamedata.checks import check_faction_homes, order_factions
 from caedes_bot.gamedata.maps import load_map
 from caedes_bot.gamedata.model import STEP_IDS, FactionDef, Race, Ruleset
 from caedes_bot.gamedata.options import load_options
@@ -65,7 +65,6 @@ from caedes_bot.gamedata.schema import (
 from caedes_bot.gamedata.units import load_unit_types, load_units
 
 __all__ = [
-    "MUSTER_TERRAINS",
     "GameDataError",
     "default_config_dir",
     "load_ruleset",

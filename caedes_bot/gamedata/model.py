@@ -119,18 +119,22 @@ class Race(enum.StrEnum):
     SUMMONED = "summoned"
 
 
-#: Races limited to one muster per province per step 8 without a Fortification (R-MUSTER-04).
-LIMITED_RACES: frozenset[Race] = frozenset(
-    {
-        Race.BUGBEAR,
-        Race.DAWNIAN,
-        Race.DWARVEN,
-        Race.LIZARDMAN,
-        Race.OGRE,
-        Race.ORC,
-        Race.WOOD_ELVEN,
-    }
-)
+#: Where each limited race musters (R-RACE-*): beside one of its infantry units, in a province
+#: with any of these terrains (R-MUSTER-06), with the ID of the race's rule. The one definition,
+#: read by the loader's checks and by the rules core's muster step.
+MUSTER_TERRAINS: Mapping[Race, tuple[frozenset[Terrain], str]] = {
+    Race.BUGBEAR: (frozenset({Terrain.HILLS, Terrain.MOUNTAINS}), "R-RACE-BUG-01"),
+    Race.DAWNIAN: (frozenset({Terrain.PLAINS}), "R-RACE-DAW-01"),
+    Race.DWARVEN: (frozenset({Terrain.MOUNTAINS}), "R-RACE-DWA-01"),
+    Race.LIZARDMAN: (frozenset({Terrain.SWAMP}), "R-RACE-LIZ-01"),
+    Race.OGRE: (frozenset({Terrain.HILLS}), "R-RACE-OGR-01"),
+    Race.ORC: (frozenset({Terrain.HILLS, Terrain.PLAINS}), "R-RACE-ORC-01"),
+    Race.WOOD_ELVEN: (frozenset({Terrain.FOREST}), "R-RACE-WEL-01"),
+}
+
+#: Races limited to one muster per province per step 8 without a Fortification (R-MUSTER-04):
+#: the races that muster beside their own infantry on their terrain.
+LIMITED_RACES: frozenset[Race] = frozenset(MUSTER_TERRAINS)
 
 
 #: The one province where Acherousian units muster (R-RACE-ACH-01).
@@ -182,7 +186,8 @@ class UnitKind:
     """One entry of a faction's order of battle (section 15), or a scenario Hero.
 
     ``attack``/``defense``/``move`` are the *base* values of the unit type; attribute modifiers
-    are applied by the rules (R-GEN-03). ``attributes`` includes the type's inherent ones
+    are applied by the rules (R-GEN-03), except the movement allowance, which
+    :func:`movement_allowance` gives. ``attributes`` includes the type's inherent ones
     (Blitz for cavalry when the option is on is decided by the rules, not here).
     ``cost`` is ``None`` for Heroes (R-ATTR-HERO-01).
     """
@@ -204,6 +209,23 @@ class UnitKind:
     def has(self, attribute: Attribute) -> bool:
         """Whether this kind carries ``attribute``."""
         return attribute in self.attributes
+
+
+def movement_allowance(kind: UnitKind) -> int:
+    """Movement points of ``kind`` for one turn (R-MOVE-01, R-ATTR-QUICK-01, R-ATTR-SLOW-01).
+
+    The type's move, +1 for Quick, -1 for Slow, never below 1. Kinds that never move (Towers,
+    ``move`` is ``None``) have 0. The one definition, read by the rules core
+    (:mod:`caedes_bot.rules.values`) and the balance report (:mod:`caedes_bot.gamedata.balance`).
+    """
+    if kind.move is None:
+        return 0
+    value = kind.move
+    if kind.has(Attribute.QUICK):
+        value += 1
+    if kind.has(Attribute.SLOW):
+        value -= 1
+    return max(value, 1)
 
 
 @dataclass(frozen=True, slots=True)

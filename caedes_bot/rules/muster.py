@@ -32,12 +32,12 @@ from caedes_bot.gamedata.model import (
     ARCHURSIA,
     ESTLON,
     LIMITED_RACES,
+    MUSTER_TERRAINS,
     Attribute,
     BaseType,
     Province,
     Race,
     Ruleset,
-    Terrain,
     UnitKind,
 )
 from caedes_bot.rules.dice import Dice
@@ -45,18 +45,6 @@ from caedes_bot.rules.errors import IllegalMuster, NotBuiltYet, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step, Unit
-
-#: Terrains and rule of each race mustered beside one of its infantry (R-RACE-*).
-RACE_TERRAINS: Mapping[Race, tuple[frozenset[Terrain], str]] = {
-    Race.DAWNIAN: (frozenset({Terrain.PLAINS}), "R-RACE-DAW-01"),
-    Race.DWARVEN: (frozenset({Terrain.MOUNTAINS}), "R-RACE-DWA-01"),
-    Race.LIZARDMAN: (frozenset({Terrain.SWAMP}), "R-RACE-LIZ-01"),
-    Race.OGRE: (frozenset({Terrain.HILLS}), "R-RACE-OGR-01"),
-    Race.ORC: (frozenset({Terrain.HILLS, Terrain.PLAINS}), "R-RACE-ORC-01"),
-    Race.WOOD_ELVEN: (frozenset({Terrain.FOREST}), "R-RACE-WEL-01"),
-    Race.BUGBEAR: (frozenset({Terrain.HILLS, Terrain.MOUNTAINS}), "R-RACE-BUG-01"),
-}
-
 
 # --------------------------------------------------------------------------- orders, events
 
@@ -180,10 +168,10 @@ def _judge(
         if province.island != ESTLON:
             return _Verdict(("R-RACE-HEL-01", "High Elves muster only on the island of Estlon."))
         return _Verdict()
-    if race is None or race not in RACE_TERRAINS:
+    if race is None or race not in MUSTER_TERRAINS:
         return _Verdict(("R-MUSTER-01", f"{kind.display_name} cannot be mustered yet."))
 
-    terrains, rule = RACE_TERRAINS[race]
+    terrains, rule = MUSTER_TERRAINS[race]
     summoner_route = race is Race.BUGBEAR and opts.bugbear_rule in ("union", "procedure")
     has_summoner = summoner_route and any(
         u.owner == faction and ruleset.kind(u.kind).has(Attribute.SUMMONER) for u in snapshot

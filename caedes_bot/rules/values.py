@@ -14,6 +14,10 @@ from collections.abc import Sequence
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Terrain, UnitKind
 
+# The movement allowance (R-MOVE-01, R-ATTR-QUICK-01, R-ATTR-SLOW-01) is defined once, in the
+# game data model, and offered here with the other unit values.
+from caedes_bot.gamedata.model import movement_allowance as movement_allowance
+
 #: The lore attribute that gives +1 defense on each terrain (R-ATTR-WOOD-01, R-ATTR-SWAMP-01,
 #: R-ATTR-MTN-01). Plains and hills carry no modifier (R-MOVE-08).
 LORE_OF_TERRAIN: dict[Terrain, Attribute] = {
@@ -24,22 +28,6 @@ LORE_OF_TERRAIN: dict[Terrain, Attribute] = {
 
 #: Faces of the combat die (R-GEN-01).
 DIE_SIDES = 10
-
-
-def movement_allowance(kind: UnitKind) -> int:
-    """Movement points of ``kind`` for one turn (R-MOVE-01, R-ATTR-QUICK-01, R-ATTR-SLOW-01).
-
-    The type's move, +1 for Quick, -1 for Slow, never below 1. Kinds that never move (Towers,
-    ``move`` is ``None``) have 0.
-    """
-    if kind.move is None:
-        return 0
-    value = kind.move
-    if kind.has(Attribute.QUICK):
-        value += 1
-    if kind.has(Attribute.SLOW):
-        value -= 1
-    return max(value, 1)
 
 
 def lore_bonus(kind: UnitKind, terrain: Terrain | None) -> int:
