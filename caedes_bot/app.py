@@ -184,7 +184,7 @@ class CaedesBot(commands.Bot):
         sender = DiscordSender(
             self, owner_of=self._campaign_owning, on_failure=self._delivery_failed
         )
-        self.outbox = OutboxDispatcher(self.db, sender, **self._outbox_options)
+        self.outbox = OutboxDispatcher(self.service.delivery, sender, **self._outbox_options)
         self.service.add_listener(self.outbox.wake)
         self._start_background(self.outbox.run(), "caedes-outbox")
         self.scheduler = Scheduler(self.service, **self._scheduler_options)

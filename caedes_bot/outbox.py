@@ -2,7 +2,9 @@
 
 The service writes outbox rows in the same transaction as the change they report, so nothing
 is ever announced that did not happen, and nothing that happened goes unannounced. The
-:class:`OutboxDispatcher` reads them back and hands them, one at a time, to a :class:`Sender`
+:class:`OutboxDispatcher` reads them back through the delivery API
+(:class:`~caedes_bot.service.delivery.Delivery`; it never touches the database itself) and
+hands them, one at a time, to a :class:`Sender`
 (the Discord edge implements it):
 
 * rows of one queue, ``(campaign, channel_key)``, go strictly in id order; a row that keeps
@@ -31,8 +33,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy.engine import Connection
-
 from caedes_bot.domain.records import (
     CREATING_KINDS,
     OutboxKind,
@@ -41,8 +41,7 @@ from caedes_bot.domain.records import (
     OutboxStatus,
     utcnow,
 )
-from caedes_bot.persistence import repository as repo
-from caedes_bot.persistence.db import Database
+from caedes_bot.service.delivery import Delivered, Delivery, QueueContext
 
 __all__ = [
     "DeliveryResult",
@@ -139,14 +138,6 @@ class Sender(Protocol):
 _DELIVERED, _FAILED, _WAITING = "delivered", "failed", "waiting"
 
 
-@dataclass
-class _Context:
-    """What a pass knows of a campaign: its guild and its places (key -> (id, parent key))."""
-
-    guild_id: int | None
-    channels: dict[str, tuple[int | None, str | None]]
-
-
 class _Wait(Exception):
     """The row cannot go yet (its dependency is not delivered); try again at ``until``."""
 
@@ -177,7 +168,8 @@ class OutboxDispatcher:
     """Delivers outbox rows in order per queue, with retries (see the module docstring).
 
     Args:
-        db: the database (reads on the reader pool; bookkeeping on the single writer).
+        delivery: the door to the stored rows (``RulesService.delivery``, or
+            ``Delivery(db)``); the dispatcher never touches the database otherwise.
         sender: the Discord side.
         clock: the current UTC time (injectable for tests).
         sleep: ``asyncio.sleep`` or a fake; used only by :meth:`run` while idle.
@@ -189,7 +181,7 @@ class OutboxDispatcher:
 
     def __init__(
         self,
-        db: Database,
+        delivery: Delivery,
         sender: Sender,
         *,
         clock: Callable[[], datetime] = utcnow,
@@ -200,7 +192,7 @@ class OutboxDispatcher:
         concurrency: int = 4,
         batch: int = 100,
     ) -> None:
-        self.db = db
+        self.delivery = delivery
         self.sender = sender
         self._clock = clock
         self._sleep = sleep
@@ -244,7 +236,7 @@ class OutboxDispatcher:
             await sleep_or_wake(self._sleep, delay, self._wake)
 
     async def _idle_delay(self) -> float:
-        nxt = await self.db.read(repo.next_outbox_attempt)
+        nxt = await self.delivery.next_attempt()
         if nxt is None:
             return self.idle_poll
         return max(0.0, min(self.idle_poll, (nxt - self._clock()).total_seconds()))
@@ -263,7 +255,7 @@ class OutboxDispatcher:
         """
         delivered = 0
         for _ in range(max_passes):
-            queues = await self.db.read(self._queues)
+            queues = await self.delivery.due_queues(self._clock(), batch=self._batch)
             if not queues:
                 break
             tasks = [asyncio.ensure_future(self._serve_queue(q, ctx)) for q, ctx in queues]
@@ -280,27 +272,7 @@ class OutboxDispatcher:
                 break
         return delivered
 
-    def _queues(self, conn: Connection) -> list[tuple[list[OutboxRecord], _Context]]:
-        """The queues whose head is due, each with its pending rows in order (up to
-        ``batch``) and what is known of its campaign."""
-        contexts: dict[int, _Context] = {}
-        queues: list[tuple[list[OutboxRecord], _Context]] = []
-        for head in repo.due_outbox_heads(conn, now=self._clock(), limit=self._batch):
-            ctx = contexts.get(head.campaign_id)
-            if ctx is None:
-                info = repo.campaign_info(conn, head.campaign_id)
-                ctx = contexts[head.campaign_id] = _Context(
-                    guild_id=info.guild_id if info else None,
-                    channels={
-                        key: (c.discord_id, c.parent_key)
-                        for key, c in repo.channels_of(conn, head.campaign_id).items()
-                    },
-                )
-            rows = repo.outbox_queue(conn, head.campaign_id, head.channel_key, limit=self._batch)
-            queues.append((rows, ctx))
-        return queues
-
-    async def _serve_queue(self, rows: list[OutboxRecord], ctx: _Context) -> tuple[int, bool]:
+    async def _serve_queue(self, rows: list[OutboxRecord], ctx: QueueContext) -> tuple[int, bool]:
         """Serve one queue's rows in order; delivered rows are marked in batches (one write
         per batch), and at once after a row that created a place (others may need its id)."""
         delivered: list[tuple[OutboxRecord, DeliveryResult]] = []
@@ -330,22 +302,13 @@ class OutboxDispatcher:
         return count, progress
 
     async def _mark_delivered(self, done: list[tuple[OutboxRecord, DeliveryResult]]) -> None:
-        now = self._clock()
-        marks = list(done)
+        marks = [
+            Delivered(record, result.discord_id, dict(result.detail) if result.detail else None)
+            for record, result in done
+        ]
+        await self.delivery.mark_delivered(marks, now=self._clock())
 
-        def _tx(conn: Connection) -> None:
-            for record, result in marks:
-                repo.mark_outbox_delivered(
-                    conn,
-                    record,
-                    now=now,
-                    discord_id=result.discord_id,
-                    result=dict(result.detail) if result.detail else None,
-                )
-
-        await self.db.write(_tx)
-
-    async def _serve(self, record: OutboxRecord, ctx: _Context) -> DeliveryResult | str:
+    async def _serve(self, record: OutboxRecord, ctx: QueueContext) -> DeliveryResult | str:
         """Try one row: its Discord result if delivered (not yet marked), else what became of
         it (failed, or still waiting)."""
         async with self._semaphore:
@@ -353,7 +316,7 @@ class OutboxDispatcher:
                 row = await self._resolve(record, ctx)
             except _Wait as wait:
                 until = wait.until
-                await self.db.write(lambda conn: repo.defer_outbox(conn, record.id, until=until))
+                await self.delivery.defer(record.id, until=until)
                 return _WAITING
             except PermanentError as err:
                 await self._fail(record, str(err))
@@ -380,15 +343,13 @@ class OutboxDispatcher:
         if retry_after is not None:
             delay = max(delay, retry_after)
         until = self._clock() + timedelta(seconds=delay)
-        await self.db.write(
-            lambda conn: repo.mark_outbox_retry(conn, record, error=error, next_attempt_at=until)
-        )
+        await self.delivery.retry(record, error=error, until=until)
 
     async def _fail(self, record: OutboxRecord, error: str) -> None:
         log.warning("outbox row %s (%s) failed for good: %s", record.id, record.kind, error)
-        await self.db.write(lambda conn: repo.mark_outbox_failed(conn, record, error=error))
+        await self.delivery.fail(record, error=error)
 
-    async def _resolve(self, record: OutboxRecord, ctx: _Context) -> OutboxRow:
+    async def _resolve(self, record: OutboxRecord, ctx: QueueContext) -> OutboxRow:
         """The row with the Discord ids it needs (from ``ctx``; the database only for a
         dependency or an edit).
 
@@ -399,8 +360,7 @@ class OutboxDispatcher:
         if ctx.guild_id is None:
             raise PermanentError(f"campaign {record.campaign_id} is gone")
         if record.depends_on is not None:
-            dep_id = record.depends_on
-            dep = await self.db.read(lambda conn: repo.outbox_row(conn, dep_id))
+            dep = await self.delivery.row(record.depends_on)
             if dep is not None and dep.status is OutboxStatus.PENDING:
                 raise _Wait(max(dep.next_attempt_at, self._clock()))
             if dep is not None and dep.status is OutboxStatus.FAILED:
@@ -420,9 +380,7 @@ class OutboxDispatcher:
             key = record.payload.get("message_key")
             if not isinstance(key, str):
                 raise PermanentError("an edit needs payload['message_key']")
-            message_id = await self.db.read(
-                lambda conn: repo.delivered_message_id(conn, record.campaign_id, key)
-            )
+            message_id = await self.delivery.delivered_message_id(record.campaign_id, key)
             if message_id is None:
                 raise PermanentError(f"message {key!r} to edit was never posted")
         return OutboxRow(

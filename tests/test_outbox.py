@@ -14,7 +14,7 @@ from caedes_bot.domain.records import OutboxKind, OutboxMessage, OutboxStatus
 from caedes_bot.outbox import OutboxDispatcher, PermanentError, RetryableError
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.service import RulesService
+from caedes_bot.service import Delivery, RulesService
 from tests.persistence.fake_sender import FakeDiscord, SimulatedCrash
 from tests.persistence.fixtures import db, db_template, db_url
 from tests.persistence.support import small_ruleset, stand_in_apply, stand_in_new_game
@@ -49,7 +49,7 @@ async def service(db: Database, clock: FakeClock) -> AsyncIterator[RulesService]
 
 async def _set_up(service: RulesService, discord: FakeDiscord, clock: FakeClock) -> int:
     info = await service.create_campaign(1, "Camp", "test", created_by=9, umpire_user_id=9)
-    delivered = await OutboxDispatcher(service.db, discord, clock=clock).run_once()
+    delivered = await OutboxDispatcher(service.delivery, discord, clock=clock).run_once()
     assert delivered == 10
     return info.id
 
@@ -80,7 +80,7 @@ async def test_rows_of_one_channel_go_in_id_order(service: RulesService, clock: 
     cid = await _set_up(service, discord, clock)
     texts = [("announcements" if i % 2 else "battles", f"m{i}") for i in range(10)]
     await _posts(service, cid, texts)
-    assert await OutboxDispatcher(service.db, discord, clock=clock).run_once() == 10
+    assert await OutboxDispatcher(service.delivery, discord, clock=clock).run_once() == 10
     chans = await service.channels(cid)
     ann = chans["announcements"].discord_id
     bat = chans["battles"].discord_id
@@ -98,7 +98,7 @@ async def test_retryable_failure_backs_off_and_blocks_only_its_channel(
         service, cid, [("announcements", "a1"), ("announcements", "a2"), ("battles", "b1")]
     )
     discord.failures[a1] = [RetryableError("502"), RetryableError("502")]
-    dispatcher = OutboxDispatcher(db, discord, clock=clock, base_delay=1.0, max_delay=8.0)
+    dispatcher = OutboxDispatcher(Delivery(db), discord, clock=clock, base_delay=1.0, max_delay=8.0)
 
     assert await dispatcher.run_once() == 1  # only b1
     assert await _status(db, cid, [a1, a2, b1]) == [
@@ -143,7 +143,7 @@ async def test_rate_limit_retry_after_is_respected(
     cid = await _set_up(service, discord, clock)
     (a1,) = await _posts(service, cid, [("announcements", "a1")])
     discord.failures[a1] = [RetryableError("429", retry_after=30)]
-    await OutboxDispatcher(db, discord, clock=clock).run_once()
+    await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once()
 
     def _q(conn: Connection) -> Any:
         row = repo.outbox_row(conn, a1)
@@ -160,7 +160,7 @@ async def test_permanent_failure_gives_up_and_the_channel_moves_on(
     cid = await _set_up(service, discord, clock)
     a1, a2 = await _posts(service, cid, [("announcements", "a1"), ("announcements", "a2")])
     discord.failures[a1] = [PermanentError("Missing Permissions")]
-    assert await OutboxDispatcher(db, discord, clock=clock).run_once() == 1
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once() == 1
     assert await _status(db, cid, [a1, a2]) == [
         (OutboxStatus.FAILED, 1),
         (OutboxStatus.DELIVERED, 1),
@@ -191,7 +191,7 @@ async def test_edit_finds_the_message_it_changes(
         )
 
     await db.write(_q)
-    assert await OutboxDispatcher(db, discord, clock=clock).run_once() == 2
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once() == 2
     thread = (await service.channels(cid))["orders:DAW"].discord_id
     assert thread is not None and discord.messages[thread] == ["panel v2"]
 
@@ -204,11 +204,11 @@ async def test_channel_setup_resumes_after_a_crash_and_creates_nothing_twice(
     info = await service.create_campaign(1, "Camp", "test", created_by=9, umpire_user_id=9)
     discord = FakeDiscord(crash_after_creations=3)
     with pytest.raises(SimulatedCrash):
-        await OutboxDispatcher(db, discord, clock=clock, concurrency=1).run_once()
+        await OutboxDispatcher(Delivery(db), discord, clock=clock, concurrency=1).run_once()
     assert len(discord.creations) == 3 and discord.creations[0] == "Camp"
     discord.crash_after_creations = None
 
-    fresh = OutboxDispatcher(db, discord, clock=clock)
+    fresh = OutboxDispatcher(Delivery(db), discord, clock=clock)
     await fresh.run_once()
     assert sorted(discord.creations) == sorted(
         ["Camp", "announcements", "battles", "table-talk", "umpire", "orders-daw", "orders-orc"]
@@ -241,7 +241,7 @@ async def test_a_dependent_row_waits_and_fails_with_its_dependency(
     rows = await db.read(_q)
     category = rows[0].id
     discord = FakeDiscord(failures={category: [PermanentError("Missing Access")]})
-    await OutboxDispatcher(db, discord, clock=clock).run_once()
+    await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once()
 
     def _q(conn: Connection) -> Any:
         rows = repo.outbox_rows(conn, info.id)
@@ -270,7 +270,7 @@ async def test_run_sleeps_until_the_head_in_backoff_is_due(
             dispatcher.stop()
 
     dispatcher = OutboxDispatcher(
-        db, discord, clock=clock, sleep=fake_sleep, base_delay=5, idle_poll=60
+        Delivery(db), discord, clock=clock, sleep=fake_sleep, base_delay=5, idle_poll=60
     )
     await dispatcher.run()
     assert sleeps == [5.0, 60.0]
@@ -288,6 +288,6 @@ async def test_a_long_blocked_queue_does_not_hide_other_channels(
     ids = await _posts(service, cid, [("announcements", f"a{i}") for i in range(6)])
     await _posts(service, cid, [("battles", "b0"), ("battles", "b1")])
     discord.failures[ids[0]] = [RetryableError("503")]
-    assert await OutboxDispatcher(db, discord, clock=clock, batch=3).run_once() == 2
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock, batch=3).run_once() == 2
     bat = (await service.channels(cid))["battles"].discord_id
     assert bat is not None and discord.messages[bat] == ["b0", "b1"]

@@ -36,10 +36,10 @@ from caedes_bot.service import (
     NoUmpire,
     RulesService,
     access_changes,
-    describe_problem,
     tidy_campaign_name,
 )
 from caedes_bot.ui.audit import audit_line
+from caedes_bot.ui.wording import describe_problem
 from tests.persistence.fixtures import db, db_template, db_url
 
 __all__ = ["db", "db_template", "db_url"]

@@ -32,7 +32,7 @@ from caedes_bot.outbox import OutboxDispatcher
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
 from caedes_bot.persistence.tables import campaign_events, campaign_orders, outbox
-from caedes_bot.service import Actor, RulesService
+from caedes_bot.service import Actor, Delivery, RulesService
 from tests.persistence.fake_sender import FakeDiscord
 from tests.persistence.fixtures import db, db_template, db_url
 from tests.persistence.support import (
@@ -71,7 +71,7 @@ async def test_stress_50_tasks_x_100_orders_lose_nothing(
 ) -> None:
     cid = await _active_campaign(service)
     discord = FakeDiscord()
-    dispatcher = OutboxDispatcher(db, discord, idle_poll=0.05)
+    dispatcher = OutboxDispatcher(Delivery(db), discord, idle_poll=0.05)
     service.add_listener(dispatcher.wake)
     delivering = asyncio.create_task(dispatcher.run())
     errors: list[BaseException] = []
@@ -166,7 +166,7 @@ async def test_sigkill_at_random_points_leaves_only_whole_orders(
     assert await service.replay(cid) == state
 
     discord = FakeDiscord()
-    await OutboxDispatcher(db, discord).run_once()
+    await OutboxDispatcher(Delivery(db), discord).run_once()
 
     rows = await db.read(lambda conn: repo.outbox_rows(conn, cid))
     assert {r.status for r in rows} == {OutboxStatus.DELIVERED}

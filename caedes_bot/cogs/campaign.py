@@ -38,8 +38,9 @@ from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
 from caedes_bot.rules.errors import UnknownName
-from caedes_bot.service import NAME_MAX, STATUS_TEXT, RulesService, describe_problem
+from caedes_bot.service import NAME_MAX, RulesService
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
+from caedes_bot.ui.wording import STATUS_TEXT, describe_problem
 
 if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot

@@ -1,0 +1,338 @@
+"""Access: who plays which faction, who umpires, and the Discord access that follows from it
+(R-SETUP-02, R-PBP-UMP-01, R-PBP-UMP-02, R-PBP-UMP-04, R-PBP-NEG-01, R-PBP-NEG-06).
+
+Threads (a faction's orders thread, a negotiation thread) hold their factions' players and the
+umpire; ``#umpire`` is open to the umpire. Every change of members is one transaction that
+stores it, queues the Discord access changes (:func:`access_changes`) and logs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import (
+    ActingAs,
+    CampaignInfo,
+    ChannelRecord,
+    OutboxKind,
+    OutboxMessage,
+)
+from caedes_bot.persistence import repository as repo
+from caedes_bot.rules.errors import UnknownName
+from caedes_bot.service.core import Cached, ServiceCore
+from caedes_bot.service.errors import FactionHeld
+from caedes_bot.service.values import UmpireChange
+
+#: Channels of a campaign (ux.md "Channels of a campaign"): key -> (name, read-only, private).
+CAMPAIGN_CHANNELS: tuple[tuple[str, str, bool, bool], ...] = (
+    ("announcements", "announcements", True, False),
+    ("battles", "battles", True, False),
+    ("table-talk", "table-talk", False, False),
+    ("umpire", "umpire", False, True),
+)
+
+#: The channel that holds the private orders and negotiation threads (players must see it).
+THREAD_PARENT = "announcements"
+
+
+def add_member(channel_key: str, user_id: int) -> OutboxMessage:
+    """The outbox row that adds ``user_id`` to the thread ``channel_key``."""
+    return OutboxMessage(channel_key, OutboxKind.ADD_THREAD_MEMBER, {"user_id": user_id})
+
+
+def _thread_factions(key: str) -> list[str] | None:
+    """The factions whose players belong in a thread: ``orders:DAW`` -> ``["DAW"]``,
+    ``talks:DAW+ORC`` -> ``["DAW", "ORC"]``; ``None`` for a key that is not such a thread."""
+    kind, _, rest = key.partition(":")
+    if kind == "orders" and rest:
+        return [rest]
+    if kind == "talks" and rest:
+        return rest.split("+")
+    return None
+
+
+def _wanted_members(
+    keys: Iterable[str], players: Mapping[str, int], umpire: int | None
+) -> dict[str, set[int]]:
+    """Who belongs in each orders and negotiation thread: the players of its factions and the
+    umpire (R-PBP-NEG-01, R-PBP-NEG-06, R-PBP-UMP-04)."""
+    wanted: dict[str, set[int]] = {}
+    for key in keys:
+        factions = _thread_factions(key)
+        if factions is None:
+            continue
+        members = {players[f] for f in factions if f in players}
+        if umpire is not None:
+            members.add(umpire)
+        wanted[key] = members
+    return wanted
+
+
+def access_changes(
+    keys: Sequence[str],
+    before: tuple[Mapping[str, int], int | None],
+    after: tuple[Mapping[str, int], int | None],
+) -> list[OutboxMessage]:
+    """The outbox rows that take a campaign's Discord access from ``before`` to ``after``,
+    each a ``(players, umpire)`` pair.
+
+    Threads (``orders:*``, ``talks:*`` among ``keys``) hold their factions' players and the
+    umpire: a member who no longer belongs is removed and one who newly belongs is added; a
+    member who belongs both before and after (an old umpire who plays the faction) is left
+    alone. ``#umpire`` (if among ``keys``) is opened to a new umpire and closed to the old one.
+    Rows for the same place keep their order, so applying them again changes nothing.
+    """
+    rows: list[OutboxMessage] = []
+    old_umpire, new_umpire = before[1], after[1]
+    if old_umpire != new_umpire and "umpire" in keys:
+        if old_umpire is not None:
+            rows.append(
+                OutboxMessage("umpire", OutboxKind.REVOKE_CHANNEL_ACCESS, {"user_id": old_umpire})
+            )
+        if new_umpire is not None:
+            rows.append(
+                OutboxMessage("umpire", OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": new_umpire})
+            )
+    was = _wanted_members(keys, *before)
+    now = _wanted_members(keys, *after)
+    for key in now:
+        for user in sorted(was[key] - now[key]):
+            rows.append(OutboxMessage(key, OutboxKind.REMOVE_THREAD_MEMBER, {"user_id": user}))
+        for user in sorted(now[key] - was[key]):
+            rows.append(add_member(key, user))
+    return rows
+
+
+def acting_role(info: CampaignInfo, user_id: int | None) -> str:
+    """In which capacity a member does an administration act, for the audit log:
+    ``"umpire"`` (the campaign's umpire), ``"admin"`` (anyone else allowed to), ``"system"``
+    (the bot itself)."""
+    if user_id is None:
+        return ActingAs.SYSTEM.value
+    if user_id == info.umpire_user_id:
+        return ActingAs.UMPIRE.value
+    return ActingAs.ADMIN.value
+
+
+class Access(ServiceCore):
+    """Members, the umpire and threads of a campaign."""
+
+    async def assign(
+        self,
+        campaign_id: int,
+        user_id: int,
+        faction: str,
+        *,
+        by: int | None = None,
+        replace: bool = False,
+    ) -> bool:
+        """Give ``faction`` to ``user_id`` (R-SETUP-02): a user may hold several factions, a
+        faction has one player. The user joins the faction's orders thread and its negotiation
+        threads; a replaced player leaves them (unless they still belong: the umpire, or the
+        player of the other side). The check and the change are one step under the campaign's
+        lock, so two assignments at once cannot both succeed. Logged as done by ``by``.
+
+        Args:
+            replace: take the faction from its current player instead of refusing.
+
+        Returns:
+            ``True`` if the faction changed hands, ``False`` if ``user_id`` held it already.
+
+        Raises:
+            UnknownName: the faction is not in play in this campaign (R-SETUP-02).
+            FactionHeld: another member plays it and ``replace`` is false (R-SETUP-02).
+            UnknownCampaign: no such campaign.
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            if faction not in cached.state.in_play:
+                raise UnknownName(
+                    "faction", faction, tuple(cached.state.in_play), rule="R-SETUP-02"
+                )
+            previous = cached.players.get(faction)
+            if previous == user_id:
+                return False
+            if previous is not None and not replace:
+                label = self._faction_label(faction)
+                raise FactionHeld(
+                    f"{label} is already held by <@{previous}>.",
+                    rule="R-SETUP-02",
+                    allowed=f"`/campaign unassign faction:{faction}` first, or another faction",
+                )
+            after = {**cached.players, faction: user_id}
+            await self._change_members(
+                cached,
+                after,
+                cached.info.umpire_user_id,
+                action="faction_assigned",
+                detail={"faction": faction, "user_id": user_id, "previous": previous},
+                by=by,
+            )
+        self._notify(campaign_id)
+        return True
+
+    async def unassign(self, campaign_id: int, faction: str, *, by: int | None = None) -> bool:
+        """Leave ``faction`` to the umpire (R-PBP-UMP-02): its player leaves its orders and
+        negotiation threads (unless they still belong there). Logged as done by ``by``.
+
+        Returns:
+            ``True`` if a player was taken off, ``False`` if nobody held the faction.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            previous = cached.players.get(faction)
+            if previous is None:
+                return False
+            after = {f: u for f, u in cached.players.items() if f != faction}
+            await self._change_members(
+                cached,
+                after,
+                cached.info.umpire_user_id,
+                action="faction_unassigned",
+                detail={"faction": faction, "previous": previous},
+                by=by,
+            )
+        self._notify(campaign_id)
+        return True
+
+    def _faction_label(self, code: str) -> str:
+        try:
+            return f"{self.ruleset.faction(code).name} ({code})"
+        except (KeyError, LookupError):
+            return code
+
+    async def _change_members(
+        self,
+        cached: Cached,
+        players: dict[str, int],
+        umpire: int | None,
+        *,
+        action: str,
+        detail: dict[str, Any],
+        by: int | None,
+    ) -> None:
+        """Store who plays what and who umpires, queue the Discord access that follows
+        (:func:`access_changes`) and log it, in one transaction; then update the cache.
+        The caller holds the campaign's lock."""
+        campaign_id = cached.info.id
+        before_players = dict(cached.players)
+        before_umpire = cached.info.umpire_user_id
+        role = acting_role(cached.info, by)
+        now = self._clock()
+
+        def _tx(conn: Connection) -> CampaignInfo | None:
+            for faction in before_players.keys() - players.keys():
+                repo.remove_member(conn, campaign_id, faction)
+            for faction, user in players.items():
+                if before_players.get(faction) != user:
+                    repo.set_member(conn, campaign_id, faction, user)
+            if umpire != before_umpire:
+                repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=umpire)
+            keys = sorted(repo.channels_of(conn, campaign_id))
+            messages = access_changes(keys, (before_players, before_umpire), (players, umpire))
+            repo.insert_outbox(conn, campaign_id, messages, now=now)
+            repo.insert_audit(
+                conn,
+                campaign_id=campaign_id,
+                user_id=by,
+                action=action,
+                detail={**detail, "as": role},
+                now=now,
+            )
+            return repo.campaign_info(conn, campaign_id)
+
+        info = await self.db.write(_tx)
+        assert info is not None
+        cached.info = info
+        cached.players.clear()
+        cached.players.update(players)
+
+    async def open_thread(
+        self,
+        campaign_id: int,
+        key: str,
+        name: str,
+        members: Sequence[int],
+        *,
+        by: int | None = None,
+    ) -> tuple[ChannelRecord | None, bool]:
+        """Make a private thread ``key`` under ``#announcements``, or reuse it if it was made
+        before, and add ``members`` to it (adding a member twice changes nothing). Used for
+        negotiation threads (R-PBP-NEG-01). Logged in the audit log.
+
+        Returns:
+            The thread's record as it was before this call (``None`` if new) and whether it is
+            new. Its ``discord_id`` is ``None`` until the outbox has made it.
+        """
+        async with self._locks.get(campaign_id):
+            await self._load(campaign_id)
+            now = self._clock()
+
+            def _tx(conn: Connection) -> tuple[ChannelRecord | None, bool]:
+                existing = repo.channels_of(conn, campaign_id).get(key)
+                messages: list[OutboxMessage] = []
+                if existing is None:
+                    repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
+                    messages.append(
+                        OutboxMessage(
+                            key,
+                            OutboxKind.CREATE_THREAD,
+                            {"name": name, "parent_key": THREAD_PARENT, "private": True},
+                            dedupe_key=f"setup:{key}",
+                            depends_on_key=f"setup:{THREAD_PARENT}",
+                        )
+                    )
+                messages += [add_member(key, user) for user in dict.fromkeys(members)]
+                repo.insert_outbox(conn, campaign_id, messages, now=now)
+                repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=by,
+                    action="thread_opened" if existing is None else "thread_reused",
+                    detail={"key": key, "members": list(members)},
+                    now=now,
+                )
+                return existing, existing is None
+
+            found = await self.db.write(_tx)
+        self._notify(campaign_id)
+        return found
+
+    async def set_umpire(
+        self, campaign_id: int, user_id: int, *, by: int | None = None
+    ) -> UmpireChange:
+        """Make ``user_id`` the campaign's umpire (R-PBP-UMP-01): ``#umpire`` and every orders
+        and negotiation thread are opened to them (R-PBP-UMP-04) and closed to the umpire they
+        replace, who stays only where they play a faction. The umpire may also play factions;
+        the orders they give for factions they do not play are logged as the umpire's. Naming
+        the same umpire again changes nothing. Logged as done by ``by``.
+
+        Returns:
+            The umpire replaced, whether anything changed, and the factions the new umpire
+            plays.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            previous = cached.info.umpire_user_id
+            plays = tuple(sorted(f for f, u in cached.players.items() if u == user_id))
+            if previous == user_id:
+                return UmpireChange(previous, False, plays)
+            await self._change_members(
+                cached,
+                dict(cached.players),
+                user_id,
+                action="umpire_set",
+                detail={"umpire": user_id, "previous": previous},
+                by=by,
+            )
+        self._notify(campaign_id)
+        return UmpireChange(previous, True, plays)

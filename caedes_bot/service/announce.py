@@ -1,0 +1,70 @@
+"""How events become messages owed to Discord: the :class:`Announcer` port the service writes
+through, and :class:`PlainAnnouncer`, its plain default (the bot passes ``ui``'s rich one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import GameState
+from caedes_bot.ui import wording
+
+
+class Announcer(Protocol):
+    """Turns events into messages owed to Discord (written in the order's transaction).
+
+    Must be pure and quick: no I/O. Direct replies to the interaction are not its job.
+    """
+
+    def announce(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+        *,
+        before: GameState | None = None,
+    ) -> list[OutboxMessage]: ...
+
+
+class PlainAnnouncer:
+    """The default :class:`Announcer`: one plain-text post per event.
+
+    Public events (``audience() is None``) go to ``#announcements``; private ones to the orders
+    thread of each faction in their audience (R-GEN-07). Lines are grouped per place into
+    messages under Discord's 2,000 characters.
+    """
+
+    limit = 1900
+
+    def announce(
+        self,
+        campaign: CampaignView,
+        events: Sequence[Event],
+        state: GameState,
+        ruleset: Ruleset,
+        *,
+        before: GameState | None = None,
+    ) -> list[OutboxMessage]:
+        lines: dict[str, list[str]] = {}
+        for event in events:
+            audience = event.audience()
+            keys = ["announcements"] if audience is None else [f"orders:{f}" for f in audience]
+            for key in keys:
+                lines.setdefault(key, []).append(wording.event_text(event))
+        out: list[OutboxMessage] = []
+        for key, texts in lines.items():
+            chunk = ""
+            for text in texts:
+                text = text[: self.limit]
+                if chunk and len(chunk) + 1 + len(text) > self.limit:
+                    out.append(OutboxMessage(key, OutboxKind.POST, {"content": chunk}))
+                    chunk = ""
+                chunk = f"{chunk}\n{text}" if chunk else text
+            if chunk:
+                out.append(OutboxMessage(key, OutboxKind.POST, {"content": chunk}))
+        return out

@@ -1,0 +1,299 @@
+"""Campaigns: create one (its first state and its Discord set-up), start it, pause, resume or
+finish it (R-SETUP-01, R-TURN-01, R-PBP-UMP-05); and the rules for a campaign's name.
+"""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from caedes_bot.domain.records import (
+    ActingAs,
+    CampaignInfo,
+    CampaignStatus,
+    OutboxKind,
+    OutboxMessage,
+)
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.mappers import dump_state
+from caedes_bot.rules.errors import UnknownName
+from caedes_bot.rules.state import GameState
+from caedes_bot.rules.turn import StartCampaign
+from caedes_bot.service.access import CAMPAIGN_CHANNELS, THREAD_PARENT, acting_role, add_member
+from caedes_bot.service.core import Cached
+from caedes_bot.service.errors import (
+    AlreadyStarted,
+    CampaignNameTaken,
+    CampaignNotActive,
+    InvalidCampaignName,
+    NoUmpire,
+)
+from caedes_bot.service.orders import Orders
+from caedes_bot.service.values import Actor, SubmitResult
+from caedes_bot.ui import wording
+
+#: Longest campaign name: it is also the category's name (Discord allows 100).
+NAME_MAX = 90
+
+#: What a campaign name may hold, for refusals.
+NAME_ALLOWED = (
+    f"a name of 1 to {NAME_MAX} visible characters (letters, digits, punctuation, emoji, "
+    "single spaces), such as Seven Swords"
+)
+
+#: Unicode categories never allowed in a name: control, format (zero-width and direction
+#: marks), private use, surrogates, unassigned.
+_BANNED_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+
+
+def tidy_campaign_name(raw: str) -> str:
+    """The name a campaign is stored and shown under: runs of whitespace become one space,
+    none at either end.
+
+    Returns:
+        The tidied name: 1 to :data:`NAME_MAX` characters, at least one of them a letter,
+        digit, punctuation mark or symbol.
+
+    Raises:
+        InvalidCampaignName: blank once tidied, longer than :data:`NAME_MAX`, or holding a
+            control or invisible character (zero-width space, direction mark...).
+    """
+    name = " ".join(raw.split())
+    for char in name:
+        if unicodedata.category(char) in _BANNED_CATEGORIES:
+            raise InvalidCampaignName(
+                f"The name holds an invisible or control character (U+{ord(char):04X}).",
+                allowed=NAME_ALLOWED,
+            )
+    if not any(unicodedata.category(c)[0] in "LNPS" for c in name):
+        raise InvalidCampaignName("The name is blank.", allowed=NAME_ALLOWED)
+    if len(name) > NAME_MAX:
+        raise InvalidCampaignName(f"The name is {len(name)} characters long.", allowed=NAME_ALLOWED)
+    return name
+
+
+class Campaigns(Orders):
+    """A campaign's life: created, started (an order, hence an :class:`Orders`), paused,
+    resumed, finished."""
+
+    async def create_campaign(
+        self,
+        guild_id: int,
+        name: str,
+        scenario_id: str,
+        created_by: int,
+        *,
+        umpire_user_id: int | None = None,
+        table_talk: bool = True,
+    ) -> CampaignInfo:
+        """Create a campaign in ``setting_up`` with its first state and queue its Discord set-up.
+
+        The set-up is a resumable sequence of outbox rows (ux.md): the category, then
+        ``#announcements``, ``#battles``, ``#table-talk`` (if ``table_talk``), ``#umpire``, then
+        one private orders thread per faction in play (R-PBP-NEG-06) under ``#announcements``,
+        the umpire added to each, and a welcome post. The dice seed comes from
+        :mod:`secrets` (R-GEN-01). The name is checked and tidied
+        (:func:`tidy_campaign_name`) and must be free in the guild, in the same transaction
+        as the insert, so two creations at once cannot both take it. Logged in the audit log
+        as done by ``created_by``.
+
+        Raises:
+            UnknownName: no such scenario (R-SETUP-01).
+            InvalidCampaignName: the name is blank, too long or holds invisible characters.
+            CampaignNameTaken: the guild has a campaign of that name that is not finished.
+        """
+        if scenario_id not in self.ruleset.scenarios:
+            raise UnknownName(
+                "scenario", scenario_id, tuple(sorted(self.ruleset.scenarios)), rule="R-SETUP-01"
+            )
+        name = tidy_campaign_name(name)
+        state = self._new_game(self.ruleset, scenario_id, secrets.token_hex(16))
+        now = self._clock()
+        state_json = dump_state(state)
+
+        def taken(existing: str) -> CampaignNameTaken:
+            return CampaignNameTaken(
+                f"This server already has a campaign called {existing}.",
+                allowed="another name, or finish the old campaign first",
+            )
+
+        def _tx(conn: Connection) -> tuple[int, CampaignInfo | None]:
+            existing = repo.open_campaign_named(conn, guild_id, name)
+            if existing is not None:
+                raise taken(existing.name)
+            campaign_id = repo.insert_campaign(
+                conn,
+                guild_id=guild_id,
+                name=name,
+                scenario=scenario_id,
+                state_json=state_json,
+                created_by=created_by,
+                umpire_user_id=umpire_user_id,
+                now=now,
+            )
+            messages = self._setup_rows(
+                conn, campaign_id, name, state, umpire_user_id, table_talk=table_talk
+            )
+            repo.insert_outbox(conn, campaign_id, messages, now=now)
+            repo.insert_audit(
+                conn,
+                campaign_id=campaign_id,
+                user_id=created_by,
+                action="campaign_created",
+                detail={
+                    "name": name,
+                    "scenario": scenario_id,
+                    "umpire": umpire_user_id,
+                    "as": ActingAs.ADMIN.value,
+                },
+                now=now,
+            )
+            info = repo.campaign_info(conn, campaign_id)
+            return campaign_id, info
+
+        try:
+            campaign_id, info = await self.db.write(_tx)
+        except IntegrityError as err:  # another process took the name first (unique index)
+            raise taken(name) from err
+        assert info is not None
+        self._cache[campaign_id] = Cached(info, state, 0, {}, frozenset())
+        self._notify(campaign_id)
+        return info
+
+    def _setup_rows(
+        self,
+        conn: Connection,
+        campaign_id: int,
+        name: str,
+        state: GameState,
+        umpire: int | None,
+        *,
+        table_talk: bool,
+    ) -> list[OutboxMessage]:
+        rows = [
+            OutboxMessage(
+                "category",
+                OutboxKind.CREATE_CATEGORY,
+                {"name": name[:100]},
+                dedupe_key="setup:category",
+            )
+        ]
+        repo.add_channel(conn, campaign_id, "category", None)
+        for key, channel_name, read_only, private in CAMPAIGN_CHANNELS:
+            if key == "table-talk" and not table_talk:
+                continue
+            repo.add_channel(conn, campaign_id, key, "category")
+            payload: dict[str, Any] = {
+                "name": channel_name,
+                "parent_key": "category",
+                "read_only": read_only,
+                "private": private,
+            }
+            if private and umpire is not None:
+                payload["allow_users"] = [umpire]
+            rows.append(
+                OutboxMessage(
+                    key,
+                    OutboxKind.CREATE_CHANNEL,
+                    payload,
+                    dedupe_key=f"setup:{key}",
+                    depends_on_key="setup:category",
+                )
+            )
+        for faction in state.in_play:
+            key = f"orders:{faction}"
+            repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
+            rows.append(
+                OutboxMessage(
+                    key,
+                    OutboxKind.CREATE_THREAD,
+                    {
+                        "name": f"orders-{faction.lower()}",
+                        "parent_key": THREAD_PARENT,
+                        "private": True,
+                        "faction": faction,
+                    },
+                    dedupe_key=f"setup:{key}",
+                    depends_on_key=f"setup:{THREAD_PARENT}",
+                )
+            )
+            if umpire is not None:
+                rows.append(add_member(key, umpire))
+        scenario = self.ruleset.scenarios[state.scenario]
+        rows.append(
+            OutboxMessage(
+                "announcements",
+                OutboxKind.POST,
+                {"content": wording.welcome_text(name, scenario.name, state.in_play)},
+                dedupe_key="setup:welcome",
+            )
+        )
+        return rows
+
+    async def start(self, campaign_id: int, actor: Actor) -> SubmitResult:
+        """Start the campaign: status ``active`` and the first game round begins
+        (``StartCampaign``, R-TURN-01), in one transaction. Of two starts at once, one starts
+        the campaign and the other is refused with :class:`AlreadyStarted`.
+
+        Raises:
+            NoUmpire: the campaign has no umpire yet (R-PBP-UMP-01).
+            AlreadyStarted: the campaign is not being set up any more.
+            NotAuthorised: the actor is neither the umpire, an admin nor the system.
+        """
+        info = (await self._load(campaign_id)).info
+        if info.umpire_user_id is None:
+            raise NoUmpire(
+                f"{info.name} has no umpire yet.",
+                rule="R-PBP-UMP-01",
+                allowed="an admin names one with `/campaign umpire`",
+            )
+        try:
+            return await self._submit(
+                campaign_id,
+                actor,
+                StartCampaign(faction="UMPIRE"),
+                interaction_id=None,
+                from_status=CampaignStatus.SETTING_UP,
+                to_status=CampaignStatus.ACTIVE,
+            )
+        except CampaignNotActive as err:  # started meanwhile (another /campaign start)
+            now = (await self._load(campaign_id)).info
+            raise AlreadyStarted(
+                f"{now.name} has already started (it is {wording.STATUS_TEXT[now.status]}).",
+                allowed="`/campaign info` to see where it stands",
+            ) from err
+
+    async def set_status(
+        self, campaign_id: int, status: CampaignStatus, *, by: int | None = None
+    ) -> CampaignInfo:
+        """Pause, resume or finish a campaign (R-PBP-UMP-05); logged in the audit log as done
+        by ``by``."""
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            now = self._clock()
+
+            def _tx(conn: Connection) -> CampaignInfo | None:
+                repo.update_campaign(conn, campaign_id, now=now, status=status)
+                repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=by,
+                    action="status_changed",
+                    detail={
+                        "from": cached.info.status.value,
+                        "to": status.value,
+                        "as": acting_role(cached.info, by),
+                    },
+                    now=now,
+                )
+                info = repo.campaign_info(conn, campaign_id)
+                return info
+
+            info = await self.db.write(_tx)
+            assert info is not None
+            cached.info = info
+            return info

@@ -1,0 +1,179 @@
+"""What every part of the service shares: the database, the game data, the per-campaign
+locks, the cache of the last state of each campaign (keyed by its version), and the listeners
+woken after each commit.
+
+:class:`ServiceCore` is the base of the service's parts (orders, campaigns, access, deadlines,
+queries, delivery reports); :class:`~caedes_bot.service.RulesService` is composed of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import CampaignInfo, CampaignView, DeadlineRecord, utcnow
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.mappers import load_state
+from caedes_bot.persistence.repository import CampaignRecord
+from caedes_bot.rules import engine, setup
+from caedes_bot.rules.dice import Dice, SeededDice
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState
+from caedes_bot.service.announce import Announcer, PlainAnnouncer
+from caedes_bot.service.delivery import Delivery
+from caedes_bot.service.errors import UnknownCampaign
+from caedes_bot.service.policy import DeadlinePolicy
+
+log = logging.getLogger(__name__)
+
+#: The rules entry point: ``(state, order, ruleset, dice) -> Outcome``.
+ApplyFn = Callable[[GameState, Order, Ruleset, Dice], engine.Outcome]
+#: Builds a campaign's first state: ``(ruleset, scenario id, dice seed) -> GameState``.
+NewGameFn = Callable[[Ruleset, str, str], GameState]
+
+
+def seeded_dice(state: GameState) -> Dice:
+    """The campaign's own dice: seeded, resuming at its roll count (R-GEN-01)."""
+    return SeededDice(state.dice_seed, state.dice_rolls)
+
+
+@dataclass
+class Cached:
+    """The last known state of a campaign, valid for ``info.version``, with who plays which
+    faction and its open deadlines (key -> due time)."""
+
+    info: CampaignInfo
+    state: GameState
+    last_event_seq: int
+    players: dict[str, int]
+    deadline_keys: frozenset[str]
+    deadline_due: dict[str, datetime] = field(default_factory=dict)
+
+    def view(self) -> CampaignView:
+        return CampaignView(self.info, dict(self.players), dict(self.deadline_due))
+
+
+@dataclass
+class Locks:
+    """One lock per campaign: the service's changes to a campaign are made one at a time."""
+
+    by_campaign: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def get(self, campaign_id: int) -> asyncio.Lock:
+        lock = self.by_campaign.get(campaign_id)
+        if lock is None:
+            lock = self.by_campaign[campaign_id] = asyncio.Lock()
+        return lock
+
+
+class ServiceCore:
+    """The shared state of the service's parts.
+
+    Args:
+        db: the engines (single writer + readers).
+        ruleset: the static game data.
+        apply: the rules entry point (``rules.engine.apply``; tests may pass a stand-in).
+        new_game: builds a campaign's first state (``rules.setup.new_game`` by default).
+        announcer: turns events into outbox messages (:class:`PlainAnnouncer` by default).
+        clock: the current UTC time.
+        deadlines: turn and reaction deadline windows (:class:`DeadlinePolicy`).
+        max_retries: how often a stale write is retried before giving up.
+        dice_factory: the dice an order is applied with, from the state before it; by default
+            the campaign's seeded dice (R-GEN-01). End-to-end tests pass scripted dice.
+
+    Attributes:
+        delivery: the delivery API over the same database, for the outbox dispatcher.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        ruleset: Ruleset,
+        *,
+        apply: ApplyFn = engine.apply,
+        new_game: NewGameFn = setup.new_game,
+        announcer: Announcer | None = None,
+        clock: Callable[[], datetime] = utcnow,
+        deadlines: DeadlinePolicy | None = None,
+        max_retries: int = 5,
+        dice_factory: Callable[[GameState], Dice] | None = None,
+    ) -> None:
+        self.db = db
+        self.ruleset = ruleset
+        self._apply = apply
+        self._new_game = new_game
+        self.announcer: Announcer = announcer or PlainAnnouncer()
+        self._clock = clock
+        self.deadline_policy = deadlines or DeadlinePolicy()
+        self._max_retries = max_retries
+        self._dice_factory = dice_factory or seeded_dice
+        self._cache: dict[int, Cached] = {}
+        self._locks = Locks()
+        self._listeners: list[Callable[[int], None]] = []
+        self.delivery = Delivery(db)
+
+    def add_listener(self, callback: Callable[[int], None]) -> None:
+        """Call ``callback(campaign_id)`` after every commit that may have queued outbox rows
+        or deadlines (the outbox dispatcher's and scheduler's ``wake``)."""
+        self._listeners.append(callback)
+
+    def _notify(self, campaign_id: int) -> None:
+        for callback in self._listeners:
+            try:
+                callback(campaign_id)
+            except Exception:  # a listener must never undo a committed order
+                log.exception("listener failed after commit of campaign %s", campaign_id)
+
+    async def _load(self, campaign_id: int) -> Cached:
+        """The campaign from the cache, or read from the database (and cached).
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        cached = self._cache.get(campaign_id)
+        if cached is not None:
+            return cached
+
+        def _tx(
+            conn: Connection,
+        ) -> tuple[CampaignRecord, GameState, dict[str, int], list[DeadlineRecord], set[str]]:
+            record = repo.load_campaign(conn, campaign_id)
+            if record is None:
+                raise UnknownCampaign(campaign_id)
+            state = load_state(record.state_json)
+            players = repo.players_of(conn, campaign_id)
+            open_deadlines = repo.open_deadlines(conn, campaign_id)
+            # a deadline the state still wants but that was acted on (a forfeited turn waiting
+            # for a reaction) is closed, not missing: it must not be armed a second time
+            armed = repo.existing_deadline_keys(
+                conn, campaign_id, list(self.deadline_policy.wanted(state))
+            )
+            return record, state, players, open_deadlines, armed
+
+        record, state, players, open_deadlines, armed = await self.db.read(_tx)
+        cached = Cached(
+            record.info,
+            state,
+            record.last_event_seq,
+            players,
+            frozenset(d.decision_key for d in open_deadlines) | armed,
+            {d.decision_key: d.due_at for d in open_deadlines},
+        )
+        current = self._cache.get(campaign_id)
+        if current is None or current.info.version < cached.info.version:
+            self._cache[campaign_id] = cached
+        return self._cache[campaign_id]
+
+    def forget(self, campaign_id: int | None = None) -> None:
+        """Drop cached states (all, or one campaign's); the next access reads the database."""
+        if campaign_id is None:
+            self._cache.clear()
+        else:
+            self._cache.pop(campaign_id, None)

@@ -1,0 +1,99 @@
+"""Deadlines (R-PBP-DEAD-01..04, R-PBP-UMP-03): what the scheduler reads and does through the
+service. Deadline rows are armed by the order that makes them owed (:mod:`.orders`, with the
+:class:`~caedes_bot.service.policy.DeadlinePolicy`); here they are read back when due, reminded,
+marked fired, or moved by the umpire.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import DeadlineRecord, OutboxKind, OutboxMessage
+from caedes_bot.persistence import repository as repo
+from caedes_bot.service.core import ServiceCore
+from caedes_bot.ui import wording
+
+
+class Deadlines(ServiceCore):
+    """Due reminders and deadlines, reminding, firing and moving them."""
+
+    async def due_reminders(self, now: datetime) -> list[DeadlineRecord]:
+        """Deadlines of active campaigns whose reminder is due and not sent (R-PBP-DEAD-02)."""
+        return await self.db.read(lambda conn: repo.due_reminders(conn, now=now))
+
+    async def due_deadlines(self, now: datetime) -> list[DeadlineRecord]:
+        """Deadlines of active campaigns that have passed and not fired (R-PBP-DEAD-03)."""
+        return await self.db.read(lambda conn: repo.due_deadlines(conn, now=now))
+
+    async def next_deadline_time(self) -> datetime | None:
+        """When the next reminder or deadline of an active campaign falls due."""
+        return await self.db.read(repo.next_deadline_time)
+
+    async def remind(self, deadline: DeadlineRecord, *, post: bool = True) -> None:
+        """Queue the reminder of ``deadline`` to its faction's orders thread, pinging the
+        faction's player only (ux.md "Pings"), and mark it sent, in one transaction.
+
+        With ``post=False`` it is only marked sent: the faction owes nothing any more, and
+        reminders go only to those who still owe something."""
+        if not post:
+            await self.db.write(lambda conn: repo.mark_reminded(conn, deadline.id))
+            return
+        cached = await self._load(deadline.campaign_id)
+        unix = int(deadline.due_at.timestamp())
+        faction = deadline.faction
+        player = cached.players.get(faction) if faction else None
+        message = OutboxMessage(
+            f"orders:{faction}" if faction else "umpire",
+            OutboxKind.POST,
+            {
+                "content": wording.reminder_text(
+                    faction, deadline.decision_key.startswith("turn:"), unix
+                ),
+                "mention_user_ids": [player] if player is not None else [],
+                "deadline": deadline.decision_key,
+            },
+            dedupe_key=f"reminder:{deadline.id}",
+        )
+        now = self._clock()
+
+        def _tx(conn: Connection) -> None:
+            if not repo.outbox_key_exists(conn, deadline.campaign_id, f"reminder:{deadline.id}"):
+                repo.insert_outbox(conn, deadline.campaign_id, [message], now=now)
+            repo.mark_reminded(conn, deadline.id)
+
+        await self.db.write(_tx)
+        self._notify(deadline.campaign_id)
+
+    async def mark_deadline_fired(self, deadline: DeadlineRecord) -> None:
+        """The deadline has been acted on (or needs nothing more)."""
+        await self.db.write(lambda conn: repo.mark_fired(conn, deadline))
+
+    async def move_deadline(
+        self, deadline: DeadlineRecord, due_at: datetime, *, by: int | None = None
+    ) -> None:
+        """The umpire moves a deadline (R-PBP-UMP-03); its reminder is re-armed. Logged."""
+        window = due_at - self._clock()
+        lead = min(
+            window * self.deadline_policy.reminder_fraction,
+            self.deadline_policy.max_reminder_lead,
+        )
+        now = self._clock()
+
+        def _tx(conn: Connection) -> None:
+            repo.set_deadline_due(conn, deadline.id, due_at=due_at, reminder_at=due_at - lead)
+            repo.insert_audit(
+                conn,
+                campaign_id=deadline.campaign_id,
+                user_id=by,
+                action="deadline_moved",
+                detail={"deadline": deadline.decision_key, "due_at": due_at.isoformat()},
+                now=now,
+            )
+
+        await self.db.write(_tx)
+        cached = self._cache.get(deadline.campaign_id)
+        if cached is not None and deadline.decision_key in cached.deadline_keys:
+            cached.deadline_due[deadline.decision_key] = due_at
+        self._notify(deadline.campaign_id)

@@ -1,0 +1,372 @@
+"""Orders: submit one (lock, authorise, version check, apply, one transaction, cache) and
+replay a campaign from its order log.
+
+``submit(campaign_id, actor, order)``
+    per-campaign lock -> state from the in-memory cache (keyed by version) or the database ->
+    may this actor give this order? -> ``rules.engine.apply`` with the campaign's seeded dice ->
+    ``UPDATE campaigns SET state=:s, version=version+1 WHERE id=:id AND version=:v`` + the
+    order row + the event rows + the outbox rows (from the announcer) + deadline rows + the
+    processed interaction -> COMMIT -> cache -> return the events.
+
+A refused order changes nothing and writes nothing; the refusal reaches the caller unchanged.
+A stale version (another writer got there first) reloads and re-applies, never merges. The
+same interaction id twice has one effect and returns the first result.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from caedes_bot.domain.records import (
+    ActingAs,
+    CampaignInfo,
+    CampaignStatus,
+    CampaignView,
+    StoredOrder,
+)
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.mappers import (
+    dump_event,
+    dump_order,
+    dump_state,
+    load_event,
+    load_order,
+    load_state,
+)
+from caedes_bot.persistence.repository import CampaignRecord, StaleVersion
+from caedes_bot.rules import engine
+from caedes_bot.rules.dice import SeededDice
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState
+from caedes_bot.rules.steps import Giver
+from caedes_bot.rules.turn import TurnEnded
+from caedes_bot.service.core import Cached, ServiceCore
+from caedes_bot.service.errors import (
+    CampaignNotActive,
+    NotAuthorised,
+    ReplayMismatch,
+    UnknownCampaign,
+)
+from caedes_bot.service.values import Actor, Expect, SubmitResult
+
+log = logging.getLogger(__name__)
+
+
+def _audience(event: Event) -> list[str] | None:
+    audience = event.audience()
+    return None if audience is None else list(audience)
+
+
+class Orders(ServiceCore):
+    """The service's order desk: :meth:`submit` and :meth:`replay`."""
+
+    async def submit(
+        self,
+        campaign_id: int,
+        actor: Actor,
+        order: Order,
+        *,
+        interaction_id: str | None = None,
+        expect: Expect | None = None,
+    ) -> SubmitResult:
+        """Apply ``order`` to the campaign in one transaction.
+
+        Args:
+            campaign_id: the campaign.
+            actor: who gives it (checked: the faction's player, the umpire for any faction,
+                admins and the umpire for umpire orders, the system for anything).
+            order: the order.
+            interaction_id: the Discord interaction that caused it; the same id twice has
+                one effect and the second call returns the first result (``duplicate=True``).
+            expect: what the member saw (step, turn, decision), checked under the campaign's
+                lock against the state the order is applied to.
+
+        Returns:
+            The events, the new version and the new state.
+
+        Raises:
+            RuleViolation: the rules refuse the order (nothing changed, nothing written).
+            NotAuthorised: the actor may not give it (R-SETUP-02).
+            CampaignNotActive: the campaign is not running (R-PBP-UMP-05).
+            StaleOrder: ``expect`` no longer holds: the game has moved on (R-TURN-02).
+            UnknownCampaign: no such campaign.
+        """
+        return await self._submit(
+            campaign_id, actor, order, interaction_id=interaction_id, expect=expect
+        )
+
+    async def _submit(
+        self,
+        campaign_id: int,
+        actor: Actor,
+        order: Order,
+        *,
+        interaction_id: str | None,
+        from_status: CampaignStatus = CampaignStatus.ACTIVE,
+        to_status: CampaignStatus | None = None,
+        expect: Expect | None = None,
+    ) -> SubmitResult:
+        async with self._locks.get(campaign_id):
+            for _attempt in range(self._max_retries):
+                cached = await self._load(campaign_id)
+                try:
+                    acting_as = self._authorise(cached, actor, order, from_status)
+                    state = cached.state
+                    if expect is not None:
+                        expect.check(state, self.ruleset)
+                    dice = self._dice_factory(state)
+                    outcome = self._apply(state, order, self.ruleset, dice)
+                except RuleViolation:
+                    if interaction_id is not None:
+                        first = await self._first_result(campaign_id, interaction_id)
+                        if first is not None:
+                            return first
+                    raise
+                try:
+                    return await self._commit(
+                        cached, actor, acting_as, order, outcome, interaction_id, to_status
+                    )
+                except StaleVersion:
+                    log.warning("campaign %s: stale version, reloading", campaign_id)
+                    self._cache.pop(campaign_id, None)
+                except IntegrityError:
+                    if interaction_id is None:
+                        raise
+                    # another writer handled this interaction: our cached state is behind
+                    self._cache.pop(campaign_id, None)
+                    first = await self._first_result(campaign_id, interaction_id)
+                    if first is None:
+                        raise
+                    return first
+            raise RuntimeError(
+                f"campaign {campaign_id}: gave up after {self._max_retries} stale writes"
+            )
+
+    def _authorise(
+        self, cached: Cached, actor: Actor, order: Order, from_status: CampaignStatus
+    ) -> ActingAs:
+        info = cached.info
+        if info.status is not from_status:
+            raise CampaignNotActive(
+                f"Campaign {info.name} is {info.status.value.replace('_', ' ')}; "
+                "no orders are taken now.",
+                allowed="ask the umpire to start or resume it"
+                if info.status is not CampaignStatus.FINISHED
+                else "nothing: the campaign is over",
+            )
+        # who may give it is declared by the rules (R-PBP-UMP-01)
+        umpire_order = engine.giver_of(type(order)) is Giver.UMPIRE
+        if actor.system:
+            return ActingAs.SYSTEM
+        is_umpire = actor.user_id is not None and actor.user_id == info.umpire_user_id
+        if umpire_order:
+            if is_umpire:
+                return ActingAs.UMPIRE
+            if actor.is_admin:
+                return ActingAs.ADMIN
+            raise NotAuthorised(
+                f"Only the umpire or an admin may give {type(order).__name__}.",
+                rule="R-PBP-UMP-01",
+                allowed="ask the umpire",
+            )
+        if actor.user_id is not None and cached.players.get(order.faction) == actor.user_id:
+            return ActingAs.PLAYER
+        if is_umpire:
+            return ActingAs.UMPIRE
+        mine = sorted(f for f, user in cached.players.items() if user == actor.user_id)
+        raise NotAuthorised(
+            f"You do not play {order.faction}.",
+            allowed=f"orders for {', '.join(mine)}" if mine else "ask the umpire for a faction",
+        )
+
+    async def _commit(
+        self,
+        cached: Cached,
+        actor: Actor,
+        acting_as: ActingAs,
+        order: Order,
+        outcome: engine.Outcome,
+        interaction_id: str | None,
+        to_status: CampaignStatus | None,
+    ) -> SubmitResult:
+        info = cached.info
+        new_state = outcome.state
+        events = outcome.events
+        version = info.version + 1
+        now = self._clock()
+        state_json = dump_state(new_state)
+        order_payload = dump_order(order)
+        event_rows = [(dump_event(e), _audience(e)) for e in events]
+        status = CampaignStatus.FINISHED if new_state.finished else to_status
+        wanted = self.deadline_policy.wanted(new_state)
+        new_keys = [k for k in wanted if k not in cached.deadline_keys]
+        gone_keys = [k for k in cached.deadline_keys if k not in wanted]
+        new_times = {k: self.deadline_policy.times(now, wanted[k][1]) for k in new_keys}
+        due = {k: when for k, when in cached.deadline_due.items() if k in wanted}
+        due.update({k: times[0] for k, times in new_times.items()})
+        earlier: tuple[Event, ...] = ()
+        if any(isinstance(e, TurnEnded) for e in events):
+            stored = await self.db.read(lambda conn: repo.events_of_current_turn(conn, info.id))
+            earlier = tuple(load_event(s.payload) for s in stored)
+        view = CampaignView(cached.info, dict(cached.players), dict(due), earlier)
+        messages = self.announcer.announce(
+            view, events, new_state, self.ruleset, before=cached.state
+        )
+        result_doc = {
+            "events": [payload for payload, _ in event_rows],
+            "state_version": version,
+            "order_seq": version,
+            "acting_as": acting_as.value,
+        }
+
+        def _tx(conn: Connection) -> None:
+            if interaction_id is not None:
+                repo.insert_processed(
+                    conn,
+                    interaction_id=interaction_id,
+                    campaign_id=info.id,
+                    result=result_doc,
+                    now=now,
+                )
+            repo.save_state(
+                conn,
+                campaign_id=info.id,
+                expected_version=info.version,
+                state_json=state_json,
+                last_event_seq=cached.last_event_seq + len(events),
+                now=now,
+                status=status,
+            )
+            repo.insert_order(
+                conn,
+                campaign_id=info.id,
+                seq=version,
+                actor_user_id=actor.user_id,
+                acting_as=acting_as,
+                faction=order.faction,
+                payload=order_payload,
+                interaction_id=interaction_id,
+                dice_before=cached.state.dice_rolls,
+                dice_after=new_state.dice_rolls,
+                now=now,
+            )
+            repo.insert_events(
+                conn,
+                campaign_id=info.id,
+                first_seq=cached.last_event_seq + 1,
+                order_seq=version,
+                events=event_rows,
+                now=now,
+            )
+            repo.insert_outbox(conn, info.id, messages, now=now)
+            if gone_keys:
+                repo.close_open_deadlines(conn, info.id, gone_keys)
+            for key in new_keys:
+                faction, _hours = wanted[key]
+                due_at, reminder_at = new_times[key]
+                repo.insert_deadline(
+                    conn,
+                    campaign_id=info.id,
+                    decision_key=key,
+                    faction=faction,
+                    due_at=due_at,
+                    reminder_at=reminder_at,
+                )
+            if acting_as in (ActingAs.UMPIRE, ActingAs.ADMIN):
+                repo.insert_audit(
+                    conn,
+                    campaign_id=info.id,
+                    user_id=actor.user_id,
+                    action=f"order:{type(order).__name__}",
+                    detail={"order": order_payload, "acting_as": acting_as.value, "seq": version},
+                    now=now,
+                )
+
+        await self.db.write(_tx)
+        new_info = CampaignInfo(
+            id=info.id,
+            guild_id=info.guild_id,
+            name=info.name,
+            scenario=info.scenario,
+            status=status or info.status,
+            version=version,
+            created_by=info.created_by,
+            umpire_user_id=info.umpire_user_id,
+            category_id=info.category_id,
+            created_at=info.created_at,
+            updated_at=now,
+        )
+        self._cache[info.id] = Cached(
+            new_info,
+            new_state,
+            cached.last_event_seq + len(events),
+            cached.players,
+            frozenset(wanted),
+            due,
+        )
+        self._notify(info.id)
+        return SubmitResult(
+            info.id, events, version, version, acting_as, False, new_state, cached.state
+        )
+
+    async def _first_result(self, campaign_id: int, interaction_id: str) -> SubmitResult | None:
+        found = await self.db.read(lambda conn: repo.get_processed(conn, interaction_id))
+        if found is None:
+            return None
+        stored_campaign, doc = found
+        if stored_campaign != campaign_id:
+            raise RuleViolation(
+                "This interaction was already used for another campaign.", rule="R-GEN-00"
+            )
+        cached = await self._load(campaign_id)
+        return SubmitResult(
+            campaign_id=campaign_id,
+            events=tuple(load_event(e) for e in doc["events"]),
+            state_version=int(doc["state_version"]),
+            order_seq=int(doc["order_seq"]),
+            acting_as=ActingAs(doc["acting_as"]),
+            duplicate=True,
+            state=cached.state,
+        )
+
+    async def replay(self, campaign_id: int, *, check: bool = True) -> GameState:
+        """The campaign's state rebuilt from its order log: ``new_game`` with the stored seed,
+        then every stored order applied with the campaign's seeded dice (R-GEN-01).
+
+        Args:
+            check: compare each order's dice counts with the log, and the end state with the
+                stored one.
+
+        Raises:
+            ReplayMismatch: ``check`` and the replay differs from what was stored.
+            UnknownCampaign: no such campaign.
+        """
+
+        def _tx(conn: Connection) -> tuple[CampaignRecord, list[StoredOrder]]:
+            record = repo.load_campaign(conn, campaign_id)
+            if record is None:
+                raise UnknownCampaign(campaign_id)
+            orders = repo.list_orders(conn, campaign_id)
+            return record, orders
+
+        record, orders = await self.db.read(_tx)
+        stored = load_state(record.state_json)
+        state = self._new_game(self.ruleset, record.info.scenario, stored.dice_seed)
+        for row in orders:
+            if check and row.dice_before != state.dice_rolls:
+                raise ReplayMismatch(
+                    f"order {row.seq}: {state.dice_rolls} dice rolled before, log says "
+                    f"{row.dice_before}"
+                )
+            dice = SeededDice(state.dice_seed, state.dice_rolls)
+            state = self._apply(state, load_order(row.payload), self.ruleset, dice).state
+            if check and row.dice_after != state.dice_rolls:
+                raise ReplayMismatch(f"order {row.seq}: dice count differs after it")
+        if check and dump_state(state) != dump_state(stored):
+            raise ReplayMismatch(f"campaign {campaign_id}: replayed state differs from stored")
+        return state

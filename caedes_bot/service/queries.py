@@ -1,0 +1,131 @@
+"""Read-only questions about campaigns, for the Discord edge: states and views (from the
+cache), campaign rows, channels, members, the event log, deadlines and the audit log.
+
+Nothing here writes; the database reads use the reader pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.records import (
+    AuditRecord,
+    CampaignInfo,
+    CampaignStatus,
+    CampaignView,
+    ChannelRecord,
+    DeadlineRecord,
+    StoredEvent,
+)
+from caedes_bot.persistence import repository as repo
+from caedes_bot.rules.state import GameState
+from caedes_bot.service.core import ServiceCore
+from caedes_bot.service.errors import UnknownCampaign
+
+
+class Queries(ServiceCore):
+    """What the edge may ask without changing anything."""
+
+    async def get_state(self, campaign_id: int) -> GameState:
+        """The campaign's current state. Shared with the cache: read it, never change it.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        return (await self._load(campaign_id)).state
+
+    async def get_view(self, campaign_id: int) -> CampaignView:
+        """The campaign's row and who plays which faction, from the in-memory cache (read from
+        the database on a miss); every change made through this service keeps it current.
+
+        Raises:
+            UnknownCampaign: no such campaign.
+        """
+        return (await self._load(campaign_id)).view()
+
+    async def get_campaign(self, campaign_id: int) -> CampaignInfo:
+        """The campaign's row. Raises :class:`UnknownCampaign`."""
+
+        def _tx(conn: Connection) -> CampaignInfo | None:
+            info = repo.campaign_info(conn, campaign_id)
+            return info
+
+        info = await self.db.read(_tx)
+        if info is None:
+            raise UnknownCampaign(campaign_id)
+        return info
+
+    async def campaigns(
+        self, *, guild_id: int | None = None, statuses: Iterable[CampaignStatus] | None = None
+    ) -> list[CampaignInfo]:
+        """Campaigns in id order, optionally of one guild and in some statuses."""
+
+        def _tx(conn: Connection) -> list[CampaignInfo]:
+            return repo.list_campaigns(
+                conn, guild_id=guild_id, statuses=None if statuses is None else list(statuses)
+            )
+
+        return await self.db.read(_tx)
+
+    async def campaign_for_channel(self, discord_channel_id: int) -> CampaignInfo | None:
+        """The campaign whose category, channel or thread has this Discord id, if any."""
+
+        def _tx(conn: Connection) -> CampaignInfo | None:
+            channel = repo.channel_by_discord_id(conn, discord_channel_id)
+            if channel is None:
+                return None
+            return repo.campaign_info(conn, channel.campaign_id)
+
+        return await self.db.read(_tx)
+
+    async def channels(self, campaign_id: int) -> dict[str, ChannelRecord]:
+        """The campaign's channels by key (``discord_id`` ``None`` until created)."""
+
+        def _tx(conn: Connection) -> dict[str, ChannelRecord]:
+            return repo.channels_of(conn, campaign_id)
+
+        return await self.db.read(_tx)
+
+    async def factions_of(self, campaign_id: int, user_id: int) -> list[str]:
+        """The factions ``user_id`` plays in the campaign, sorted."""
+
+        def _tx(conn: Connection) -> list[str]:
+            return repo.factions_of(conn, campaign_id, user_id)
+
+        return await self.db.read(_tx)
+
+    async def players(self, campaign_id: int) -> dict[str, int]:
+        """Faction -> player user id (factions without a player are the umpire's)."""
+
+        def _tx(conn: Connection) -> dict[str, int]:
+            return repo.players_of(conn, campaign_id)
+
+        return await self.db.read(_tx)
+
+    async def events(
+        self, campaign_id: int, *, after_seq: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        """The campaign's event log after ``after_seq``."""
+
+        def _tx(conn: Connection) -> list[StoredEvent]:
+            return repo.list_events(conn, campaign_id, after_seq=after_seq, limit=limit)
+
+        return await self.db.read(_tx)
+
+    async def deadlines(self, campaign_id: int) -> list[DeadlineRecord]:
+        """The campaign's open deadlines, soonest first."""
+
+        def _tx(conn: Connection) -> list[DeadlineRecord]:
+            return repo.open_deadlines(conn, campaign_id)
+
+        return await self.db.read(_tx)
+
+    async def audit_log(self, campaign_id: int) -> list[AuditRecord]:
+        """The campaign's audit log, oldest first."""
+
+        def _tx(conn: Connection) -> list[AuditRecord]:
+            return repo.list_audit(conn, campaign_id)
+
+        return await self.db.read(_tx)

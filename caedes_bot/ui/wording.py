@@ -1,0 +1,173 @@
+"""The service's words: what the service says to players and umpires in its own name.
+
+The service refuses stale orders, posts a welcome when a campaign is set up, reminds a faction
+of a deadline and tells the umpire of a message Discord refused; the words for all of these
+live here, with the words for a campaign's status and places that the cogs show too.
+
+This module is the one part of ``ui/`` that the service may import: it is Discord-free and
+imports nothing of ours but the rules, the game data and :mod:`caedes_bot.domain` (an import
+contract checks it; see ``pyproject.toml``). Every function is pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import NamedTuple
+
+from caedes_bot.domain.records import CampaignStatus, DeliveryProblem, OutboxKind
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import GameState, Step
+
+#: A campaign's status in words ("it is under way").
+STATUS_TEXT: Mapping[CampaignStatus, str] = {
+    CampaignStatus.SETTING_UP: "being set up",
+    CampaignStatus.ACTIVE: "under way",
+    CampaignStatus.PAUSED: "paused",
+    CampaignStatus.FINISHED: "finished",
+}
+
+#: What to use instead of a control whose moment has passed.
+_CURRENT_PANEL = "the controls of the current turn panel, or /help"
+_CURRENT_BATTLE = "the controls now shown on the battle message, or /help"
+
+
+class Refused(NamedTuple):
+    """The words of a refusal: what was wrong and what is allowed instead."""
+
+    message: str
+    allowed: str
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def _faction_word(ruleset: Ruleset, code: str) -> str:
+    try:
+        return ruleset.faction(code).name
+    except KeyError:
+        return code
+
+
+def moment(ruleset: Ruleset, step: Step | None, faction: str | None, round_no: int | None) -> str:
+    """``"step 8 Muster (Dawnians, game round 1)"`` from what is known of a moment of the game."""
+    where = [_faction_word(ruleset, faction)] if faction else []
+    if round_no is not None:
+        where.append(f"game round {round_no}")
+    head = f"step {step.label}" if step is not None else "that turn"
+    return f"{head} ({', '.join(where)})" if where else head
+
+
+def turn_text(state: GameState, ruleset: Ruleset) -> str:
+    """Where the game stands, as the end of a sentence: ``"now: step 5 Buy (Dawnians, game
+    round 2)"``, ``"the campaign is over"``."""
+    if state.finished:
+        return "the campaign is over"
+    if state.active is None:
+        return "no faction is playing"
+    return f"now: {moment(ruleset, state.step, state.active, state.round)}"
+
+
+def already_chosen(state: GameState, ruleset: Ruleset, rule: str | None) -> Refused:
+    """A choice answered twice (a double click on a decision's control); ``rule`` is the
+    decision's rule, if known (battle decisions point to the battle message)."""
+    battle = rule is None or rule.startswith("R-COMBAT")
+    return Refused(
+        f"This choice has already been made; {turn_text(state, ruleset)}.",
+        _CURRENT_BATTLE if battle else _CURRENT_PANEL,
+    )
+
+
+def moment_over(
+    via: str,
+    step: Step | None,
+    faction: str | None,
+    round_no: int | None,
+    state: GameState,
+    ruleset: Ruleset,
+) -> Refused:
+    """A control (``via``: ``"button"``, ``"command"``...) meant for a turn that is over."""
+    was = moment(ruleset, step, faction, round_no)
+    return Refused(
+        f"That {via} was for {was}, which is over; {turn_text(state, ruleset)}.", _CURRENT_PANEL
+    )
+
+
+def step_over(via: str, step: Step, now: Step) -> Refused:
+    """A control meant for a step of this turn that is over."""
+    return Refused(
+        f"That {via} was for step {step.label}, which is over; the turn is now at step "
+        f"{now.label}.",
+        _CURRENT_PANEL,
+    )
+
+
+# --------------------------------------------------------------------------- posts
+
+
+def welcome_text(name: str, scenario_name: str, factions: Sequence[str]) -> str:
+    """The first post in ``#announcements`` of a campaign being set up."""
+    return f"Campaign **{name}** ({scenario_name}) is being set up. Factions: {', '.join(factions)}."
+
+
+def reminder_text(faction: str | None, owes_turn: bool, due_unix: int) -> str:
+    """A deadline's reminder (R-PBP-DEAD-02), with the deadline as a Discord timestamp."""
+    what = "its turn" if owes_turn else "a decision"
+    return f"Reminder: {faction or 'someone'} still owes {what}; the deadline is <t:{due_unix}:R>."
+
+
+def _words(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).lower()
+
+
+def event_text(event: Event) -> str:
+    """A plain one-line description of an event: ``"units bought: faction=DAW, kind=U-DAW-01"``."""
+    parts = [f"{f.name}={getattr(event, f.name)}" for f in fields(event)]
+    head = _words(type(event).__name__)
+    return head[:1].upper() + head[1:] + (": " + ", ".join(parts) if parts else "")
+
+
+# --------------------------------------------------------------------------- delivery
+
+
+def place_text(key: str) -> str:
+    """A campaign place in words: ``"#battles"``, ``"the orders thread of DAW"``."""
+    kind, _, rest = key.partition(":")
+    if key == "category":
+        return "the campaign's category"
+    if kind == "orders":
+        return f"the orders thread of {rest}"
+    if kind == "talks":
+        return "the negotiation thread of " + " and ".join(rest.split("+"))
+    return f"#{key}"
+
+
+def describe_problem(problem: DeliveryProblem) -> str:
+    """A failed delivery in one line: ``"Could not make #battles: Discord refused (403 ...)"``."""
+    payload = problem.payload
+    place = place_text(problem.channel_key)
+    user = f"<@{payload['user_id']}>" if isinstance(payload.get("user_id"), int) else "a member"
+    name = str(payload.get("name") or problem.channel_key)
+    what = {
+        OutboxKind.CREATE_CATEGORY: f"make the category {name}",
+        OutboxKind.CREATE_CHANNEL: f"make #{name}",
+        OutboxKind.CREATE_THREAD: f"make the thread {name}",
+        OutboxKind.POST: f"post in {place}",
+        OutboxKind.EDIT: f"edit a message in {place}",
+        OutboxKind.ADD_THREAD_MEMBER: f"add {user} to {place}",
+        OutboxKind.REMOVE_THREAD_MEMBER: f"remove {user} from {place}",
+        OutboxKind.GRANT_CHANNEL_ACCESS: f"open {place} to {user}",
+        OutboxKind.REVOKE_CHANNEL_ACCESS: f"close {place} to {user}",
+    }.get(problem.kind, f"deliver to {place}")
+    error = " ".join(problem.error.split())
+    return f"Could not {what}: {error[:300]}"
+
+
+def delivery_notice(problem: DeliveryProblem) -> str:
+    """The notice in ``#umpire`` of a delivery that failed for good."""
+    return (
+        f"⚠️ {describe_problem(problem)}. Check the bot's permissions in this server; "
+        "`/campaign info` lists what failed."
+    )
