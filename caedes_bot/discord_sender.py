@@ -17,6 +17,10 @@ means "unarchive and try again", never a missing permission. Unarchiving sends o
 ``archived: false``, so a locked thread stays locked. A post flagged ``unarchive`` (the turn
 panel, at each turn start of the orders thread's faction) unarchives its thread first.
 
+An edit whose message a moderator deleted (404, code 10008) posts the message afresh and
+returns its new id with ``detail["reposted"]``, so later edits go to the new message (the turn
+panel keeps its buttons, the battle message its controls).
+
 Permissions (ux.md "Channels of a campaign"): ``read_only`` channels deny @everyone sending
 and opening threads (``#announcements``, ``#battles``); ``private`` channels deny @everyone
 viewing and allow the listed members (``#umpire``). The bot gives itself an explicit allow on
@@ -80,6 +84,8 @@ THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 
 #: Discord's JSON error code for an operation on an archived thread (edit, member change).
 THREAD_ARCHIVED: Final = 50083
+#: Discord's JSON error code for a message that does not exist (any more).
+UNKNOWN_MESSAGE: Final = 10008
 
 
 async def _no_owner(_discord_id: int) -> int | None:
@@ -404,7 +410,18 @@ class DiscordSender:
             raise PermanentError(f"row {row.id}: nothing to change")
         channel = self._messageable(row)
         message = channel.get_partial_message(row.message_id)
-        await self._unarchiving(channel.id, lambda: message.edit(**fields))
+        try:
+            await self._unarchiving(channel.id, lambda: message.edit(**fields))
+        except discord.NotFound as err:
+            if err.code != UNKNOWN_MESSAGE:
+                raise
+            # a moderator deleted it: post it afresh (its controls with it); the new id
+            # replaces the old one for later edits (result "reposted")
+            log.info("message %s of row %s is gone; posting it again", row.message_id, row.id)
+            posted = await self._unarchiving(
+                channel.id, lambda: channel.send(nonce=row.nonce, **fields)
+            )
+            return DeliveryResult(posted.id, {"reposted": True, "replaced": row.message_id})
         return DeliveryResult(row.message_id)
 
     # ----------------------------------------------------------------------- members

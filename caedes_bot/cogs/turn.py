@@ -1,5 +1,7 @@
 """The turn: ``/done`` and the turn panel's controls (R-TURN-02, ux.md "The turn panel").
 
+``/panel`` posts the faction's turn panel again at the foot of its orders thread.
+
 ``/done`` ends the current step of the faction's turn; the steps that need nothing from the
 player (Collect, Upkeep, and any step with nothing to do) then run by themselves, and the turn
 passes to the next faction after step 8 (R-TURN-01). The turn panel in the faction's orders
@@ -37,6 +39,7 @@ from caedes_bot.rules.state import PendingDecision, Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
+from caedes_bot.ui.announcer import RichAnnouncer, panel_again_reply
 from caedes_bot.ui.describe import kind_counts
 from caedes_bot.ui.embeds import help_embed
 
@@ -161,7 +164,7 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
 
 
 class TurnCog(PlayCog):
-    """``/done``."""
+    """``/done`` and ``/panel``."""
 
     @app_commands.command(name="done", description="End the current step of your turn")
     @app_commands.describe(faction=FACTION_HELP)
@@ -170,6 +173,23 @@ class TurnCog(PlayCog):
     async def done(self, interaction: discord.Interaction, faction: str | None = None) -> None:
         seat = await seat_for_command(interaction, faction)
         await end_step(seat, Expect.turn_of(seat.state, via="command"))
+
+    @app_commands.command(
+        name="panel", description="Post your turn panel again in your orders thread"
+    )
+    @app_commands.describe(faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def panel(self, interaction: discord.Interaction, faction: str | None = None) -> None:
+        """Post the turn panel of the member's faction afresh (lost, or deleted by a
+        moderator); later edits of the turn go to the new one."""
+        seat = await seat_for_command(interaction, faction)
+        seat.require_own()
+        rows = RichAnnouncer().panel_again(seat.campaign, seat.state, seat.ruleset, seat.faction)
+        if rows:
+            await seat.service.queue_messages(seat.campaign_id, rows)
+        text = panel_again_reply(seat.ruleset, seat.state, seat.faction, posted=bool(rows))
+        await answer(interaction, text)
 
 
 async def setup(bot: commands.Bot) -> None:

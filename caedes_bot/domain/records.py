@@ -115,7 +115,9 @@ class OutboxMessage:
         kind: what to do.
         payload: JSON-friendly detail for the sender (``{"content": ...}``, names, members).
         dedupe_key: unique per campaign when set; an ``edit`` finds its message by the
-            ``dedupe_key`` of the ``post`` that made it (``payload["message_key"]``).
+            ``dedupe_key`` of the ``post`` that made it (``payload["message_key"]``). A post
+            with ``payload["replaces"]`` stands in for the message of that key from then on
+            (``/panel``), as does an edit that found its message deleted and posted it again.
         depends_on_key: the ``dedupe_key`` of a row that must be delivered first.
     """
 

@@ -19,7 +19,9 @@ Where things go (ux.md "Channels of a campaign"):
 * each turn has ONE turn panel in the faction's orders thread (``panel:<round>:<faction>``),
   posted when the turn begins, pinging its player (the post is flagged ``unarchive``: the
   sender first unarchives the thread if Discord archived it), and edited after every later
-  order of the turn; when the turn ends it is edited one last time, without controls;
+  order of the turn; when the turn ends it is edited one last time, without controls.
+  ``/panel`` posts it again (:meth:`RichAnnouncer.panel_again`: a post that ``replaces`` the
+  first, so later edits go to the new message), and so does an edit that finds it deleted;
 * a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
   in its orders thread that pings its player. Pings go only to who owes something (ux.md
   "Pings"): the faction's player, or the umpire for a faction nobody holds.
@@ -91,6 +93,21 @@ def who_answers(campaign: CampaignView, faction: str) -> list[int]:
         return [player]
     umpire = campaign.info.umpire_user_id
     return [umpire] if umpire is not None else []
+
+
+def panel_again_reply(ruleset: Ruleset, state: GameState, faction: str, *, posted: bool) -> str:
+    """The private answer to ``/panel``: the panel is on its way, or why there is none."""
+    name = faction_name(ruleset, faction)
+    if posted:
+        return f"The turn panel of {name} is posted again at the foot of its orders thread."
+    if state.finished:
+        return "The campaign is over: there is no turn panel any more."
+    if state.active is None:
+        return "The campaign has not begun: there is no turn panel yet."
+    return (
+        f"There is no turn panel for {name} now: it is the turn of "
+        f"{faction_name(ruleset, state.active)}. Its panel comes when its turn begins."
+    )
 
 
 def _posts(key: str, lines: Sequence[str], **extra: Any) -> list[OutboxMessage]:
@@ -192,6 +209,34 @@ class RichAnnouncer:
                 out.append(OutboxMessage(orders_key(event.faction), OutboxKind.EDIT, payload))
         return out
 
+    def _open_panel(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset
+    ) -> dict[str, Any]:
+        """The payload of the active faction's turn panel as it stands (no ping)."""
+        assert state.active is not None
+        faction, round_no = state.active, state.round
+        payload = self._panel(campaign, state, ruleset, faction, round_no)
+        deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
+        due = f" Deadline {timestamp(deadline)}." if deadline else ""
+        payload["content"] = (
+            f"Your turn, {faction_name(ruleset, faction)}: game round {round_no}, "
+            f"step {state.step.label}.{due}"
+        )
+        return payload
+
+    def panel_again(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset, faction: str
+    ) -> list[OutboxMessage]:
+        """The turn panel of ``faction``'s turn under way, posted afresh at the foot of its
+        orders thread (``/panel``); it ``replaces`` the panel posted at the turn start, so
+        later edits go to the new message. Empty when it is not ``faction``'s turn."""
+        if state.active != faction or state.finished:
+            return []
+        payload = self._open_panel(campaign, state, ruleset)
+        payload["replaces"] = panel_key(state.round, faction)
+        payload["unarchive"] = True
+        return [OutboxMessage(orders_key(faction), OutboxKind.POST, payload)]
+
     def _panels_open(
         self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
     ) -> list[OutboxMessage]:
@@ -204,14 +249,8 @@ class RichAnnouncer:
             isinstance(e, turn.TurnBegan) and e.faction == faction and e.round == round_no
             for e in events
         )
-        payload = self._panel(campaign, state, ruleset, faction, round_no)
+        payload = self._open_panel(campaign, state, ruleset)
         key = panel_key(round_no, faction)
-        deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
-        due = f" Deadline {timestamp(deadline)}." if deadline else ""
-        payload["content"] = (
-            f"Your turn, {faction_name(ruleset, faction)}: game round {round_no}, "
-            f"step {state.step.label}.{due}"
-        )
         if not began:  # an edit pings nobody; the text follows the step
             payload["message_key"] = key
             return [OutboxMessage(orders_key(faction), OutboxKind.EDIT, payload)]

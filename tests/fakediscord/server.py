@@ -43,6 +43,7 @@ from tests.fakediscord.world import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILDS,
     JSON,
+    UNKNOWN_MESSAGE,
     ApiError,
     FakeUser,
     World,
@@ -1037,11 +1038,15 @@ class FakeDiscord:
         return _json(message)
 
     def _channel_message(self, p: dict[str, Any]) -> JSON:
+        """The message a route names. A message that is not there (never was, or deleted, as
+        by :meth:`delete_as_moderator`) is 404, code 10008 "Unknown message"
+        (https://discord.com/developers/docs/topics/opcodes-and-status-codes), for reading
+        and editing alike."""
         cid = int(p["cid"])
         self._visible(cid)
         message = self.world.message_index.get(int(p["mid"]))
         if message is None or message["channel_id"] != str(cid):
-            raise unknown("Message", 10008)
+            raise unknown("Message", UNKNOWN_MESSAGE)
         return message
 
     async def _get_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
@@ -1092,6 +1097,14 @@ class FakeDiscord:
         return web.Response(status=204)
 
     # --- acting as members -----------------------------------------------------------------
+
+    def delete_as_moderator(self, message: JSON) -> None:
+        """A moderator deletes ``message`` (any author's, in any channel or thread, archived
+        or not: deleting is what an archived thread still allows, docs: topics/threads).
+        The bot hears MESSAGE_DELETE; an edit of it is then 404, code 10008."""
+        if int(message["id"]) not in self.world.message_index:
+            raise AssertionError(f"message {message['id']} is not in a channel")
+        self.world.delete_message(message)
 
     def commands_for(self, *, guild: bool = True) -> list[JSON]:
         """The commands a member of the guild sees: guild commands first, then global ones."""

@@ -39,6 +39,7 @@ from tests.fakediscord.limits import (
     JSON,
     MAX_ACTIVE_THREADS,
     MAX_ACTIVE_THREADS_REACHED,
+    UNKNOWN_MESSAGE,
     ApiError,
     check_components,
     check_message_body,
@@ -57,6 +58,7 @@ __all__ = [  # the names other modules take from here
     "GUILD_TEXT",
     "JSON",
     "PRIVATE_THREAD",
+    "UNKNOWN_MESSAGE",
     "ApiError",
     "FakeUser",
     "World",
@@ -352,7 +354,7 @@ class World:
     def message(self, message_id: int) -> JSON:
         found = self.message_index.get(message_id) or self.ephemeral.get(message_id)
         if found is None:
-            raise unknown("Message", 10008)
+            raise unknown("Message", UNKNOWN_MESSAGE)
         return found
 
     def channels_named(self, name: str, *, parent_id: int | None = None) -> list[JSON]:

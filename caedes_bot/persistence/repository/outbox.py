@@ -221,7 +221,10 @@ def mark_outbox_delivered(
     """Mark a row delivered and keep what Discord returned.
 
     For a row that created a channel, category or thread, its Discord id is stored in
-    ``channels`` (and a category's in ``campaigns.category_id``) so later rows resolve it.
+    ``channels`` (and a category's in ``campaigns.category_id``) so later rows resolve it. A
+    message posted in place of another (a post with ``payload["replaces"]``, or an edit whose
+    message was deleted and that posted it again: ``result["reposted"]``) becomes the message
+    of that key, so later edits go to it.
     """
     conn.execute(
         sa.update(outbox)
@@ -235,6 +238,13 @@ def mark_outbox_delivered(
             last_error=None,
         )
     )
+    replaced = _replaced_key(row, result)
+    if replaced is not None and discord_id is not None:
+        conn.execute(
+            sa.update(outbox)
+            .where(outbox.c.campaign_id == row.campaign_id, outbox.c.dedupe_key == replaced)
+            .values(discord_message_id=discord_id)
+        )
     if row.kind in CREATING_KINDS and discord_id is not None:
         set_channel_discord_id(conn, row.campaign_id, row.channel_key, discord_id)
         if row.kind is OutboxKind.CREATE_CATEGORY:
@@ -243,6 +253,17 @@ def mark_outbox_delivered(
                 .where(campaigns.c.id == row.campaign_id)
                 .values(category_id=discord_id)
             )
+
+
+def _replaced_key(row: OutboxRecord, result: dict[str, Any] | None) -> str | None:
+    """The dedupe key of the message ``row`` now stands in for, if any."""
+    if row.kind is OutboxKind.POST:
+        key = row.payload.get("replaces")
+    elif row.kind is OutboxKind.EDIT and result and result.get("reposted"):
+        key = row.payload.get("message_key")
+    else:
+        key = None
+    return key if isinstance(key, str) else None
 
 
 def mark_outbox_retry(
