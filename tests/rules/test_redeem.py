@@ -4,6 +4,9 @@ Every expected number below is worked out from the catalogue's figures: sets of 
 different commodities give 2/3/5/8 RP; Iron gives 1 RP; Salt takes 1 RP off this turn's upkeep;
 Cloth -2 on a Ship (cost 8), Grain -1 on Infantry (3), Livestock -1 on Cavalry (5), Timber -3 on
 a Tower (18); never below 1 RP; one discount per unit; none on Heroes.
+
+Redeem, earmark and purchase orders with their outcomes are scenario files in
+tests/scenarios/redeem/; what stays here checks the pure helpers and whole turns.
 """
 
 from __future__ import annotations
@@ -14,21 +17,17 @@ import pytest
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.economy import BuyUnits, CancelPurchase, UnitsBought, UpkeepPaid
+from caedes_bot.rules.economy import BuyUnits, UpkeepPaid
 from caedes_bot.rules.engine import Outcome, apply
-from caedes_bot.rules.errors import NotYourTurn, RuleViolation, UnknownName, WrongStep
+from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.redeem import (
-    CommoditiesEarmarked,
     Earmark,
     EarmarksReturned,
-    IronRedeemed,
     RedeemIron,
     RedeemSalt,
     RedeemSets,
-    SaltRedeemed,
-    SetsRedeemed,
     consume_earmark,
     discounted_cost,
     may_redeem_now,
@@ -42,8 +41,6 @@ from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, StartCampaign, UmpireAdvance
 from tests.rules.builders import kind, ruleset, state, with_options, with_scenario
-
-ALL_SIX = ("cloth", "grain", "iron", "livestock", "salt", "timber")
 
 
 def _rs() -> Ruleset:
@@ -94,120 +91,6 @@ def test_r_comm_10_set_values_by_number_of_different_commodities() -> None:
         set_value(7)
 
 
-def test_r_comm_10_set_of_three_gives_2_rp_and_consumes_one_of_each() -> None:
-    """R-COMM-10: a set of three different gives 2 RP (5 -> 7) and uses one of each."""
-    rs = _rs()
-    st = _state(rs, {"grain": 1, "iron": 1, "salt": 1}, rp=5)
-    out = _apply(st, RedeemSets("DAW", (("grain", "iron", "salt"),)), rs)
-    fs = out.state.factions["DAW"]
-    assert fs.rp == 7
-    assert fs.commodities == {}
-    assert out.events == (SetsRedeemed("DAW", (("grain", "iron", "salt"),), 2, 7),)
-
-
-def test_r_comm_10_set_of_four_gives_3_rp() -> None:
-    """R-COMM-10: a set of four different gives 3 RP; the second Cloth stays."""
-    rs = _rs()
-    st = _state(rs, {"cloth": 2, "grain": 1, "livestock": 1, "timber": 1})
-    out = _apply(st, RedeemSets("DAW", (("cloth", "grain", "livestock", "timber"),)), rs)
-    assert out.state.factions["DAW"].rp == 3
-    assert out.state.factions["DAW"].commodities == {"cloth": 1}
-
-
-def test_r_comm_10_set_of_five_gives_5_rp() -> None:
-    """R-COMM-10: a set of five different gives 5 RP; the Timber stays."""
-    rs = _rs()
-    st = _state(rs, dict.fromkeys(ALL_SIX, 1))
-    out = _apply(st, RedeemSets("DAW", (("cloth", "grain", "iron", "livestock", "salt"),)), rs)
-    assert out.state.factions["DAW"].rp == 5
-    assert out.state.factions["DAW"].commodities == {"timber": 1}
-
-
-def test_r_comm_10_set_of_six_gives_8_rp() -> None:
-    """R-COMM-10: a set of all six gives 8 RP (1 -> 9), one of each used."""
-    rs = _rs()
-    st = _state(rs, dict.fromkeys(ALL_SIX, 2), rp=1)
-    out = _apply(st, RedeemSets("DAW", (ALL_SIX,)), rs)
-    assert out.state.factions["DAW"].rp == 9
-    assert out.state.factions["DAW"].commodities == dict.fromkeys(ALL_SIX, 1)
-
-
-def test_r_comm_10_set_of_two_different_is_refused_and_consumes_nothing() -> None:
-    """R-COMM-10: a set of two different is refused and consumes nothing."""
-    rs = _rs()
-    st = _state(rs, {"grain": 1, "iron": 1}, rp=4)
-    err = _refused(st, RedeemSets("DAW", (("grain", "iron"),)), rs, "R-COMM-10")
-    assert "three different" in err.message
-    assert err.allowed and "3 to 6 different" in err.allowed
-
-
-def test_r_comm_10_duplicates_add_nothing_and_are_not_consumed() -> None:
-    """R-COMM-10: Grain named twice in a set of three different: 2 RP, one Grain used, one left."""
-    rs = _rs()
-    st = _state(rs, {"grain": 2, "iron": 1, "salt": 1})
-    out = _apply(st, RedeemSets("DAW", (("grain", "grain", "iron", "salt"),)), rs)
-    fs = out.state.factions["DAW"]
-    assert fs.rp == 2
-    assert fs.commodities == {"grain": 1}
-    (event,) = out.events
-    assert isinstance(event, SetsRedeemed)
-    assert event.ignored == ("grain",)
-
-
-def test_r_comm_10_duplicates_do_not_make_up_three_different() -> None:
-    """R-COMM-10: Grain, Grain, Iron is two different, so it is refused."""
-    rs = _rs()
-    st = _state(rs, {"grain": 3, "iron": 1})
-    _refused(st, RedeemSets("DAW", (("grain", "grain", "iron"),)), rs, "R-COMM-10")
-
-
-def test_r_comm_10_several_disjoint_sets_in_one_order() -> None:
-    """R-COMM-10: Two sets both using Grain need two Grain: 3 different (2 RP) + 4 different (3 RP)
-    = 5 RP.
-    """
-    rs = _rs()
-    st = _state(
-        rs, {"grain": 2, "iron": 1, "salt": 1, "cloth": 1, "timber": 1, "livestock": 1}, rp=1
-    )
-    out = _apply(
-        st,
-        RedeemSets("DAW", (("grain", "iron", "salt"), ("grain", "cloth", "timber", "livestock"))),
-        rs,
-    )
-    assert out.state.factions["DAW"].rp == 6
-    assert out.state.factions["DAW"].commodities == {}
-
-
-def test_r_comm_02_sets_needing_more_items_than_held_are_refused_whole() -> None:
-    """R-COMM-02: Each item belongs to one set (R-COMM-10); with one Grain the second set fails, so
-    nothing is redeemed.
-    """
-    rs = _rs()
-    st = _state(rs, {"grain": 1, "iron": 2, "salt": 2})
-    err = _refused(
-        st,
-        RedeemSets("DAW", (("grain", "iron", "salt"), ("grain", "iron", "salt"))),
-        rs,
-        "R-COMM-02",
-    )
-    assert "Grain: 2 needed, 1 held" in err.message
-
-
-def test_r_comm_10_one_bad_set_refuses_the_whole_order() -> None:
-    """R-COMM-10: one set of two different refuses the whole order, the good set included."""
-    rs = _rs()
-    st = _state(rs, dict.fromkeys(ALL_SIX, 1))
-    _refused(
-        st, RedeemSets("DAW", (("grain", "iron", "salt"), ("cloth", "timber"))), rs, "R-COMM-10"
-    )
-
-
-def test_r_comm_10_empty_order_is_refused() -> None:
-    """R-COMM-10: an order naming no set is refused."""
-    rs = _rs()
-    _refused(_state(rs, {"grain": 1}), RedeemSets("DAW", ()), rs, "R-COMM-10")
-
-
 def test_commodity_names_ignore_case_and_misspellings_get_suggestions() -> None:
     """Commodity names are matched in any case, and a misspelt one is refused with near matches
     (name matching, not a rule of play).
@@ -222,36 +105,6 @@ def test_commodity_names_ignore_case_and_misspellings_get_suggestions() -> None:
 
 
 # --------------------------------------------------------------------------- Iron and Salt
-
-
-def test_r_comm_05_iron_gives_1_rp_each() -> None:
-    """R-COMM-05: each Iron redeemed gives 1 RP at once: 2 Iron, 4 -> 6 RP."""
-    rs = _rs()
-    st = _state(rs, {"iron": 3}, rp=4)
-    out = _apply(st, RedeemIron("DAW", 2), rs)
-    assert out.state.factions["DAW"].rp == 6
-    assert out.state.factions["DAW"].commodities == {"iron": 1}
-    assert out.events == (IronRedeemed("DAW", 2, 2, 6),)
-
-
-def test_r_comm_05_more_iron_than_held_or_a_zero_count_is_refused() -> None:
-    """R-COMM-02, R-COMM-05: only Iron held may be redeemed, and at least one."""
-    rs = _rs()
-    st = _state(rs, {"iron": 1})
-    _refused(st, RedeemIron("DAW", 2), rs, "R-COMM-02")
-    _refused(st, RedeemIron("DAW", 0), rs, "R-COMM-05")
-
-
-def test_r_comm_07_salt_becomes_upkeep_credit() -> None:
-    """R-COMM-07: each Salt redeemed takes 1 RP off this turn's upkeep; several may be used."""
-    rs = _rs()
-    st = _state(rs, {"salt": 3}, rp=2)
-    out = _apply(st, RedeemSalt("DAW", 2), rs)
-    fs = out.state.factions["DAW"]
-    assert (fs.salt_credit, fs.commodities, fs.rp) == (2, {"salt": 1}, 2)
-    out2 = _apply(out.state, RedeemSalt("DAW", 1), rs)
-    assert out2.state.factions["DAW"].salt_credit == 3
-    assert out2.events == (SaltRedeemed("DAW", 1, 3),)
 
 
 def test_r_comm_07_bill_after_salt_floors_at_zero_and_excess_is_lost() -> None:
@@ -271,43 +124,7 @@ def test_r_comm_07_salt_greater_than_the_bill_may_still_be_redeemed() -> None:
     assert upkeep_after_salt(1, out.state.factions["DAW"].salt_credit) == 0
 
 
-def test_r_comm_07_salt_is_refused_in_step_5_after_upkeep() -> None:
-    """R-COMM-07: with `redeem_fresh_commodities`, Salt is still refused in step 5: upkeep is
-    paid.
-    """
-    rs = with_options(_rs(), redeem_fresh_commodities=True)
-    st = _state(rs, {"salt": 1}, step=Step.BUY)
-    _refused(st, RedeemSalt("DAW", 1), rs, "R-COMM-07")
-
-
 # --------------------------------------------------------------------------- earmarks
-
-
-def test_r_comm_02_earmark_moves_stock_to_earmarks() -> None:
-    """R-COMM-02: in step 2 discount commodities are earmarked out of stock."""
-    rs = _rs()
-    st = _state(rs, {"grain": 3, "timber": 1})
-    out = _apply(st, Earmark("DAW", "Grain", 2), rs)
-    fs = out.state.factions["DAW"]
-    assert fs.commodities == {"grain": 1, "timber": 1}
-    assert fs.earmarks == {"grain": 2}
-    out2 = _apply(out.state, Earmark("DAW", "timber"), rs)
-    assert out2.state.factions["DAW"].earmarks == {"grain": 2, "timber": 1}
-    assert out2.events == (CommoditiesEarmarked("DAW", "timber", 1, {"grain": 2, "timber": 1}),)
-
-
-@pytest.mark.parametrize("commodity", ["iron", "salt"])
-def test_r_comm_02_iron_and_salt_cannot_be_earmarked(commodity: str) -> None:
-    """R-COMM-02: only the discount commodities (Cloth, Grain, Livestock, Timber) are earmarked."""
-    rs = _rs()
-    err = _refused(_state(rs, {commodity: 1}), Earmark("DAW", commodity), rs, "R-COMM-02")
-    assert err.allowed and "Cloth, Grain, Livestock or Timber" in err.allowed
-
-
-def test_r_comm_02_earmarking_more_than_held_is_refused() -> None:
-    """R-COMM-02: a faction earmarks only what it holds."""
-    rs = _rs()
-    _refused(_state(rs, {"cloth": 1}), Earmark("DAW", "cloth", 2), rs, "R-COMM-02")
 
 
 def test_r_comm_02_unused_earmarks_return_to_stock_at_end_of_turn() -> None:
@@ -328,23 +145,6 @@ def test_r_comm_02_unused_earmarks_return_to_stock_at_end_of_turn() -> None:
 
 
 # --------------------------------------------------------------------------- when
-
-
-def test_r_comm_02_redeem_is_refused_outside_step_2() -> None:
-    """R-COMM-02: redeeming happens in step 2 only."""
-    rs = _rs()
-    for step in (Step.TRADE, Step.COLLECT, Step.BUY, Step.MOVE):
-        st = _state(rs, {"iron": 1}, step=step)
-        with pytest.raises(WrongStep):
-            _apply(st, RedeemIron("DAW", 1), rs)
-
-
-def test_r_turn_03_only_the_active_faction_redeems() -> None:
-    """R-TURN-03: only the active faction redeems."""
-    rs = _rs()
-    st = _state(rs, {"iron": 1}, faction="ORC")
-    with pytest.raises(NotYourTurn):
-        _apply(st, RedeemIron("ORC", 1), rs)
 
 
 def test_r_comm_02_fresh_commodities_option_allows_step_5_until_first_purchase() -> None:
@@ -445,59 +245,6 @@ def test_r_comm_09_one_discount_per_unit_three_infantry_with_two_grain() -> None
     assert fs.earmarks == {}
     with pytest.raises(ValueError):
         consume_earmark(fs, "grain")
-
-
-# --------------------------------------------------------------------------- buying with earmarks
-
-
-def _buy_state(rs: Ruleset, rp: int, earmarks: dict[str, int]) -> GameState:
-    st = state(rs, step=Step.BUY, rp={"DAW": rp}, owners={"a": "DAW"}, units=[("INF", "DAW", "a")])
-    st.factions["DAW"].earmarks = dict(earmarks)
-    return st
-
-
-def test_r_comm_09_buying_uses_one_earmark_per_unit_and_records_it() -> None:
-    """R-COMM-09, R-BUY-01: 3 Infantry with 2 Grain earmarked and 10 RP: 2 + 2 + 3 = 7 RP, 3 RP
-    left, Grain used.
-    """
-    rs = _rs()
-    out = _apply(_buy_state(rs, 10, {"grain": 2, "cloth": 1}), BuyUnits("DAW", "INF", 3), rs)
-    fs = out.state.factions["DAW"]
-    assert fs.rp == 3
-    assert fs.earmarks == {"cloth": 1}
-    assert fs.purchase_prices == [2, 2, 3]
-    (bought,) = [e for e in out.events if isinstance(e, UnitsBought)]
-    assert (bought.total, bought.discounts) == (7, (("grain", 2),))
-
-
-def test_r_comm_09_not_enough_rp_counts_the_discounts() -> None:
-    """R-COMM-09, R-BUY-02: 4 RP, 2 Grain: 3 Infantry cost 7; the first two cost 2 + 2 = 4, so at
-    most 2.
-    """
-    rs = _rs()
-    err = _refused(_buy_state(rs, 4, {"grain": 2}), BuyUnits("DAW", "INF", 3), rs, "R-BUY-02")
-    assert err.allowed is not None and err.allowed.startswith("at most 2 ")
-
-
-def test_r_comm_09_a_1_rp_unit_is_bought_at_1_rp_and_keeps_the_grain() -> None:
-    """R-COMM-09: a 1-RP unit is bought at 1 RP (5 -> 4) and the Grain is not used."""
-    rs = ruleset(
-        provinces={"a": ("plains",)}, kinds=[kind("INF", "DAW"), kind("CHEAP", "DAW", cost=1)]
-    )
-    out = _apply(_buy_state(rs, 5, {"grain": 1}), BuyUnits("DAW", "CHEAP", 1), rs)
-    assert out.state.factions["DAW"].rp == 4
-    assert out.state.factions["DAW"].earmarks == {"grain": 1}
-
-
-def test_r_comm_02_cancelling_a_discounted_purchase_returns_its_earmark() -> None:
-    """R-COMM-02, R-COMM-09: Prices [2, 2, 3]: cancelling the last two refunds 3 + 2 = 5 RP and one
-    Grain.
-    """
-    rs = _rs()
-    st = _apply(_buy_state(rs, 10, {"grain": 2}), BuyUnits("DAW", "INF", 3), rs).state
-    out = _apply(st, CancelPurchase("DAW", "INF", 2), rs)
-    fs = out.state.factions["DAW"]
-    assert (fs.rp, fs.earmarks, fs.purchase_prices) == (8, {"grain": 1}, [2])
 
 
 def test_price_batch_and_refund_are_pure_helpers() -> None:

@@ -747,9 +747,14 @@ def _options(base: Options, raw: Mapping[str, Any], where: str) -> Options:
     return replace(base, **changes)  # type: ignore[arg-type]
 
 
+@cache
+def _adapter(cls: type[T]) -> TypeAdapter[T]:
+    return TypeAdapter(cls)
+
+
 def _validated(cls: type[T], data: Mapping[str, Any], where: str) -> T:
     try:
-        return TypeAdapter(cls).validate_python(dict(data))
+        return _adapter(cls).validate_python(dict(data))
     except ValidationError as err:
         problems = "; ".join(
             f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in err.errors()
