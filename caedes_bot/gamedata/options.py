@@ -1,8 +1,16 @@
-"""Reading campaign options (catalogue section 17) from ``options.toml`` and scenarios.
+"""Campaign options (catalogue section 17): reading them, and which of them are not built yet.
 
-Part of the loader (:mod:`caedes_bot.gamedata.loader`). Every key must be a field of
-:class:`~caedes_bot.gamedata.model.Options`; each value is checked against the type of its
-default and, for enumerated options, against :data:`~caedes_bot.gamedata.model.OPTION_CHOICES`.
+Part of the loader (:mod:`caedes_bot.gamedata.loader`). Every key of ``options.toml`` and of
+a scenario's ``[options]`` must be a field of :class:`~caedes_bot.gamedata.model.Options`;
+each value is checked against the type of its default and, for enumerated options, against
+:data:`~caedes_bot.gamedata.model.OPTION_CHOICES`.
+
+Some options configure rules this version of the bot does not run yet. They are listed once,
+in :data:`UNBUILT_OPTIONS`; until its rule is built such an option keeps its default, and
+:func:`check_option_built` refuses any other value. The loader calls it for ``options.toml``
+and every scenario; a command that lets the umpire change an option (R-SETUP-04) must call it
+too. When a rule is built, its option leaves the list in the same change that makes the rules
+core read it (``tests/gamedata/test_options_built.py`` checks both ways).
 """
 
 from __future__ import annotations
@@ -14,7 +22,88 @@ from typing import Any
 from caedes_bot.gamedata.model import OPTION_CHOICES, BaseType, Options
 from caedes_bot.gamedata.schema import DataReader
 
-__all__ = ["build_options", "load_options"]
+__all__ = [
+    "UNBUILT_OPTIONS",
+    "OptionNotBuilt",
+    "build_options",
+    "check_option_built",
+    "load_options",
+]
+
+#: The options whose rule is not built yet, each with the ID of that rule.
+UNBUILT_OPTIONS: Mapping[str, str] = {
+    "carry_pact_units": "R-MOVE-15",
+    "landing_cavalry_penalty": "R-MOVE-20",
+    "cargo_fights": "R-COMBAT-14",
+    "cavalry_blitz": "R-ATTR-BLITZ-01",
+    "blitz_after_flying": "R-ATTR-BLITZ-03",
+    "breath_mode": "R-ATTR-BREATH-01",
+    "breath_mighty_dice": "R-ATTR-BREATH-03",
+    "summoned_tower_is_fortification": "R-ATTR-FORT-06",
+    "hero_leadership_bonus": "R-ATTR-HERO-02",
+    "diviner_commodity": "R-MAGIC-DIV-01",
+    "diviner_timing": "R-MAGIC-DIV-01",
+    "enchant_immune_types": "R-MAGIC-ENCH-02",
+    "multiparty_threads": "R-PBP-NEG-01",
+    "neighbour_recompute": "R-PBP-NEG-03",
+    "public_alliances": "R-ALLY-01",
+    "early_end_needs_vote": "R-VIC-04",
+}
+
+
+class OptionNotBuilt(ValueError):
+    """An option of a rule that is not built yet was set away from its default.
+
+    Attributes:
+        option: the option's name, e.g. ``"breath_mode"``.
+        rule: the ID of the rule it configures, e.g. ``"R-ATTR-BREATH-01"``.
+        default: the value it keeps until the rule is built.
+    """
+
+    def __init__(self, option: str, rule: str, default: object) -> None:
+        self.option = option
+        self.rule = rule
+        self.default = default
+        shown = list(default) if isinstance(default, tuple) else default
+        super().__init__(
+            f"the option {option} is not built yet: this version of the bot does not run"
+            f" its rule {rule}, so it stays at its default {_toml(shown)}"
+        )
+
+
+def check_option_built(name: str, value: object) -> None:
+    """Refuse ``value`` for option ``name`` if the option's rule is not built yet.
+
+    Args:
+        name: a field of :class:`~caedes_bot.gamedata.model.Options`.
+        value: the value wanted, already of the option's type (a list is taken as a tuple).
+
+    Raises:
+        OptionNotBuilt: ``name`` is in :data:`UNBUILT_OPTIONS` and ``value`` is not its
+            default.
+        KeyError: ``name`` is not an option.
+    """
+    defaults = Options()
+    if not hasattr(defaults, name):
+        raise KeyError(name)
+    rule = UNBUILT_OPTIONS.get(name)
+    if rule is None:
+        return
+    default = getattr(defaults, name)
+    wanted = tuple(value) if isinstance(value, list) else value
+    if wanted != default:
+        raise OptionNotBuilt(name, rule, default)
+
+
+def _toml(value: object) -> str:
+    """``value`` as it would be written in a TOML file."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return str(value)
 
 
 def load_options(r: DataReader) -> Options:
@@ -40,8 +129,14 @@ def build_options(
             continue
         default = getattr(Options(), key)
         checked = _option_value(r, key, value, default, file, where)
-        if checked is not None:
-            changes[key] = checked
+        if checked is None:
+            continue
+        try:
+            check_option_built(key, checked)
+        except OptionNotBuilt as refused:
+            r.problem(file, where, str(refused))
+            continue
+        changes[key] = checked
     return dataclasses.replace(base, **changes)
 
 
