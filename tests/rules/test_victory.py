@@ -1,10 +1,10 @@
-"""Elimination and victory (R-VIC-01, R-VIC-03, R-VIC-05, R-FEAL-05)."""
+"""Elimination and victory (R-VIC-01, R-VIC-03, R-VIC-05, R-FEAL-05).
+
+Elimination and victory at the start of a turn, played through StartCampaign, are scenario
+files in tests/scenarios/victory/; what stays here calls the checks and the scoring directly.
+"""
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.engine import apply
-from caedes_bot.rules.setup import new_game
-from caedes_bot.rules.turn import StartCampaign
 from caedes_bot.rules.victory import (
     CampaignEnded,
     FactionEliminated,
@@ -14,9 +14,7 @@ from caedes_bot.rules.victory import (
     end_campaign,
     scores,
 )
-from tests.rules.builders import kind, ruleset, state, with_options, with_scenario
-
-NO_DICE = ScriptedDice([])
+from tests.rules.builders import kind, ruleset, state, with_options
 
 
 def _rs(**options: object) -> Ruleset:
@@ -79,38 +77,6 @@ def test_r_vic_05_archursia_and_estlon_keep_a_faction_alive_without_units() -> N
     events = elimination_check(st, rs)
     assert [e.faction for e in events if isinstance(e, FactionEliminated)] == ["ORC"]
     assert not st.factions["ACH"].eliminated and not st.factions["HEL"].eliminated
-
-
-def test_r_vic_05_elimination_runs_at_turn_start_and_the_faction_is_skipped() -> None:
-    """R-VIC-05, R-TURN-04: at the start of round 1 the Orcs (no units, own c) are eliminated
-    before the Dawnians' turn begins; the Dawnian turn still runs."""
-    rs = with_scenario(
-        _rs(),
-        factions={"DAW": (0, {}), "ORC": (0, {}), "WEL": (0, {})},
-        owners={"a": "DAW", "c": "ORC"},
-        units=[("DI", "a", 1), ("WI", "b", 1)],
-    )
-    out = apply(new_game(rs, "test", "s"), StartCampaign("umpire"), rs, NO_DICE)
-    names = [type(e).__name__ for e in out.events]
-    assert names.index("FactionEliminated") < names.index("TurnBegan")
-    assert out.state.factions["ORC"].eliminated
-    assert out.state.active == "DAW"
-
-
-def test_r_vic_01_military_victory_when_one_faction_alone_has_units() -> None:
-    """R-VIC-01: the Orcs have no units left and are eliminated at the start of the turn; every
-    unit on the board is Dawnian: the Dawnians win at once, no turn is played."""
-    rs = with_scenario(
-        _rs(),
-        factions={"DAW": (0, {}), "ORC": (0, {})},
-        owners={"a": "DAW", "c": "ORC"},
-        units=[("DI", "a", 2)],
-    )
-    out = apply(new_game(rs, "test", "s"), StartCampaign("umpire"), rs, NO_DICE)
-    ended = [e for e in out.events if isinstance(e, CampaignEnded)]
-    assert ended == [CampaignEnded(1, "military", ("DAW",), ())]
-    assert out.state.finished and out.state.winner == ["DAW"]
-    assert not any(type(e).__name__ == "TurnBegan" for e in out.events)
 
 
 def test_r_vic_01_not_while_two_factions_have_units() -> None:
