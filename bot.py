@@ -5,7 +5,8 @@ standard output (coloured only on a terminal). A start-up failure ends with ONE 
 standard error that names the setting at fault and what it accepts, and no traceback:
 
 * exit code 2: the configuration is wrong (a missing or rejected token, a bad setting, game
-  data that does not load, a database that cannot be opened or upgraded);
+  data that does not load, a database that cannot be opened or upgraded, a development server
+  in ``CAEDES_DEV_GUILD_IDS`` that the bot is not in);
 * exit code 1: Discord cannot be reached (no network, DNS, a firewall); trying again later
   may work.
 """
@@ -17,7 +18,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from caedes_bot.app import CaedesBot
+from caedes_bot.app import CaedesBot, StartupProblem
 from caedes_bot.gamedata.loader import GameDataError, load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import migrate_to_head
@@ -114,6 +115,8 @@ def main() -> int:
         return fail(problem)
     try:
         CaedesBot(settings, ruleset=ruleset, freeze_gc=True).run(token, log_handler=None)
+    except StartupProblem as err:  # a development server the bot is not in
+        return fail(str(err))
     except discord.LoginFailure:
         return fail(
             "Discord rejected the token in CAEDES_DISCORD_TOKEN. Copy it again from the Developer Portal."

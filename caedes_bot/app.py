@@ -37,7 +37,7 @@ from caedes_bot.outbox import OutboxDispatcher, OutboxRow
 from caedes_bot.persistence.db import Database
 from caedes_bot.scheduler import Scheduler
 from caedes_bot.service import RulesService
-from caedes_bot.settings import Settings
+from caedes_bot.settings import Settings, not_in_server_line
 from caedes_bot.ui.announcer import RichAnnouncer
 
 log = logging.getLogger(__name__)
@@ -84,6 +84,16 @@ INVITE_SCOPES: tuple[str, ...] = ("bot", "applications.commands")
 ALLOWED_MENTIONS = discord.AllowedMentions(
     everyone=False, roles=False, users=True, replied_user=False
 )
+
+
+#: Discord's JSON error codes for a server the bot may not reach: "Missing access" (a server
+#: it is not in) and "Unknown guild" (no such server).
+MISSING_ACCESS, UNKNOWN_GUILD = 50001, 10004
+
+
+class StartupProblem(Exception):
+    """Start-up cannot go on because of a setting; the message is the one line to print
+    (``bot.py`` prints it and exits with code 2)."""
 
 
 def invite_url(application_id: int) -> str:
@@ -197,7 +207,12 @@ class CaedesBot(commands.Bot):
             gc.freeze()
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
-        """Sync the slash commands: to each development guild (at once), or globally."""
+        """Sync the slash commands: to each development guild (at once), or globally.
+
+        Raises:
+            StartupProblem: a development guild the bot is not in (Discord answers 403, code
+                50001) or that does not exist (404, code 10004).
+        """
         if not self.settings.dev_guild_ids:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
@@ -206,7 +221,12 @@ class CaedesBot(commands.Bot):
         for guild_id in self.settings.dev_guild_ids:
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except (discord.Forbidden, discord.NotFound) as err:
+                if err.code not in (MISSING_ACCESS, UNKNOWN_GUILD):
+                    raise
+                raise StartupProblem(not_in_server_line(guild_id)) from err
             log.info("synced %d commands to guild %s", len(synced), guild_id)
         return synced
 

@@ -124,3 +124,14 @@ def settings_error_line(error: ValidationError) -> str:
         accepts = ACCEPTS.get(field, "see README.md")
         parts.append(f"{env_name(field)}{shown} is not valid: use {accepts}")
     return "; ".join(parts) + "."
+
+
+def not_in_server_line(guild_id: int) -> str:
+    """The start-up error for a development server the bot is not in (Discord answered the
+    command sync with 403, Missing Access)."""
+    return (
+        f"{env_name('dev_guild_ids')} names the server {guild_id}, but the bot is not in it "
+        "(Discord answered 403 Missing Access). Invite the bot there (README.md, Inviting the "
+        "bot), fix the id (Developer Mode, then right-click the server and Copy Server ID), or "
+        "leave the setting empty to sync commands to every server."
+    )

@@ -27,14 +27,18 @@ def make_project(tmp_path: Path) -> Path:
     return project
 
 
-def source(project: Path, what: str) -> None:
-    subprocess.run(
+def source(project: Path, what: str) -> str:
+    """Source ``scripts/_venv.sh what`` in ``project``; returns what it printed on stderr."""
+    done = subprocess.run(
         ["bash", "-c", f"source scripts/_venv.sh {what}"],
         cwd=project,
         env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable},
         check=True,
         timeout=60,
+        capture_output=True,
+        text=True,
     )
+    return done.stderr
 
 
 def installs(project: Path) -> list[str]:
@@ -71,3 +75,12 @@ def test_a_changed_pyproject_installs_again(tmp_path: Path) -> None:
     (project / "pyproject.toml").write_text('[project]\nname = "y"\n', encoding="utf-8")
     source(project, "run")
     assert installs(project)[1:] == ["-m pip install --quiet -e ."]
+
+
+def test_an_install_says_it_takes_a_couple_of_minutes_and_a_ready_venv_says_nothing(
+    tmp_path: Path,
+) -> None:
+    project = make_project(tmp_path)
+    said = source(project, "run")
+    assert said.count("\n") == 1 and "couple of minutes" in said
+    assert source(project, "run") == ""

@@ -83,6 +83,5 @@ class UnknownCampaign(Refusal, LookupError):
         self.campaign_id = campaign_id
 
 
-
 class ReplayMismatch(AssertionError):
     """Replaying the order log did not reproduce the stored dice counts or state."""

@@ -109,7 +109,9 @@ def step_over(via: str, step: Step, now: Step) -> Refused:
 
 def welcome_text(name: str, scenario_name: str, factions: Sequence[str]) -> str:
     """The first post in ``#announcements`` of a campaign being set up."""
-    return f"Campaign **{name}** ({scenario_name}) is being set up. Factions: {', '.join(factions)}."
+    return (
+        f"Campaign **{name}** ({scenario_name}) is being set up. Factions: {', '.join(factions)}."
+    )
 
 
 def reminder_text(faction: str | None, owes_turn: bool, due_unix: int) -> str:

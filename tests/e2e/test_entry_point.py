@@ -178,6 +178,27 @@ async def test_rejected_token_is_one_line_and_exit_2(
     assert fake.requests_to("GET", r"^/users/@me$")[-1].status == 401
 
 
+async def test_a_dev_server_the_bot_is_not_in_is_one_line_and_exit_2(
+    ready_env: Path,
+    fake: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Discord answers the command sync for a server the bot is not in with 403 (code 50001):
+    one line naming CAEDES_DEV_GUILD_IDS and the server id, exit code 2, no traceback."""
+    elsewhere = fake.guild_id + 12345
+    monkeypatch.setenv("CAEDES_DISCORD_TOKEN", fake.token)
+    monkeypatch.setenv("CAEDES_DEV_GUILD_IDS", f"{fake.guild_id},{elsewhere}")
+    code = await asyncio.to_thread(entry_point.main)
+    assert code == 2
+    err = one_line(capsys.readouterr().err)
+    assert "CAEDES_DEV_GUILD_IDS" in err and str(elsewhere) in err
+    assert "not in it" in err and "Copy Server ID" in err
+    sync = fake.requests_to("PUT", rf"/guilds/{elsewhere}/commands$")
+    assert [r.status for r in sync] == [403]
+    assert fake.guild_id in fake.synced  # the server it is in was synced first
+
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -213,3 +234,13 @@ def test_env_example_names_the_settings_and_holds_no_secret() -> None:
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     for name in Settings.model_fields:
         assert f"CAEDES_{name.upper()}" in readme
+
+
+def test_readme_example_env_leaves_the_servers_empty_and_says_how_to_find_one() -> None:
+    """A placeholder server id in the example crashed new users' bots: it is empty, and the
+    README says how to find a real one and that the first run installs for a while."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```sh\nCAEDES_DISCORD_TOKEN=", 1)[1].split("```", 1)[0]
+    assert "\nCAEDES_DEV_GUILD_IDS=\n" in example
+    assert "Developer Mode" in readme and "Copy Server ID" in readme
+    assert "couple of minutes" in readme

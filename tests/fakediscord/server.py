@@ -43,6 +43,7 @@ from tests.fakediscord.world import (
     INTENT_GUILD_MEMBERS,
     INTENT_GUILDS,
     JSON,
+    MISSING_ACCESS,
     UNKNOWN_MESSAGE,
     ApiError,
     FakeUser,
@@ -767,7 +768,9 @@ class FakeDiscord:
             raise unknown("Application", 10002)
         guild = int(p["guild"]) if p.get("guild") else None
         if guild is not None and guild != self.world.guild_id:
-            raise unknown("Guild", 10004)
+            # a server the bot is not in: Discord answers 403, code 50001 "Missing access"
+            # (https://discord.com/developers/docs/topics/opcodes-and-status-codes), not 404
+            raise ApiError(403, MISSING_ACCESS, "Missing Access")
         commands = list(p["_body"] or [])
         validate_commands(commands)
         stored = []

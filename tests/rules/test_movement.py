@@ -224,5 +224,3 @@ def test_legal_destinations_and_movable_units() -> None:
     assert legal_destinations(st, rs, [1, 2]) == {"a": False, "c": False}
     assert legal_destinations(st, rs, [99]) == {}
     assert [u.id for u in movable_units(st, rs, "DAW")] == [1, 2]
-
-

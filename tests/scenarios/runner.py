@@ -54,7 +54,9 @@ def _run_order(case: Case, step: OrderStep, state: GameState) -> GameState:
         if state != before:
             _fail(case, step.label, ["the refused order changed the state it was given"])
         if step.refused is None:
-            _fail(case, step.label, [f"refused: {refusal.player_text()} [{type(refusal).__name__}]"])
+            _fail(
+                case, step.label, [f"refused: {refusal.player_text()} [{type(refusal).__name__}]"]
+            )
         problems = check_refusal(step.refused, refusal)
         problems += check_state(step.expect, state)
         if problems:
@@ -127,7 +129,9 @@ def check_events(step: OrderStep, events: Sequence[Event]) -> list[str]:
         while position < len(events) and match_event(want, events[position], ""):
             position += 1
         if position == len(events):
-            problems.append(f"no {want['type']} like {_show(want)} (in this order, after the ones before)")
+            problems.append(
+                f"no {want['type']} like {_show(want)} (in this order, after the ones before)"
+            )
             break
         position += 1
     for name, count in step.events_count.items():
@@ -142,8 +146,9 @@ def match_event(want: Mapping[str, Any], event: Event, where: str) -> list[str]:
     name = type(event).__name__
     if want["type"] != name:
         return [f"{where}: expected {want['type']}, got {name}"]
-    problems = match_record({k: v for k, v in want.items() if k not in ("type", "audience")},
-                            event, f"{where} {name}")
+    problems = match_record(
+        {k: v for k, v in want.items() if k not in ("type", "audience")}, event, f"{where} {name}"
+    )
     if "audience" in want:
         audience = event.audience()
         seen = "everyone" if audience is None else list(audience)
@@ -160,12 +165,17 @@ def check_state(expect: Mapping[str, Any], state: GameState) -> list[str]:
     problems = []
     for key, value in expect.items():
         if key == "none":
-            problems += [f"{a}: expected none, got {_show(getattr(state, a))}"
-                         for a in value if getattr(state, a) is not None]
+            problems += [
+                f"{a}: expected none, got {_show(getattr(state, a))}"
+                for a in value
+                if getattr(state, a) is not None
+            ]
         elif key == "owners":
             for province, owner in value.items():
                 if state.owner(province) != owner:
-                    problems.append(f"owner of {province}: expected {owner}, got {state.owner(province)}")
+                    problems.append(
+                        f"owner of {province}: expected {owner}, got {state.owner(province)}"
+                    )
         elif key == "unowned":
             for province in value:
                 if state.owner(province) is not None:
@@ -182,7 +192,9 @@ def check_state(expect: Mapping[str, Any], state: GameState) -> list[str]:
                 else:
                     problems += match_record(fields_, state.units[uid], f"unit {uid}")
         elif key == "gone":
-            problems += [f"unit {uid} is still on the board" for uid in value if str(uid) in state.units]
+            problems += [
+                f"unit {uid} is still on the board" for uid in value if str(uid) in state.units
+            ]
         elif key == "factions":
             for code, fields_ in value.items():
                 problems += match_record(fields_, state.factions[code], code)
@@ -200,8 +212,11 @@ def match_record(want: Mapping[str, Any], record: object, where: str) -> list[st
     problems = []
     for key, value in want.items():
         if key == "none":
-            problems += [f"{where}.{f}: expected none, got {_show(getattr(record, f))}"
-                         for f in value if getattr(record, f) is not None]
+            problems += [
+                f"{where}.{f}: expected none, got {_show(getattr(record, f))}"
+                for f in value
+                if getattr(record, f) is not None
+            ]
         elif not hasattr(record, key):
             names = [f.name for f in dataclasses.fields(record)]  # type: ignore[arg-type]
             problems.append(f"{where}: no field {key!r}; fields: {', '.join(names)}")
@@ -224,12 +239,17 @@ def match_value(want: Any, actual: Any, where: str) -> list[str]:
             return []
     elif isinstance(actual, list | tuple):
         if isinstance(want, list) and len(want) == len(actual):
-            return [p for i, (w, a) in enumerate(zip(want, actual, strict=True))
-                    for p in match_value(w, a, f"{where}[{i}]")]
+            return [
+                p
+                for i, (w, a) in enumerate(zip(want, actual, strict=True))
+                for p in match_value(w, a, f"{where}[{i}]")
+            ]
     elif isinstance(actual, dict):
         if isinstance(want, dict) and set(want) == set(actual):
             return [p for k in want for p in match_value(want[k], actual[k], f"{where}.{k}")]
-    elif actual is not None and isinstance(want, bool) == isinstance(actual, bool) and want == actual:
+    elif (
+        actual is not None and isinstance(want, bool) == isinstance(actual, bool) and want == actual
+    ):
         return []
     return [f"{where}: expected {_show(want)}, got {_show(actual)}"]
 

@@ -66,18 +66,30 @@ def test_a_good_file_runs() -> None:
         ("[setup]", "[options]\ncapture_on_entry = 1\n[setup]", "takes a value like False"),
         ("[setup]", "[options]\nentire_move_mode = 'fly'\n[setup]", "is one of"),
         ('["R-MOVE-01"]', '["move 1"]', "is not a rule ID"),
-        ("a = [\"INF\"] }", "a = [\"INFF\"] }", "unknown unit kind 'INFF'"),
-        ("a = [\"INF\"] }", "z = [\"INF\"] }", "no space 'z'"),
+        ('a = ["INF"] }', 'a = ["INFF"] }', "unknown unit kind 'INFF'"),
+        ('a = ["INF"] }', 'z = ["INF"] }', "no space 'z'"),
         ('step = "move"', 'step = "march"', "'march' is not a step"),
         ("expect.units", "expect.unit_at", "unknown key 'unit_at'"),
-        ("expect.units = { b", "events = [{ type = 'UnitMoved' }]\nexpect.units = { b",
-         "unknown event type 'UnitMoved'"),
-        ("expect.units = { b", "events = [{ type = 'UnitsMoved', to = 'b' }]\nexpect.units = { b",
-         "unknown key 'to'"),
-        ("expect.units = { b", "refused = { error = 'IllegalMov', rule = 'R-MOVE-01' }\n"
-         "expect.units = { b", "unknown error class 'IllegalMov'"),
-        ("expect.units = { b", "refused = { error = 'IllegalMove' }\nexpect.units = { b",
-         "missing key 'rule'"),
+        (
+            "expect.units = { b",
+            "events = [{ type = 'UnitMoved' }]\nexpect.units = { b",
+            "unknown event type 'UnitMoved'",
+        ),
+        (
+            "expect.units = { b",
+            "events = [{ type = 'UnitsMoved', to = 'b' }]\nexpect.units = { b",
+            "unknown key 'to'",
+        ),
+        (
+            "expect.units = { b",
+            "refused = { error = 'IllegalMov', rule = 'R-MOVE-01' }\nexpect.units = { b",
+            "unknown error class 'IllegalMov'",
+        ),
+        (
+            "expect.units = { b",
+            "refused = { error = 'IllegalMove' }\nexpect.units = { b",
+            "missing key 'rule'",
+        ),
     ],
 )
 def test_a_file_that_breaks_the_format_is_refused_with_where_and_why(
