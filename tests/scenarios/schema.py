@@ -29,6 +29,7 @@ from pydantic import TypeAdapter, ValidationError
 import caedes_bot.rules
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import OPTION_CHOICES, Options, Ruleset
+from caedes_bot.rules.engine import giver_of
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
@@ -516,6 +517,11 @@ def _order_step(raw: Any, number: int, rs: Ruleset, st: GameState, where: str) -
             f"{here}: {name} has no field {', '.join(map(repr, unknown))}; its fields are "
             f"{', '.join(n for n in names if n != 'faction')}"
         )
+    giver = giver_of(cls)
+    umpires = giver is not None and giver.value == "umpire"
+    if umpires != (by == "umpire"):
+        who = "only by the umpire" if umpires else "by a faction"
+        raise ScenarioFileError(f"{here}: the rules say {name} is given {who}; by = {by!r}")
     if by == "umpire":
         spec.setdefault("faction", "umpire")
     elif "faction" in spec:

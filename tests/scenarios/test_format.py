@@ -60,6 +60,9 @@ def test_a_good_file_runs() -> None:
         ('type = "MoveUnits"', 'type = "MoveUnit"', "unknown order type 'MoveUnit'"),
         ("destination =", "destinaton =", "MoveUnits has no field 'destinaton'"),
         ('by = "DAW"', 'by = "DAWN"', "'DAWN' is not a faction here"),
+        ('by = "DAW"', 'by = "umpire"', "MoveUnits is given by a faction; by = 'umpire'"),
+        ('type = "MoveUnits", unit_ids = [1], destination = "b"', 'type = "StartCampaign"',
+         "StartCampaign is given only by the umpire; by = 'DAW'"),
         ("unit_ids = [1],", 'faction = "DAW", unit_ids = [1],', "drop 'faction'"),
         ("unit_ids = [1]", 'unit_ids = ["one"]', "unit_ids.0"),
         ("[setup]", "[options]\ncapture_on_entri = true\n[setup]", "unknown option"),
@@ -148,3 +151,11 @@ def test_collect_names_each_case_of_a_file(tmp_path: Path) -> None:
     assert [r.test_id for r in refs] == ["area/file/one", "area/file/two", "broken"]
     with pytest.raises(ScenarioFileError, match="not valid TOML"):
         schema.load(refs[2])
+
+
+def test_too_few_scripted_dice_fail_the_case() -> None:
+    battle = (schema.ROOT / "combat" / "dice_decide.toml").read_text(encoding="utf-8")
+    assert "dice = [4, 4, 4]" in battle
+    message = _failure(battle.replace("dice = [4, 4, 4]", "dice = [4, 4]"))
+    assert "at order 3 (DAW: FightBattle)" in message
+    assert "scripted dice: asked for" in message
