@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import (
     CREATING_KINDS,
     OutboxKind,
@@ -107,7 +108,7 @@ class OutboxRow:
     id: int
     campaign_id: int
     guild_id: int
-    channel_key: str
+    channel_key: ChannelKey
     kind: OutboxKind
     payload: Mapping[str, Any]
     nonce: str
@@ -370,7 +371,7 @@ class OutboxDispatcher:
         message_id: int | None = None
         if record.kind in CREATING_KINDS and record.kind is not OutboxKind.CREATE_CATEGORY:
             parent_key = record.payload.get("parent_key") or own_parent
-            parent = ctx.channels.get(parent_key) if isinstance(parent_key, str) else None
+            parent = ctx.channels.get(ChannelKey(parent_key)) if isinstance(parent_key, str) else None
             if parent is None or parent[0] is None:
                 raise PermanentError(f"parent {parent_key!r} of {record.channel_key} missing")
             parent_id = parent[0]

@@ -34,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import DeadlineRecord, OutboxKind, OutboxMessage, utcnow
 from caedes_bot.outbox import sleep_or_wake
 from caedes_bot.rules.errors import RuleViolation
@@ -195,5 +196,5 @@ class Scheduler:
         )
         await self.service.queue_messages(
             deadline.campaign_id,
-            [OutboxMessage("umpire", OutboxKind.POST, {"content": text[:1900]})],
+            [OutboxMessage(ChannelKey.UMPIRE, OutboxKind.POST, {"content": text[:1900]})],
         )

@@ -34,6 +34,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
 from caedes_bot.cogs._errors import NotInCampaign, Redelivered, UserError, first_delivery
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
@@ -361,7 +362,7 @@ class CampaignCog(commands.Cog):
         lines = ["This channel is not part of a campaign. This server's campaigns:"]
         for info in open_ones:
             channels = await self.service.channels(info.id)
-            category = channels.get("category")
+            category = channels.get(ChannelKey.CATEGORY)
             where = (
                 f"<#{category.discord_id}>"
                 if category and category.discord_id

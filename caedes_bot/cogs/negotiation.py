@@ -24,6 +24,7 @@ from caedes_bot.cogs._play import (
 )
 from caedes_bot.cogs._transformers import faction_choices, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.diplomacy import neighbours, neighbours_of
@@ -31,11 +32,11 @@ from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.describe import faction_name
 
 
-def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[str, str]:
+def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[ChannelKey, str]:
     """The channel key and the thread name of the negotiation between ``a`` and ``b``, the
     same whoever asks: ``("talks:DAW+ORC", "talks-daw-orc")`` in turn order."""
     first, second = sorted((a, b), key=ruleset.turn_order.index)
-    return f"talks:{first}+{second}", f"talks-{first.lower()}-{second.lower()}"
+    return ChannelKey.talks(first, second), f"talks-{first.lower()}-{second.lower()}"
 
 
 class NegotiationCog(PlayCog):

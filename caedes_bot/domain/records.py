@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.rules.events import Event
 
 
@@ -111,7 +112,7 @@ class OutboxMessage:
     """A message owed to Discord, as an announcer or the service writes it.
 
     Attributes:
-        channel_key: where it goes (``"announcements"``, ``"orders:DAW"``); the ordering key.
+        channel_key: where it goes (``announcements``, ``orders:DAW``); the ordering key.
         kind: what to do.
         payload: JSON-friendly detail for the sender (``{"content": ...}``, names, members).
         dedupe_key: unique per campaign when set; an ``edit`` finds its message by the
@@ -121,7 +122,7 @@ class OutboxMessage:
         depends_on_key: the ``dedupe_key`` of a row that must be delivered first.
     """
 
-    channel_key: str
+    channel_key: ChannelKey
     kind: OutboxKind
     payload: Mapping[str, Any] = field(default_factory=dict)
     dedupe_key: str | None = None
@@ -134,7 +135,7 @@ class OutboxRecord:
 
     id: int
     campaign_id: int
-    channel_key: str
+    channel_key: ChannelKey
     kind: OutboxKind
     payload: dict[str, Any]
     dedupe_key: str | None
@@ -161,7 +162,7 @@ class DeliveryProblem:
         payload: the row's detail (names, members).
     """
 
-    channel_key: str
+    channel_key: ChannelKey
     kind: OutboxKind
     error: str
     payload: Mapping[str, Any]
@@ -172,9 +173,9 @@ class ChannelRecord:
     """A campaign's Discord place by key; ``discord_id`` is ``None`` until created."""
 
     campaign_id: int
-    key: str
+    key: ChannelKey
     discord_id: int | None
-    parent_key: str | None
+    parent_key: ChannelKey | None
 
 
 @dataclass(frozen=True, slots=True)

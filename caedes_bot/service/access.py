@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import (
     ActingAs,
     CampaignInfo,
@@ -27,44 +28,32 @@ from caedes_bot.service.errors import FactionHeld
 from caedes_bot.service.values import UmpireChange
 
 #: Channels of a campaign (ux.md "Channels of a campaign"): key -> (name, read-only, private).
-CAMPAIGN_CHANNELS: tuple[tuple[str, str, bool, bool], ...] = (
-    ("announcements", "announcements", True, False),
-    ("battles", "battles", True, False),
-    ("table-talk", "table-talk", False, False),
-    ("umpire", "umpire", False, True),
+CAMPAIGN_CHANNELS: tuple[tuple[ChannelKey, str, bool, bool], ...] = (
+    (ChannelKey.ANNOUNCEMENTS, "announcements", True, False),
+    (ChannelKey.BATTLES, "battles", True, False),
+    (ChannelKey.TABLE_TALK, "table-talk", False, False),
+    (ChannelKey.UMPIRE, "umpire", False, True),
 )
 
 #: The channel that holds the private orders and negotiation threads (players must see it).
-THREAD_PARENT = "announcements"
+THREAD_PARENT = ChannelKey.ANNOUNCEMENTS
 
 
-def add_member(channel_key: str, user_id: int) -> OutboxMessage:
+def add_member(channel_key: ChannelKey, user_id: int) -> OutboxMessage:
     """The outbox row that adds ``user_id`` to the thread ``channel_key``."""
     return OutboxMessage(channel_key, OutboxKind.ADD_THREAD_MEMBER, {"user_id": user_id})
 
 
-def _thread_factions(key: str) -> list[str] | None:
-    """The factions whose players belong in a thread: ``orders:DAW`` -> ``["DAW"]``,
-    ``talks:DAW+ORC`` -> ``["DAW", "ORC"]``; ``None`` for a key that is not such a thread."""
-    kind, _, rest = key.partition(":")
-    if kind == "orders" and rest:
-        return [rest]
-    if kind == "talks" and rest:
-        return rest.split("+")
-    return None
-
-
 def _wanted_members(
-    keys: Iterable[str], players: Mapping[str, int], umpire: int | None
-) -> dict[str, set[int]]:
+    keys: Iterable[ChannelKey], players: Mapping[str, int], umpire: int | None
+) -> dict[ChannelKey, set[int]]:
     """Who belongs in each orders and negotiation thread: the players of its factions and the
     umpire (R-PBP-NEG-01, R-PBP-NEG-06, R-PBP-UMP-04)."""
-    wanted: dict[str, set[int]] = {}
+    wanted: dict[ChannelKey, set[int]] = {}
     for key in keys:
-        factions = _thread_factions(key)
-        if factions is None:
+        if not key.is_thread:
             continue
-        members = {players[f] for f in factions if f in players}
+        members = {players[f] for f in key.factions if f in players}
         if umpire is not None:
             members.add(umpire)
         wanted[key] = members
@@ -72,7 +61,7 @@ def _wanted_members(
 
 
 def access_changes(
-    keys: Sequence[str],
+    keys: Iterable[str],
     before: tuple[Mapping[str, int], int | None],
     after: tuple[Mapping[str, int], int | None],
 ) -> list[OutboxMessage]:
@@ -85,19 +74,21 @@ def access_changes(
     alone. ``#umpire`` (if among ``keys``) is opened to a new umpire and closed to the old one.
     Rows for the same place keep their order, so applying them again changes nothing.
     """
+    places = [ChannelKey(key) for key in keys]
     rows: list[OutboxMessage] = []
     old_umpire, new_umpire = before[1], after[1]
-    if old_umpire != new_umpire and "umpire" in keys:
+    umpire = ChannelKey.UMPIRE
+    if old_umpire != new_umpire and umpire in places:
         if old_umpire is not None:
             rows.append(
-                OutboxMessage("umpire", OutboxKind.REVOKE_CHANNEL_ACCESS, {"user_id": old_umpire})
+                OutboxMessage(umpire, OutboxKind.REVOKE_CHANNEL_ACCESS, {"user_id": old_umpire})
             )
         if new_umpire is not None:
             rows.append(
-                OutboxMessage("umpire", OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": new_umpire})
+                OutboxMessage(umpire, OutboxKind.GRANT_CHANNEL_ACCESS, {"user_id": new_umpire})
             )
-    was = _wanted_members(keys, *before)
-    now = _wanted_members(keys, *after)
+    was = _wanted_members(places, *before)
+    now = _wanted_members(places, *after)
     for key in now:
         for user in sorted(was[key] - now[key]):
             rows.append(OutboxMessage(key, OutboxKind.REMOVE_THREAD_MEMBER, {"user_id": user}))
@@ -256,7 +247,7 @@ class Access(ServiceCore):
     async def open_thread(
         self,
         campaign_id: int,
-        key: str,
+        key: ChannelKey,
         name: str,
         members: Sequence[int],
         *,
@@ -284,8 +275,8 @@ class Access(ServiceCore):
                             key,
                             OutboxKind.CREATE_THREAD,
                             {"name": name, "parent_key": THREAD_PARENT, "private": True},
-                            dedupe_key=f"setup:{key}",
-                            depends_on_key=f"setup:{THREAD_PARENT}",
+                            dedupe_key=key.creation_key,
+                            depends_on_key=THREAD_PARENT.creation_key,
                         )
                     )
                 messages += [add_member(key, user) for user in dict.fromkeys(members)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.events import Event
@@ -50,10 +51,14 @@ class PlainAnnouncer:
         *,
         before: GameState | None = None,
     ) -> list[OutboxMessage]:
-        lines: dict[str, list[str]] = {}
+        lines: dict[ChannelKey, list[str]] = {}
         for event in events:
             audience = event.audience()
-            keys = ["announcements"] if audience is None else [f"orders:{f}" for f in audience]
+            keys = (
+                [ChannelKey.ANNOUNCEMENTS]
+                if audience is None
+                else [ChannelKey.orders(f) for f in audience]
+            )
             for key in keys:
                 lines.setdefault(key, []).append(wording.event_text(event))
         out: list[OutboxMessage] = []

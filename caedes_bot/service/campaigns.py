@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import (
     ActingAs,
     CampaignInfo,
@@ -174,22 +175,23 @@ class Campaigns(Orders):
         *,
         table_talk: bool,
     ) -> list[OutboxMessage]:
+        category = ChannelKey.CATEGORY
         rows = [
             OutboxMessage(
-                "category",
+                category,
                 OutboxKind.CREATE_CATEGORY,
                 {"name": name[:100]},
-                dedupe_key="setup:category",
+                dedupe_key=category.creation_key,
             )
         ]
-        repo.add_channel(conn, campaign_id, "category", None)
+        repo.add_channel(conn, campaign_id, category, None)
         for key, channel_name, read_only, private in CAMPAIGN_CHANNELS:
-            if key == "table-talk" and not table_talk:
+            if key == ChannelKey.TABLE_TALK and not table_talk:
                 continue
-            repo.add_channel(conn, campaign_id, key, "category")
+            repo.add_channel(conn, campaign_id, key, category)
             payload: dict[str, Any] = {
                 "name": channel_name,
-                "parent_key": "category",
+                "parent_key": category,
                 "read_only": read_only,
                 "private": private,
             }
@@ -200,12 +202,12 @@ class Campaigns(Orders):
                     key,
                     OutboxKind.CREATE_CHANNEL,
                     payload,
-                    dedupe_key=f"setup:{key}",
-                    depends_on_key="setup:category",
+                    dedupe_key=key.creation_key,
+                    depends_on_key=category.creation_key,
                 )
             )
         for faction in state.in_play:
-            key = f"orders:{faction}"
+            key = ChannelKey.orders(faction)
             repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
             rows.append(
                 OutboxMessage(
@@ -217,8 +219,8 @@ class Campaigns(Orders):
                         "private": True,
                         "faction": faction,
                     },
-                    dedupe_key=f"setup:{key}",
-                    depends_on_key=f"setup:{THREAD_PARENT}",
+                    dedupe_key=key.creation_key,
+                    depends_on_key=THREAD_PARENT.creation_key,
                 )
             )
             if umpire is not None:
@@ -226,7 +228,7 @@ class Campaigns(Orders):
         scenario = self.ruleset.scenarios[state.scenario]
         rows.append(
             OutboxMessage(
-                "announcements",
+                ChannelKey.ANNOUNCEMENTS,
                 OutboxKind.POST,
                 {"content": wording.welcome_text(name, scenario.name, state.in_play)},
                 dedupe_key="setup:welcome",

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import DeadlineRecord, OutboxKind, OutboxMessage
 from caedes_bot.persistence import repository as repo
 from caedes_bot.service.core import ServiceCore
@@ -45,7 +46,7 @@ class Deadlines(ServiceCore):
         faction = deadline.faction
         player = cached.players.get(faction) if faction else None
         message = OutboxMessage(
-            f"orders:{faction}" if faction else "umpire",
+            ChannelKey.orders(faction) if faction else ChannelKey.UMPIRE,
             OutboxKind.POST,
             {
                 "content": wording.reminder_text(

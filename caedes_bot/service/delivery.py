@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import OutboxRecord
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
@@ -26,7 +27,7 @@ class QueueContext:
     key). The dispatcher adds the ids of places it creates."""
 
     guild_id: int | None
-    channels: dict[str, tuple[int | None, str | None]]
+    channels: dict[ChannelKey, tuple[int | None, ChannelKey | None]]
 
 
 @dataclass(frozen=True, slots=True)

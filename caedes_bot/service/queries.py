@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import (
     AuditRecord,
     CampaignInfo,
@@ -80,10 +81,10 @@ class Queries(ServiceCore):
 
         return await self.db.read(_tx)
 
-    async def channels(self, campaign_id: int) -> dict[str, ChannelRecord]:
+    async def channels(self, campaign_id: int) -> dict[ChannelKey, ChannelRecord]:
         """The campaign's channels by key (``discord_id`` ``None`` until created)."""
 
-        def _tx(conn: Connection) -> dict[str, ChannelRecord]:
+        def _tx(conn: Connection) -> dict[ChannelKey, ChannelRecord]:
             return repo.channels_of(conn, campaign_id)
 
         return await self.db.read(_tx)

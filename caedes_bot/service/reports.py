@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import ActingAs, DeliveryProblem, OutboxKind, OutboxMessage
 from caedes_bot.persistence import repository as repo
 from caedes_bot.service.core import ServiceCore
@@ -43,12 +44,12 @@ class DeliveryReports(ServiceCore):
         silently. A failure in ``#umpire`` itself, or of such a notice, is only logged."""
         now = self._clock()
         notice = OutboxMessage(
-            "umpire",
+            ChannelKey.UMPIRE,
             OutboxKind.POST,
             {"content": wording.delivery_notice(problem), "notice": True},
             dedupe_key=f"failure:{row_id}",
         )
-        tell = problem.channel_key != "umpire" and not problem.payload.get("notice")
+        tell = problem.channel_key != ChannelKey.UMPIRE and not problem.payload.get("notice")
 
         def _tx(conn: Connection) -> None:
             if repo.campaign_info(conn, campaign_id) is None:

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import combat, trade, turn
@@ -55,10 +56,6 @@ def panel_key(round_no: int, faction: str) -> str:
 def battle_key(battle_id: int) -> str:
     """The dedupe key of a battle message's post."""
     return f"battle:{battle_id}"
-
-
-def orders_key(faction: str) -> str:
-    return f"orders:{faction}"
 
 
 def deadlines_of(campaign: CampaignView) -> Mapping[str, datetime]:
@@ -110,7 +107,7 @@ def panel_again_reply(ruleset: Ruleset, state: GameState, faction: str, *, poste
     )
 
 
-def _posts(key: str, lines: Sequence[str], **extra: Any) -> list[OutboxMessage]:
+def _posts(key: ChannelKey, lines: Sequence[str], **extra: Any) -> list[OutboxMessage]:
     text = "\n".join(lines)
     return [
         OutboxMessage(key, OutboxKind.POST, {"content": piece, **extra})
@@ -168,10 +165,10 @@ class RichAnnouncer:
                     private.setdefault(faction, []).append(line)
         out += self._panels_closed(campaign, events, state, ruleset)
         if public:
-            out += _posts("announcements", public)
+            out += _posts(ChannelKey.ANNOUNCEMENTS, public)
         out += self._battles(campaign, events, state, ruleset, before)
         for faction, lines in private.items():
-            out += _posts(orders_key(faction), lines)
+            out += _posts(ChannelKey.orders(faction), lines)
         out += self._decision_pings(campaign, events, state, ruleset)
         out += self._trade_offers(campaign, events, state, ruleset)
         out += self._panels_open(campaign, events, state, ruleset)
@@ -206,7 +203,7 @@ class RichAnnouncer:
                     f"{faction_name(ruleset, event.faction)}: the turn of game round "
                     f"{event.round} is over."
                 )
-                out.append(OutboxMessage(orders_key(event.faction), OutboxKind.EDIT, payload))
+                out.append(OutboxMessage(ChannelKey.orders(event.faction), OutboxKind.EDIT, payload))
         return out
 
     def _open_panel(
@@ -235,7 +232,7 @@ class RichAnnouncer:
         payload = self._open_panel(campaign, state, ruleset)
         payload["replaces"] = panel_key(state.round, faction)
         payload["unarchive"] = True
-        return [OutboxMessage(orders_key(faction), OutboxKind.POST, payload)]
+        return [OutboxMessage(ChannelKey.orders(faction), OutboxKind.POST, payload)]
 
     def _panels_open(
         self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
@@ -253,10 +250,10 @@ class RichAnnouncer:
         key = panel_key(round_no, faction)
         if not began:  # an edit pings nobody; the text follows the step
             payload["message_key"] = key
-            return [OutboxMessage(orders_key(faction), OutboxKind.EDIT, payload)]
+            return [OutboxMessage(ChannelKey.orders(faction), OutboxKind.EDIT, payload)]
         payload["mention_user_ids"] = who_answers(campaign, faction)
         payload["unarchive"] = True  # the orders thread is opened again at each turn start
-        return [OutboxMessage(orders_key(faction), OutboxKind.POST, payload, dedupe_key=key)]
+        return [OutboxMessage(ChannelKey.orders(faction), OutboxKind.POST, payload, dedupe_key=key)]
 
     # ----------------------------------------------------------------------- battles
 
@@ -294,12 +291,15 @@ class RichAnnouncer:
             if began:
                 out.append(
                     OutboxMessage(
-                        "battles", OutboxKind.POST, payload, dedupe_key=battle_key(battle_id)
+                        ChannelKey.BATTLES,
+                        OutboxKind.POST,
+                        payload,
+                        dedupe_key=battle_key(battle_id),
                     )
                 )
             else:
                 payload["message_key"] = battle_key(battle_id)
-                out.append(OutboxMessage("battles", OutboxKind.EDIT, payload))
+                out.append(OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload))
         return out
 
     def _trade_offers(
@@ -338,12 +338,12 @@ class RichAnnouncer:
                 }
                 out.append(
                     OutboxMessage(
-                        orders_key(event.counterparty), OutboxKind.POST, payload, dedupe_key=key
+                        ChannelKey.orders(event.counterparty), OutboxKind.POST, payload, dedupe_key=key
                     )
                 )
             else:
                 payload = {"content": line, "components": [], "message_key": key}
-                out.append(OutboxMessage(orders_key(event.counterparty), OutboxKind.EDIT, payload))
+                out.append(OutboxMessage(ChannelKey.orders(event.counterparty), OutboxKind.EDIT, payload))
         return out
 
     def _decision_pings(
@@ -370,7 +370,7 @@ class RichAnnouncer:
             )
             out.append(
                 OutboxMessage(
-                    orders_key(decision.faction),
+                    ChannelKey.orders(decision.faction),
                     OutboxKind.POST,
                     {"content": text, "mention_user_ids": who_answers(campaign, decision.faction)},
                 )

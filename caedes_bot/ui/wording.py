@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import NamedTuple
 
+from caedes_bot.domain.places import ChannelKey, PlaceKind
 from caedes_bot.domain.records import CampaignStatus, DeliveryProblem, OutboxKind
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.events import Event
@@ -135,15 +136,20 @@ def event_text(event: Event) -> str:
 
 
 def place_text(key: str) -> str:
-    """A campaign place in words: ``"#battles"``, ``"the orders thread of DAW"``."""
-    kind, _, rest = key.partition(":")
-    if key == "category":
+    """A campaign place in words: ``"#battles"``, ``"the orders thread of DAW"``.
+
+    Raises:
+        ValueError: ``key`` is not the key of a campaign's place.
+    """
+    place = ChannelKey(key)
+    kind = place.kind
+    if kind is PlaceKind.CATEGORY:
         return "the campaign's category"
-    if kind == "orders":
-        return f"the orders thread of {rest}"
-    if kind == "talks":
-        return "the negotiation thread of " + " and ".join(rest.split("+"))
-    return f"#{key}"
+    if kind is PlaceKind.ORDERS:
+        return f"the orders thread of {place.factions[0]}"
+    if kind is PlaceKind.TALKS:
+        return "the negotiation thread of " + " and ".join(place.factions)
+    return f"#{place}"
 
 
 def describe_problem(problem: DeliveryProblem) -> str:

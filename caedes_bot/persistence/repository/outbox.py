@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import (
     CREATING_KINDS,
     OutboxKind,
@@ -27,7 +28,7 @@ def _outbox_record(r: Any) -> OutboxRecord:
     return OutboxRecord(
         id=r.id,
         campaign_id=r.campaign_id,
-        channel_key=r.channel_key,
+        channel_key=ChannelKey(r.channel_key),
         kind=OutboxKind(r.kind),
         payload=r.payload,
         dedupe_key=r.dedupe_key,
@@ -140,7 +141,7 @@ def due_outbox_heads(conn: Connection, *, now: datetime, limit: int = 100) -> li
 
 
 def outbox_queue(
-    conn: Connection, campaign_id: int, channel_key: str, *, limit: int = 100
+    conn: Connection, campaign_id: int, channel_key: ChannelKey, *, limit: int = 100
 ) -> list[OutboxRecord]:
     """The pending rows of one queue, in id order (its head first)."""
     rows = conn.execute(
