@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.scenarios import runner, schema
-from tests.scenarios.schema import ScenarioFileError
+from tests.scenarios import checks, runner, schema
+from tests.scenarios.checks import ScenarioFileError
 
 GOOD = """
 title = "Infantry moves one province"
@@ -35,7 +35,7 @@ order = { type = "MoveUnits", unit_ids = [1], destination = "b" }
 expect.units = { b = ["INF"] }
 """
 
-PATH = schema.ROOT / "inline.toml"
+PATH = checks.ROOT / "inline.toml"
 
 
 def _case(text: str) -> schema.Case:
@@ -61,8 +61,11 @@ def test_a_good_file_runs() -> None:
         ("destination =", "destinaton =", "MoveUnits has no field 'destinaton'"),
         ('by = "DAW"', 'by = "DAWN"', "'DAWN' is not a faction here"),
         ('by = "DAW"', 'by = "umpire"', "MoveUnits is given by a faction; by = 'umpire'"),
-        ('type = "MoveUnits", unit_ids = [1], destination = "b"', 'type = "StartCampaign"',
-         "StartCampaign is given only by the umpire; by = 'DAW'"),
+        (
+            'type = "MoveUnits", unit_ids = [1], destination = "b"',
+            'type = "StartCampaign"',
+            "StartCampaign is given only by the umpire; by = 'DAW'",
+        ),
         ("unit_ids = [1],", 'faction = "DAW", unit_ids = [1],', "drop 'faction'"),
         ("unit_ids = [1]", 'unit_ids = ["one"]', "unit_ids.0"),
         ("[setup]", "[options]\ncapture_on_entri = true\n[setup]", "unknown option"),
@@ -154,7 +157,7 @@ def test_collect_names_each_case_of_a_file(tmp_path: Path) -> None:
 
 
 def test_too_few_scripted_dice_fail_the_case() -> None:
-    battle = (schema.ROOT / "combat" / "dice_decide.toml").read_text(encoding="utf-8")
+    battle = (checks.ROOT / "combat" / "dice_decide.toml").read_text(encoding="utf-8")
     assert "dice = [4, 4, 4]" in battle
     message = _failure(battle.replace("dice = [4, 4, 4]", "dice = [4, 4]"))
     assert "at order 3 (DAW: FightBattle)" in message
