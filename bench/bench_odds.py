@@ -20,7 +20,7 @@ import time
 
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Options
-from caedes_bot.rules.combat import Fighter
+from caedes_bot.rules.combat.arithmetic import Fighter
 from caedes_bot.rules.movement import plan_moves
 from caedes_bot.rules.odds import odds_for
 from caedes_bot.rules.setup import new_game

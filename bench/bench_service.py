@@ -42,8 +42,8 @@ from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database, migrate_to_head
 from caedes_bot.persistence.mappers import dump_event, dump_order, dump_state
 from caedes_bot.rules import engine
+from caedes_bot.rules.buy import BuyUnits, CancelPurchase
 from caedes_bot.rules.dice import Dice
-from caedes_bot.rules.economy import BuyUnits, CancelPurchase
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.service import Actor, RulesService

@@ -18,7 +18,7 @@ import pytest
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import Database
-from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.state import PendingDecision, Step
 from caedes_bot.rules.turn import EndStep, UmpireAdvance
 from caedes_bot.service import Actor, Expect, RulesService, StaleOrder, SubmitResult

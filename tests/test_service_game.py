@@ -12,8 +12,8 @@ from caedes_bot.domain.records import ActingAs, CampaignStatus, CampaignView, Ou
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import Database
-from caedes_bot.rules.combat import FightBattle
-from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.buy import BuyUnits
+from caedes_bot.rules.combat.orders import FightBattle
 from caedes_bot.rules.errors import NotEnoughRP
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import MoveUnits

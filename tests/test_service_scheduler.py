@@ -30,7 +30,7 @@ from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.rules.combat import FightBattle
+from caedes_bot.rules.combat.orders import FightBattle
 from caedes_bot.rules.dice import DiceScriptError, Roll
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.state import GameState, Step

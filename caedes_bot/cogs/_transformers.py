@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
-from caedes_bot.rules import economy, movement, muster
+from caedes_bot.rules import buy, movement, muster
 from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
@@ -538,7 +538,7 @@ def buyable_kinds(ruleset: Ruleset, faction: str) -> list[UnitKind]:
     out = []
     for kind in ruleset.order_of_battle(faction):
         try:
-            economy.check_buyable(ruleset, faction, kind.id)
+            buy.check_buyable(ruleset, faction, kind.id)
         except RuleViolation:
             continue
         out.append(kind)
@@ -553,7 +553,7 @@ def buy_choices(state: GameState, ruleset: Ruleset, faction: str, current: str) 
     for index, kind in enumerate(buyable_kinds(ruleset, faction)):
         if not _matches(current, kind.display_name, kind.id):
             continue
-        price = economy.unit_price(state, faction, kind)
+        price = buy.unit_price(state, faction, kind)
         note = "" if price <= rp else " - too dear now"
         label = f"{kind.display_name} - {price} RP - {kind_stats(kind)}{note}"
         items.append(((0 if price <= rp else 1, index), (label, kind.id)))

@@ -30,14 +30,8 @@ from caedes_bot.cogs._play import (
 from caedes_bot.cogs._transformers import battle_choices, resolve_province
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.combat import (
-    AssignCasualties,
-    BattleEnded,
-    BattleRoundEnded,
-    FightBattle,
-    PressOn,
-    Withdraw,
-)
+from caedes_bot.rules.combat.events import BattleEnded, BattleRoundEnded
+from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState
 from caedes_bot.service import Expect, SubmitResult

@@ -22,7 +22,7 @@ from caedes_bot.cogs._play import (
 )
 from caedes_bot.cogs._transformers import buy_choices, kind_to_buy
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
-from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 

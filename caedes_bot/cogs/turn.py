@@ -33,10 +33,10 @@ from caedes_bot.cogs.buy import buy_menu
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
 from caedes_bot.cogs.move import move_menu
 from caedes_bot.cogs.muster import muster_menu
-from caedes_bot.rules import economy
-from caedes_bot.rules.economy import PayUpkeep
+from caedes_bot.rules import upkeep
 from caedes_bot.rules.state import PendingDecision, Step
 from caedes_bot.rules.turn import EndStep
+from caedes_bot.rules.upkeep import PayUpkeep
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
 from caedes_bot.ui.announcer import RichAnnouncer, panel_again_reply
@@ -67,8 +67,8 @@ def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
     disbands exactly it (custom id ``caedes:<campaign>:db.<faction>.<round>.<decision>:default``).
     """
     state, ruleset = seat.state, seat.ruleset
-    units = economy.disband_order(state.units_of(seat.faction), ruleset)[:25]
-    decision = economy.upkeep_decision(state, seat.faction)
+    units = upkeep.disband_order(state.units_of(seat.faction), ruleset)[:25]
+    decision = upkeep.upkeep_decision(state, seat.faction)
     default = default_ids(decision)
     found = [
         views.option(
@@ -155,12 +155,12 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
             rule="R-UPK-03",
         )
         seat.check(expect)
-        ids = default_ids(economy.upkeep_decision(seat.state, faction))
+        ids = default_ids(upkeep.upkeep_decision(seat.state, faction))
     else:
         expect = turn_expect(faction, round_no, Step.UPKEEP)
         seat.check(expect)
         ids = tuple(int(v) for v in ref.values)
-    await seat.give(economy.DisbandUnits(faction, ids), expect=expect, update=True)
+    await seat.give(upkeep.DisbandUnits(faction, ids), expect=expect, update=True)
 
 
 class TurnCog(PlayCog):

@@ -216,7 +216,7 @@ def movement_allowance(kind: UnitKind) -> int:
 
     The type's move, +1 for Quick, -1 for Slow, never below 1. Kinds that never move (Towers,
     ``move`` is ``None``) have 0. The one definition, read by the rules core
-    (:mod:`caedes_bot.rules.values`) and the balance report (:mod:`caedes_bot.gamedata.balance`).
+    (:mod:`caedes_bot.rules.movement`) and the balance report (:mod:`caedes_bot.gamedata.balance`).
     """
     if kind.move is None:
         return 0

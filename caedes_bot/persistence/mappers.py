@@ -5,6 +5,8 @@
   nested dataclasses included) without any serialisation code in the rules core.
 * Orders and events are stored as ``{"type": ClassName, ...fields}``; the class is found in
   :attr:`Order.registry` / :attr:`Event.registry` and each class has its own cached adapter.
+  Importing :mod:`caedes_bot.rules.catalogue` fills both registries, so every class is found
+  in a process that has not applied an order.
 
 Raises :class:`UnknownType` for a stored ``type`` that no class of this version knows.
 """
@@ -16,11 +18,15 @@ from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
+from caedes_bot.rules import catalogue
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState
 
 T = TypeVar("T")
+
+# imported for its effect: every order and event class is registered
+_CATALOGUE = catalogue.MODULES
 
 _STATE = TypeAdapter(GameState)
 

@@ -5,8 +5,8 @@ given now (whose turn, which step: R-TURN-02, R-TURN-03), dispatches to the hand
 order's class, and returns the new state with the events that happened. A refused order raises
 a :class:`~caedes_bot.rules.errors.RuleViolation` and changes nothing.
 
-Handlers live beside their rules (``turn.py``, ``economy.py``, ``movement.py``, ``combat.py``,
-``muster.py`` ...) and are listed explicitly in :data:`HANDLERS`. A handler has the shape
+Handlers live beside their rules (``turn.py``, ``buy.py``, ``movement.py``,
+``combat/orders.py``, ``muster.py`` ...) and are listed explicitly in :func:`_routes`. A handler has the shape
 ``(state, order, ruleset, dice) -> list[Event]`` and mutates the clone it receives.
 """
 
@@ -18,6 +18,18 @@ from functools import cache
 from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules import (
+    buy,
+    collect,
+    movement,
+    muster,
+    redeem,
+    trade,
+    turn,
+    umpire,
+    upkeep,
+)
+from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
@@ -60,23 +72,18 @@ class Outcome:
 
 @cache
 def _routes() -> Mapping[type[Order], Route]:
-    """The dispatch table, built once and read-only. Imported lazily so rule modules may import
-    this module's types."""
-    from caedes_bot.rules import redeem, trade
-
+    """The dispatch table, built once and read-only."""
     table: dict[type[Order], Route] = {}
     # The turn (R-TURN), collect/upkeep/buy (R-COLL, R-UPK, R-BUY) and muster (R-MUSTER).
-    from caedes_bot.rules import economy, muster, turn
-
     table[turn.StartCampaign] = Route(turn.handle_start_campaign, giver=Giver.UMPIRE)
     table[turn.EndStep] = Route(turn.handle_end_step)
     table[turn.UmpireAdvance] = Route(turn.handle_umpire_advance, giver=Giver.UMPIRE)
     table[turn.ForfeitTurn] = Route(turn.handle_forfeit_turn, giver=Giver.UMPIRE)
     # Upkeep, step 4 (R-UPK-02, R-UPK-03); DisbandUnits refuses other steps with R-UPK-02.
-    table[economy.DisbandUnits] = Route(turn.handle_disband_units)
-    table[economy.PayUpkeep] = Route(turn.handle_pay_upkeep, (Step.UPKEEP,))
-    table[economy.BuyUnits] = Route(economy.handle_buy_units, (Step.BUY,))
-    table[economy.CancelPurchase] = Route(economy.handle_cancel_purchase, (Step.BUY,))
+    table[upkeep.DisbandUnits] = Route(turn.handle_disband_units)
+    table[upkeep.PayUpkeep] = Route(turn.handle_pay_upkeep, (Step.UPKEEP,))
+    table[buy.BuyUnits] = Route(buy.handle_buy_units, (Step.BUY,))
+    table[buy.CancelPurchase] = Route(buy.handle_cancel_purchase, (Step.BUY,))
     table[muster.MusterUnits] = Route(muster.handle_muster_units, (Step.MUSTER,))
     # Trade, step 1 (R-TRADE-01..04); answers are reactions by the counterparty.
     table[trade.ProposeTrade] = Route(trade.handle_propose, (Step.TRADE,))
@@ -90,18 +97,14 @@ def _routes() -> Mapping[type[Order], Route]:
     table[redeem.RedeemSalt] = Route(redeem.handle_redeem_salt, redeem_steps)
     table[redeem.Earmark] = Route(redeem.handle_earmark, redeem_steps)
     # Movement, step 6 (R-MOVE), and combat, step 7 (R-COMBAT); casualty choices are reactions.
-    from caedes_bot.rules import combat, movement
-
     table[movement.MoveUnits] = Route(movement.handle_move_units, (Step.MOVE,))
-    table[combat.FightBattle] = Route(combat.handle_fight_battle, (Step.COMBAT,))
-    table[combat.AssignCasualties] = Route(
-        combat.handle_assign_casualties, (Step.COMBAT,), giver=Giver.REACTION
+    table[combat_orders.FightBattle] = Route(combat_orders.handle_fight_battle, (Step.COMBAT,))
+    table[combat_orders.AssignCasualties] = Route(
+        combat_orders.handle_assign_casualties, (Step.COMBAT,), giver=Giver.REACTION
     )
-    table[combat.PressOn] = Route(combat.handle_press_on, (Step.COMBAT,))
-    table[combat.Withdraw] = Route(combat.handle_withdraw, (Step.COMBAT,))
+    table[combat_orders.PressOn] = Route(combat_orders.handle_press_on, (Step.COMBAT,))
+    table[combat_orders.Withdraw] = Route(combat_orders.handle_withdraw, (Step.COMBAT,))
     # Umpire overrides, any step, anyone's turn (R-PBP-UMP-01); umpire-only in the service.
-    from caedes_bot.rules import umpire
-
     table[umpire.SetRP] = Route(umpire.handle_set_rp, giver=Giver.UMPIRE)
     table[umpire.SetCommodity] = Route(umpire.handle_set_commodity, giver=Giver.UMPIRE)
     table[umpire.SetOwner] = Route(umpire.handle_set_owner, giver=Giver.UMPIRE)
@@ -133,10 +136,8 @@ def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:
 def _after_every_order(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     """What must hold across every order: a passive turn plays on once another faction has
     answered (R-PBP-DEAD-03); the income record stays true (R-COLL-04)."""
-    from caedes_bot.rules import economy, turn
-
     events = turn.continue_passive_turn(state, ruleset, dice)
-    economy.refresh_income_basis(state)
+    collect.refresh_income_basis(state)
     return events
 
 

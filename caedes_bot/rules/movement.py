@@ -6,7 +6,8 @@ units and where they should go, and the rules find each unit's route.
 How a route is found (:func:`plan_move`), for each unit on its own (R-MOVE-01):
 
 * The unit has ``allowance - movement_used`` points left; its allowance is its type's move,
-  +1 Quick, -1 Slow, never below 1 (:func:`~caedes_bot.rules.values.movement_allowance`).
+  +1 Quick, -1 Slow, never below 1 (:func:`~caedes_bot.gamedata.model.movement_allowance`, defined
+  once in the game data model).
 * Each step enters an adjacent province over a land border (river borders included) and costs
   1 point. Sea zones are never entered over land (R-MOVE-09); islands have no land border
   (R-MOVE-10).
@@ -26,7 +27,7 @@ How a route is found (:func:`plan_move`), for each unit on its own (R-MOVE-01):
 * In a province with several terrains each unit uses one of them for movement and combat
   (R-MOVE-03). The order may name it; otherwise the rules take, among the terrains that make
   the move legal, the best for the unit's combat (Missile usable, then a lore bonus; see
-  :func:`~caedes_bot.rules.values.combat_terrain_key`), then the cheaper entry, then the
+  :func:`~caedes_bot.rules.combat.arithmetic.combat_terrain_key`), then the cheaper entry, then the
   province's own terrain order, and store it in :attr:`Unit.terrain`. With the option
   ``terrain_single_choice`` off, movement uses whichever terrain is cheapest and combat the
   best one, so only a named terrain is stored.
@@ -51,13 +52,21 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from caedes_bot.gamedata.model import Attribute, BaseType, Ruleset, Terrain, UnitKind
+from caedes_bot.gamedata.model import (
+    Attribute,
+    BaseType,
+    Ruleset,
+    Terrain,
+    UnitKind,
+    movement_allowance,
+)
+from caedes_bot.rules.combat.arithmetic import combat_terrain_key
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import IllegalMove, NotBuiltYet, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.ownership import capture
 from caedes_bot.rules.state import GameState, Unit
-from caedes_bot.rules.values import combat_terrain_key, movement_allowance
 
 # --------------------------------------------------------------------------- orders
 
@@ -182,23 +191,6 @@ def _type_word(kind: UnitKind) -> str:
 
 
 # --------------------------------------------------------------------------- occupation
-
-
-def hostile_units(state: GameState, ruleset: Ruleset, province: str, faction: str) -> list[Unit]:
-    """Units in ``province`` of factions that are not ``faction``'s pact partners (R-MOVE-02,
-    R-COMBAT-01), plus, with the option ``river_ship_occupies``, such factions' units on river
-    edges of the province (R-MOVE-13). In id order."""
-    spaces = {province}
-    if state.options.river_ship_occupies:
-        spaces |= {edge.id for edge in ruleset.map.river_edges_of(province)}
-    return sorted(
-        (
-            u
-            for u in state.units.values()
-            if u.location in spaces and not state.are_partners(u.owner, faction)
-        ),
-        key=lambda u: u.id,
-    )
 
 
 class _Occupation:
@@ -668,12 +660,7 @@ def carry_out(
         )
     destination = plans[0].destination if plans else None
     if destination is not None and state.options.capture_on_entry and not plans[0].attack:
-        owner = state.owner(destination)
-        if owner is None or not state.are_partners(owner, faction):
-            from caedes_bot.rules.combat import ProvinceCaptured
-
-            state.owners[destination] = faction
-            events.append(ProvinceCaptured(destination, faction, owner, battle=None))
+        events += capture(state, destination, faction)
     return events
 
 

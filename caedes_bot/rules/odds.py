@@ -2,9 +2,10 @@
 
 :func:`odds_for` works out, for a battle fought to the end with the default casualties of
 R-COMBAT-06 and no withdrawal, the exact chance of each result and the expected survivors. It
-uses the very functions real battles use (:mod:`caedes_bot.rules.combat`: :func:`step_dice`,
-:func:`share_hits`, :func:`default_casualties`, :func:`mercenary_losses`,
-:func:`survives_cleanup`, :func:`classify`), so odds and battles cannot disagree.
+uses the very functions real battles use (:mod:`caedes_bot.rules.combat.arithmetic`:
+:func:`step_dice`, :func:`share_hits`, :func:`default_casualties`, :func:`mercenary_losses`,
+:func:`survives_cleanup`, :func:`classify`; the sides from :mod:`caedes_bot.rules.combat.sides`),
+so odds and battles cannot disagree.
 
 How it works. A battle state is the hit points left of every unit (0 gone, 1 whole, 2 for an
 unwounded Fortitude unit). One round (R-COMBAT-03) is: the Mercenary check, the missile step,
@@ -33,23 +34,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from caedes_bot.gamedata.model import Options, Ruleset
-from caedes_bot.rules.combat import (
+from caedes_bot.rules.combat.arithmetic import (
     BattleResult,
     Fighter,
     StepContext,
-    battle_sides,
     classify,
     default_casualties,
-    fighter_of,
     handout_order,
+    hit_probability,
     mercenary_losses,
     share_hits,
     step_context,
     step_dice,
     survives_cleanup,
 )
+from caedes_bot.rules.combat.sides import battle_sides, fighter_of
 from caedes_bot.rules.state import BattlePhase, CombatStep, GameState, Side
-from caedes_bot.rules.values import hit_probability
 
 #: Largest side :func:`odds_for` accepts.
 MAX_UNITS_PER_SIDE = 25
@@ -260,7 +260,7 @@ def odds_for(
     casualties and no withdrawal (R-COMBAT-03..13, R-GEN-02).
 
     Args:
-        fighters: every unit of both sides, as :func:`~caedes_bot.rules.combat.fighter_of` makes.
+        fighters: every unit of both sides, as :func:`~caedes_bot.rules.combat.sides.fighter_of` makes.
         attacker: the attacking faction. defender_order: defending factions, hand-out order.
         start_round: the round about to begin (1 for a new battle).
         hitless_rounds: hitless rounds in a row already fought (R-COMBAT-13).
@@ -334,7 +334,7 @@ def battle_odds(
     state: GameState, ruleset: Ruleset, space: str, attacker: str | None = None
 ) -> Odds:
     """Odds of the battle ``attacker`` (default: the active faction) fights in ``space``, as
-    :class:`~caedes_bot.rules.combat.FightBattle` would set it up (R-COMBAT-01). If that battle
+    :class:`~caedes_bot.rules.combat.orders.FightBattle` would set it up (R-COMBAT-01). If that battle
     is under way, from the start of its next round with its wounds and hitless rounds.
 
     Raises:

@@ -11,7 +11,8 @@ What a faction may do in step 2 with the commodities in its stock
 * :class:`RedeemIron` - 1 RP per Iron, at once (R-COMM-05).
 * :class:`RedeemSalt` - 1 RP off this turn's upkeep bill per Salt (R-COMM-07), kept in
   :attr:`~caedes_bot.rules.state.FactionState.salt_credit`; the upkeep step subtracts it with
-  :func:`upkeep_after_salt` (the bill never goes below 0; unused credit is lost).
+  :func:`caedes_bot.rules.upkeep.upkeep_after_salt` (the bill never goes below 0; unused
+  credit is lost).
 * :class:`Earmark` - Cloth, Grain, Livestock or Timber moved from stock to
   :attr:`~caedes_bot.rules.state.FactionState.earmarks` (R-COMM-02). The buy step spends them
   through :func:`discounted_cost` and :func:`consume_earmark` (R-COMM-03, -04, -06, -08, -09);
@@ -182,14 +183,6 @@ def consume_earmark(faction: FactionState, commodity: str) -> None:
         del faction.earmarks[commodity]
     else:
         faction.earmarks[commodity] = held - 1
-
-
-def upkeep_after_salt(bill: int, salt_credit: int) -> int:
-    """This turn's upkeep bill after Salt: ``max(0, bill - salt_credit)`` RP (R-COMM-07).
-
-    Credit beyond the bill is lost; the caller sets ``salt_credit`` to 0 once upkeep is paid.
-    """
-    return max(0, bill - max(0, salt_credit))
 
 
 def may_redeem_now(state: GameState, faction: str) -> bool:

@@ -31,24 +31,26 @@ Trade (step 1) waits for the active faction; open offers lapse when it ends
 bill and waits while the faction has any unit: it may disband units (``DisbandUnits``,
 R-UPK-02), then ends the step (``EndStep`` or ``PayUpkeep``), which pays; if RP fall short,
 an ``upkeep_disband`` decision is pending and answering it pays and moves on (R-UPK-03; see
-:mod:`caedes_bot.rules.economy`). Paying stays automatic: whoever or whatever ends step 4,
+:mod:`caedes_bot.rules.upkeep`). Paying stays automatic: whoever or whatever ends step 4,
 the bot charges the bill. Movement and combat are reached through
-:mod:`caedes_bot.rules.combat`: ``begin_combat_step`` when step 6 ends, ``finish_combat_step``
+:mod:`caedes_bot.rules.combat.battle`: ``begin_combat_step`` when step 6 ends, ``finish_combat_step``
 when step 7 ends, and ``answer_by_default`` for battle decisions (see ``docs/rules-status.md``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from caedes_bot.gamedata.model import Attribute, Options, Ruleset, UnitKind
-from caedes_bot.rules import economy, muster, trade, victory
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules import buy, collect, muster, trade, upkeep, victory
+from caedes_bot.rules.combat import battle
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary import mercenary_check
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Step, Unit
+from caedes_bot.rules.state import GameState, PendingDecision, Step
 
 # --------------------------------------------------------------------------- orders
 
@@ -139,18 +141,6 @@ class TurnEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class MercenariesDeserted(Event):
-    """Mercenaries outnumbering their faction's other units in ``space`` were destroyed
-    (R-ATTR-MERC-01). ``units`` are ``(unit id, kind id)`` pairs."""
-
-    faction: str
-    space: str
-    units: tuple[tuple[int, str], ...]
-    mercenaries: int
-    others: int
-
-
-@dataclass(frozen=True, slots=True)
 class TurnForfeited(Event):
     """``faction`` missed its turn deadline in ``step``; the rest of its turn of game round
     ``round`` is played passively (R-PBP-DEAD-03)."""
@@ -183,17 +173,17 @@ StepHook = Callable[[GameState, Ruleset, Dice], list[Event]]
 
 
 def _collect(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    return economy.collect(state, ruleset, _active(state))
+    return collect.collect(state, ruleset, _active(state))
 
 
 def _open_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     # R-UPK-01: show the bill; R-UPK-03: ask who goes if RP fall short (not when passive)
-    return economy.open_upkeep(state, ruleset, _active(state), ask=not state.passive)
+    return upkeep.open_upkeep(state, ruleset, _active(state), ask=not state.passive)
 
 
 def _pay_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     faction = _active(state)
-    decision = economy.upkeep_decision(state, faction)
+    decision = upkeep.upkeep_decision(state, faction)
     if decision is not None:
         detail = decision.detail
         raise RuleViolation(
@@ -203,7 +193,7 @@ def _pay_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
             rule="R-UPK-03",
             allowed="DisbandUnits with the units to disband (the default choice is preselected)",
         )
-    return economy.pay_upkeep(state, ruleset, faction)
+    return upkeep.pay_upkeep(state, ruleset, faction)
 
 
 def _begin_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
@@ -215,19 +205,15 @@ def _end_trade(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
 
 
 def _end_buy(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    return economy.end_buy_step(state, _active(state))
+    return buy.end_buy_step(state, _active(state))
 
 
 def _end_move(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    from caedes_bot.rules import combat  # imported late: combat may import this module
-
-    return combat.begin_combat_step(state, ruleset)
+    return battle.begin_combat_step(state, ruleset)
 
 
 def _end_combat(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    from caedes_bot.rules import combat
-
-    return combat.finish_combat_step(state, ruleset)
+    return battle.finish_combat_step(state, ruleset)
 
 
 def _end_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
@@ -318,8 +304,6 @@ def handle_umpire_advance(
     """
     assert isinstance(order, UmpireAdvance)
     _check_active(state, order.faction)
-    from caedes_bot.rules import combat  # imported late: combat imports this module
-
     if order.decision_id is not None:
         named = next((d for d in state.pending if d.id == order.decision_id), None)
         if named is None:
@@ -336,7 +320,7 @@ def handle_umpire_advance(
         events: list[Event] = [DecisionDefaulted(decision.faction, decision.id, decision.kind)]
         return events + answer_by_default(state, ruleset, dice, decision)
     if state.step is Step.COMBAT and state.battle is None and state.battles_due:
-        return combat.fight_default_battle(state, ruleset, dice)  # R-COMBAT-02
+        return battle.fight_default_battle(state, ruleset, dice)  # R-COMBAT-02
     return _end_current_step(state, ruleset, dice, by_umpire=True)
 
 
@@ -372,8 +356,6 @@ def continue_passive_turn(state: GameState, ruleset: Ruleset, dice: Dice) -> lis
     default, fight due battles in order of space name (R-COMBAT-02), end every step, until the
     turn is over or a decision owed by another faction waits (R-PBP-DEAD-04). Does nothing
     unless ``state.passive``. The engine calls it after every order. Mutates ``state``."""
-    from caedes_bot.rules import combat
-
     events: list[Event] = []
     faction = state.active
     answered: set[int] = set()
@@ -393,7 +375,7 @@ def continue_passive_turn(state: GameState, ruleset: Ruleset, dice: Dice) -> lis
         elif state.pending:
             break  # another faction's answer is owed (R-PBP-DEAD-04)
         elif state.step is Step.COMBAT and state.battle is None and state.battles_due:
-            events += combat.fight_default_battle(state, ruleset, dice)
+            events += battle.fight_default_battle(state, ruleset, dice)
         elif state.step is Step.COMBAT and state.battle is not None:
             break  # a battle that waits for nothing cannot be moved on here
         else:
@@ -414,7 +396,7 @@ def handle_pay_upkeep(state: GameState, order: Order, ruleset: Ruleset, dice: Di
 def handle_disband_units(
     state: GameState, order: Order, ruleset: Ruleset, dice: Dice
 ) -> list[Event]:
-    """Disband units in step 4 (R-UPK-02, R-UPK-03; see :class:`economy.DisbandUnits`).
+    """Disband units in step 4 (R-UPK-02, R-UPK-03; see :class:`upkeep.DisbandUnits`).
 
     Without a pending ``upkeep_disband`` decision the units go and step 4 stays open, showing
     the new bill. With one, the units named must make the bill payable; then the bill is paid
@@ -424,7 +406,7 @@ def handle_disband_units(
         RuleViolation: outside step 4 (R-UPK-02); a unit that is not the faction's or not on
             the board; too few units to make the bill payable (R-UPK-03).
     """
-    assert isinstance(order, economy.DisbandUnits)
+    assert isinstance(order, upkeep.DisbandUnits)
     if state.step is not Step.UPKEEP:
         when = (
             "in step 4 of this turn" if state.step < Step.UPKEEP else "in step 4 of your next turn"
@@ -435,10 +417,10 @@ def handle_disband_units(
             rule="R-UPK-02",
             allowed=f"disband {when}",
         )
-    decision = economy.upkeep_decision(state, order.faction)
+    decision = upkeep.upkeep_decision(state, order.faction)
     if decision is None:
-        return economy.disband_voluntarily(state, ruleset, order.faction, order.unit_ids)
-    events = economy.answer_upkeep_disband(state, ruleset, decision, order.unit_ids)
+        return upkeep.disband_voluntarily(state, ruleset, order.faction, order.unit_ids)
+    events = upkeep.answer_upkeep_disband(state, ruleset, decision, order.unit_ids)
     return events + _end_current_step(state, ruleset, dice, by_umpire=False)
 
 
@@ -451,9 +433,7 @@ DefaultAnswer = Callable[[GameState, Ruleset, Dice, PendingDecision], list[Event
 def _battle_default(
     state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
 ) -> list[Event]:
-    from caedes_bot.rules import combat
-
-    return combat.answer_by_default(state, ruleset, dice, decision)
+    return battle.answer_by_default(state, ruleset, dice, decision)
 
 
 def _upkeep_default(
@@ -465,17 +445,17 @@ def _upkeep_default(
             f"The upkeep decision {decision.id} of {decision.faction} is out of date.",
             rule="R-PBP-DEAD-04",
         )
-    events = economy.answer_upkeep_by_default(state, ruleset, decision)
+    events = upkeep.answer_upkeep_by_default(state, ruleset, decision)
     return events + _end_current_step(state, ruleset, dice, by_umpire=True)
 
 
 #: Decision kind -> its default answer (R-PBP-DEAD-04): casualties (R-COMBAT-06) and no
-#: withdrawal (R-COMBAT-08) through :func:`combat.answer_by_default`; upkeep disbanding in the
+#: withdrawal (R-COMBAT-08) through :func:`battle.answer_by_default`; upkeep disbanding in the
 #: bot's order (R-UPK-03).
 DEFAULT_ANSWERS: dict[str, DefaultAnswer] = {
     "casualties": _battle_default,
     "press_or_withdraw": _battle_default,
-    economy.UPKEEP_DISBAND: _upkeep_default,
+    upkeep.UPKEEP_DISBAND: _upkeep_default,
 }
 
 
@@ -559,7 +539,7 @@ def _next_step(state: GameState, ruleset: Ruleset, events: list[Event]) -> None:
         state.step = Step(state.step + 1)
         events.append(StepBegan(faction, state.round, state.step))
         return
-    events += economy.end_of_turn(state, ruleset, faction)
+    events += collect.end_of_turn(state, ruleset, faction)
     events.append(TurnEnded(faction, state.round))
     _begin_next_turn(state, ruleset, events)
 
@@ -606,7 +586,7 @@ def _begin_next_turn(state: GameState, ruleset: Ruleset, events: list[Event]) ->
         fs = state.factions[faction]
         fs.turns_taken += 1
         reset_movement(state, faction)
-        economy.begin_turn_holdings(state, faction)
+        collect.begin_turn_holdings(state, faction)
         events.append(TurnBegan(faction, state.round, fs.turns_taken))
         events.append(StepBegan(faction, state.round, Step.TRADE))
         return
@@ -632,65 +612,3 @@ def reset_movement(state: GameState, faction: str) -> None:
             unit.entered_from = None
             unit.path = []
             unit.attacking = False
-
-
-# --------------------------------------------------------------------------- mercenaries
-
-
-#: The Orc Giant allies, Mercenary only under the option ``giant_allies_mercenary``.
-GIANT_ALLIES = "U-ORC-07"
-
-
-def is_mercenary(kind: UnitKind, options: Options) -> bool:
-    """Whether ``kind`` is a Mercenary (R-ATTR-MERC-01), counting the Giant allies when the
-    option ``giant_allies_mercenary`` is on (R-ATTR-MISS-03)."""
-    if kind.has(Attribute.MERCENARY):
-        return True
-    return options.giant_allies_mercenary and kind.id == GIANT_ALLIES
-
-
-def mercenary_excess(units: Sequence[Unit], ruleset: Ruleset, options: Options) -> list[Unit]:
-    """The Mercenaries of one faction that must go from one space or battle side (R-ATTR-MERC-01).
-
-    Args:
-        units: every unit of ONE faction in one space (or on one battle side); enchanted units
-            should be left out by the caller.
-
-    Returns:
-        The excess Mercenaries, as many as they outnumber the other units, cheapest first
-        (ties: most recently mustered first): the default choice.
-    """
-    mercs = [u for u in units if is_mercenary(ruleset.kind(u.kind), options)]
-    excess = len(mercs) - (len(units) - len(mercs))
-    if excess <= 0:
-        return []
-    mercs.sort(key=lambda u: (ruleset.kind(u.kind).cost or 0, -u.muster_seq))
-    return mercs[:excess]
-
-
-def mercenary_check(state: GameState, ruleset: Ruleset) -> list[Event]:
-    """The turn-start Mercenary check in every space for every faction (R-TURN-04,
-    R-ATTR-MERC-01): in each space where a faction's Mercenaries outnumber its other units
-    (Towers, ships, cargo, Heroes all count), the excess is destroyed, cheapest first.
-    Mutates ``state``; returns one :class:`MercenariesDeserted` per space and faction hit."""
-    groups: dict[tuple[str, str], list[Unit]] = {}
-    for unit in sorted(state.units.values(), key=lambda u: u.id):
-        groups.setdefault((unit.location, unit.owner), []).append(unit)
-    events: list[Event] = []
-    for (space, faction), units in sorted(groups.items()):
-        gone = mercenary_excess(units, ruleset, state.options)
-        if not gone:
-            continue
-        mercs = sum(1 for u in units if is_mercenary(ruleset.kind(u.kind), state.options))
-        for unit in gone:
-            del state.units[str(unit.id)]
-        events.append(
-            MercenariesDeserted(
-                faction,
-                space,
-                tuple((u.id, u.kind) for u in gone),
-                mercenaries=mercs,
-                others=len(units) - mercs,
-            )
-        )
-    return events

@@ -36,7 +36,8 @@ from typing import Any
 from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import combat, trade, turn
+from caedes_bot.rules import trade, turn
+from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
 from caedes_bot.ui import views
@@ -287,7 +288,9 @@ class RichAnnouncer:
                 due[decision.id] = deadlines.get(key)
             embed, rows = battle_message(campaign.info.id, state, ruleset, history, deadlines=due)
             payload: dict[str, Any] = {"embeds": [embed.to_dict()], "components": rows}
-            began = any(isinstance(e, combat.BattleBegan) and e.battle == battle_id for e in events)
+            began = any(
+                isinstance(e, combat_events.BattleBegan) and e.battle == battle_id for e in events
+            )
             if began:
                 out.append(
                     OutboxMessage(
@@ -356,7 +359,7 @@ class RichAnnouncer:
         asked = {
             e.decision
             for e in events
-            if isinstance(e, combat.CasualtiesOwed | combat.WithdrawalOffered)
+            if isinstance(e, combat_events.CasualtiesOwed | combat_events.WithdrawalOffered)
         }
         for decision in state.pending:
             if decision.id not in asked or not decision.reaction:
@@ -429,7 +432,7 @@ def battle_history(
             history = _from_battle(prior)
             withdrawn = list(prior.withdrawn)
         for event in events:
-            if isinstance(event, combat.BattleBegan) and event.battle == battle_id:
+            if isinstance(event, combat_events.BattleBegan) and event.battle == battle_id:
                 history = BattleHistory(
                     id=event.battle,
                     space=event.space,
@@ -458,7 +461,7 @@ def battle_history(
         for die in record.dice:
             history.kinds.setdefault(die.unit, die.kind)
     withdrawals = [
-        e for e in events if isinstance(e, combat.AttackerWithdrew) and e.battle == battle_id
+        e for e in events if isinstance(e, combat_events.AttackerWithdrew) and e.battle == battle_id
     ]
     earlier = [u for u in withdrawn if not any(u in w.unit_ids for w in withdrawals)]
     if earlier:
@@ -467,7 +470,7 @@ def battle_history(
         )
         withdrawals.insert(
             0,
-            combat.AttackerWithdrew(
+            combat_events.AttackerWithdrew(
                 battle_id, history.space, history.attacker, tuple(earlier), places
             ),
         )
@@ -477,7 +480,7 @@ def battle_history(
 
 def _apply(history: BattleHistory, event: Event) -> None:
     """Add one event of this order to a battle rebuilt from the state before it."""
-    if isinstance(event, combat.BattleStepResolved):
+    if isinstance(event, combat_events.BattleStepResolved):
         history.round = event.round
         history.records.append(
             BattleStepRecord(
@@ -488,7 +491,7 @@ def _apply(history: BattleHistory, event: Event) -> None:
                 event.hits_on_defender,
             )
         )
-    elif isinstance(event, combat.CasualtiesRemoved):
+    elif isinstance(event, combat_events.CasualtiesRemoved):
         for record in reversed(history.records):
             if record.round == event.round and record.step is event.step:
                 record.destroyed = sorted(event.attacker_destroyed + event.defender_destroyed)
@@ -497,12 +500,12 @@ def _apply(history: BattleHistory, event: Event) -> None:
         gone = set(event.attacker_destroyed) | set(event.defender_destroyed)
         history.attacker_units = [u for u in history.attacker_units if u not in gone]
         history.defender_units = [u for u in history.defender_units if u not in gone]
-    elif isinstance(event, combat.BattleRoundEnded):
+    elif isinstance(event, combat_events.BattleRoundEnded):
         history.attacker_units = list(event.attacker_units)
         history.defender_units = list(event.defender_units)
-    elif isinstance(event, combat.AttackerWithdrew):
+    elif isinstance(event, combat_events.AttackerWithdrew):
         history.attacker_units = [u for u in history.attacker_units if u not in event.unit_ids]
-    elif isinstance(event, combat.BattleEnded):
+    elif isinstance(event, combat_events.BattleEnded):
         history.ended = event
         history.attacker_units = list(event.attacker_survivors)
         history.defender_units = list(event.defender_survivors)

@@ -14,16 +14,20 @@ from dataclasses import fields
 
 from caedes_bot.gamedata.model import Attribute, Ruleset, UnitKind
 from caedes_bot.rules import (
-    combat,
-    economy,
+    buy,
+    collect,
+    mercenary,
     movement,
     muster,
+    ownership,
     redeem,
     trade,
     turn,
     umpire,
+    upkeep,
     victory,
 )
+from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState, Step
 
@@ -251,7 +255,8 @@ def commodities_text(stock: Mapping[str, int]) -> str:
 def kind_stats(kind: UnitKind) -> str:
     """``"A5 D4 M2"``: attack and defense values after attribute modifiers (R-GEN-03) and the
     movement allowance; ``-`` for what a kind never does (a Tower's attack and move)."""
-    from caedes_bot.rules.values import attack_value, defense_value, movement_allowance
+    from caedes_bot.gamedata.model import movement_allowance
+    from caedes_bot.rules.combat.arithmetic import attack_value, defense_value
 
     attack = attack_value(kind)
     move = movement_allowance(kind)
@@ -336,19 +341,19 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
         if len(event.path) > 1:
             line += " by " + ", ".join(sp(p) for p in event.path[:-1])
         return line + (": **an attack**." if event.attack else ".")
-    if isinstance(event, combat.ProvinceCaptured):
+    if isinstance(event, ownership.ProvinceCaptured):
         was = f" from {f(event.previous_owner)}" if event.previous_owner else ""
         return f"**{f(event.faction)} takes {sp(event.province)}**{was}."
     if isinstance(event, muster.UnitsMustered):
         how = " (placed by the bot)" if event.by_bot else ""
         where = ", ".join(Counter(sp(u[2]) for u in event.units))
         return f"{f(event.faction)} mustered {_units_text(ruleset, event.units)} in {where}{how}."
-    if isinstance(event, economy.UnitsDisbanded):
+    if isinstance(event, upkeep.UnitsDisbanded):
         return (
             f"{f(event.faction)} lost {_units_text(ruleset, event.units)}: {event.reason} "
             f"({event.rule})."
         )
-    if isinstance(event, turn.MercenariesDeserted):
+    if isinstance(event, mercenary.MercenariesDeserted):
         units = [k for _, k in event.units]
         return (
             f"{kind_counts(ruleset, units)} of {f(event.faction)} deserted at "
@@ -360,7 +365,7 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
         winners = ", ".join(f(w) for w in event.winners) or "nobody"
         reason = event.reason.replace("_", " ")
         return f"**The campaign is over** ({reason}). Winner: {winners}."
-    if isinstance(event, combat.BattlesDue):
+    if isinstance(event, combat_events.BattlesDue):
         places = ", ".join(sp(s) for s in event.spaces)
         return f"{f(event.faction)} must fight at {places}."
     if isinstance(event, turn.TurnForfeited):
@@ -371,7 +376,7 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
     if isinstance(event, turn.DecisionDefaulted):
         what = event.kind.replace("_", " ")
         return f"The {what} decision of {f(event.faction)} was answered by default (R-PBP-DEAD-04)."
-    if isinstance(event, economy.IncomeCollected):
+    if isinstance(event, collect.IncomeCollected):
         goods = ", ".join(f"{n} {c.title()}" for c, n in event.commodities)
         text = f"Collected {event.rp_gained} RP" + (f" and {goods}" if goods else "")
         if event.provinces:
@@ -381,7 +386,7 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
             paid = "; ".join(f"{sp(p)} ({why})" for p, why in event.withheld)
             text += f" Paid nothing: {paid} (R-COLL-04)."
         return text
-    if isinstance(event, economy.UpkeepDue):
+    if isinstance(event, upkeep.UpkeepDue):
         salt = f", less {event.salt_used} Salt" if event.salt_used else ""
         text = (
             f"Upkeep due: {event.units_counted} units cost {event.upkeep} RP{salt}: a bill of "
@@ -392,23 +397,23 @@ def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
                 f" You must disband at least {event.must_disband} of them before paying (R-UPK-03)."
             )
         return text
-    if isinstance(event, economy.UpkeepPaid):
+    if isinstance(event, upkeep.UpkeepPaid):
         salt = f", less {event.salt_used} Salt" if event.salt_used else ""
         return (
             f"Upkeep: {event.units_counted} units cost {event.upkeep} RP{salt}; paid "
             f"{event.bill} RP. {event.rp_after} RP left (R-UPK-01)."
         )
-    if isinstance(event, economy.UnitsBought):
+    if isinstance(event, buy.UnitsBought):
         text = f"Bought {event.count} {event.name} for {event.total} RP. {event.rp_after} RP left."
         if event.warning:
             text += f" Warning: {event.warning}"
         return text
-    if isinstance(event, economy.PurchaseCancelled):
+    if isinstance(event, buy.PurchaseCancelled):
         return (
             f"Cancelled {event.count} {kind_name(ruleset, event.kind_id)}: {event.refund} RP "
             f"back. {event.rp_after} RP now."
         )
-    if isinstance(event, economy.RPForfeited):
+    if isinstance(event, buy.RPForfeited):
         return f"{event.rp} unspent RP were lost at the end of step 5 (R-BUY-02)."
     if isinstance(event, muster.PurchaseLost):
         lost = kind_counts(ruleset, event.kind_ids)
@@ -491,32 +496,32 @@ def turn_summary(
     lost = 0
     income_rp = 0
     income_goods: Counter[str] = Counter()
-    upkeep = 0
+    upkeep_rp = 0
     paid_upkeep = False
     bought: Counter[str] = Counter()
     spent: Counter[str] = Counter()
     for event in events:
-        if isinstance(event, combat.CasualtiesRemoved):
+        if isinstance(event, combat_events.CasualtiesRemoved):
             lost += len(event.attacker_destroyed)  # its turn: it attacks (R-COMBAT-01)
             continue
         if getattr(event, "faction", None) != faction:
             continue
-        if isinstance(event, combat.ProvinceCaptured):
+        if isinstance(event, ownership.ProvinceCaptured):
             taken.append(space_name(ruleset, event.province))
         elif isinstance(event, muster.UnitsMustered):
             mustered += [kind for _, kind, _ in event.units]
-        elif isinstance(event, economy.UnitsDisbanded | turn.MercenariesDeserted):
+        elif isinstance(event, upkeep.UnitsDisbanded | mercenary.MercenariesDeserted):
             lost += len(event.units)
-        elif isinstance(event, economy.IncomeCollected):
+        elif isinstance(event, collect.IncomeCollected):
             income_rp += event.rp_gained
             income_goods.update(dict(event.commodities))
-        elif isinstance(event, economy.UpkeepPaid):
-            upkeep += event.bill
+        elif isinstance(event, upkeep.UpkeepPaid):
+            upkeep_rp += event.bill
             paid_upkeep = True
-        elif isinstance(event, economy.UnitsBought):
+        elif isinstance(event, buy.UnitsBought):
             bought[event.kind_id] += event.count
             spent[event.kind_id] += event.total
-        elif isinstance(event, economy.PurchaseCancelled):
+        elif isinstance(event, buy.PurchaseCancelled):
             bought[event.kind_id] -= event.count
             spent[event.kind_id] -= event.refund
     seen = []
@@ -534,7 +539,7 @@ def turn_summary(
             goods = commodities_text(income_goods)
             treasury.append(f"income {income_rp} RP" + (f" and {goods}" if goods != "none" else ""))
             if paid_upkeep:
-                treasury.append(f"upkeep paid {upkeep} RP")
+                treasury.append(f"upkeep paid {upkeep_rp} RP")
             purchases = [
                 f"{n} {kind_name(ruleset, k)} for {spent[k]} RP" for k, n in bought.items() if n > 0
             ]
@@ -549,14 +554,14 @@ def turn_summary(
 #: Battle events (each names its battle): shown on the battle message rather than as lines of
 #: their own, and grouped by battle by the announcer.
 BATTLE_DETAIL = (
-    combat.BattleBegan,
-    combat.BattleStepResolved,
-    combat.CasualtiesOwed,
-    combat.CasualtiesRemoved,
-    combat.BattleRoundEnded,
-    combat.WithdrawalOffered,
-    combat.AttackerWithdrew,
-    combat.BattleEnded,
+    combat_events.BattleBegan,
+    combat_events.BattleStepResolved,
+    combat_events.CasualtiesOwed,
+    combat_events.CasualtiesRemoved,
+    combat_events.BattleRoundEnded,
+    combat_events.WithdrawalOffered,
+    combat_events.AttackerWithdrew,
+    combat_events.BattleEnded,
 )
 
 

@@ -17,8 +17,10 @@ from typing import Any
 import discord
 
 from caedes_bot.gamedata.model import Ruleset, UnitKind
-from caedes_bot.rules import combat, economy, movement
-from caedes_bot.rules.combat import AttackerWithdrew, BattleEnded, BattleResult
+from caedes_bot.rules import movement, upkeep
+from caedes_bot.rules.combat import arithmetic, sides
+from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.combat.events import AttackerWithdrew, BattleEnded
 from caedes_bot.rules.state import (
     BattleStepRecord,
     GameState,
@@ -185,7 +187,7 @@ def turn_panel(
     if step is Step.UPKEEP:
         embed.add_field(
             name="Upkeep due",
-            value=upkeep_due_text(economy.upkeep_bill(state, ruleset, faction)),
+            value=upkeep_due_text(upkeep.upkeep_bill(state, ruleset, faction)),
             inline=False,
         )
     fs = state.factions[faction]
@@ -223,7 +225,7 @@ def turn_panel(
     return fit_embed(embed), panel_components(campaign_id, state, ruleset, faction)
 
 
-def upkeep_due_text(bill: economy.UpkeepBill) -> str:
+def upkeep_due_text(bill: upkeep.UpkeepBill) -> str:
     """The step-4 bill in a line (R-UPK-01, R-COMM-07): ``"7 units cost 2 RP: a bill of 2 RP;
     you hold 21 RP (R-UPK-01)"``, with any Salt used and, when RP fall short, how many units
     must go first (R-UPK-03)."""
@@ -288,11 +290,11 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         now = "the campaign is over"
     embed.description = f"Now: {now}."
     embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
-    counted = economy.upkeep_units(state, ruleset, faction)
-    upkeep = economy.upkeep_for(len(counted))
+    counted = upkeep.upkeep_units(state, ruleset, faction)
+    due = upkeep.upkeep_for(len(counted))
     embed.add_field(
         name="Upkeep at your next step 4",
-        value=f"{upkeep} RP for {len(counted)} units (R-UPK-01)",
+        value=f"{due} RP for {len(counted)} units (R-UPK-01)",
         inline=False,
     )
     owned = sorted(space_name(ruleset, p) for p, o in state.owners.items() if o == faction)
@@ -535,12 +537,12 @@ def _side_units(state: GameState, ruleset: Ruleset, history: BattleHistory, side
     for uid in ids:
         unit = state.units.get(str(uid))
         if unit is not None:
-            fighters.append(combat.fighter_of(state, ruleset, unit, side, history.space))
-    ctx = combat.step_context(fighters, history.round, state.options)
+            fighters.append(sides.fighter_of(state, ruleset, unit, side, history.space))
+    ctx = arithmetic.step_context(fighters, history.round, state.options)
     groups: Counter[tuple[str, int | None, bool, str | None]] = Counter()
     for f in fighters:
         terrain = f.terrain.value if f.terrain is not None else None
-        groups[(f.kind.id, combat.die_target(f, ctx), f.wounded, terrain)] += 1
+        groups[(f.kind.id, arithmetic.die_target(f, ctx), f.wounded, terrain)] += 1
     parts = []
     for (kind_id, target, wounded, terrain), n in groups.items():
         value = "never rolls" if target is None else f"hits on {target} or less"

@@ -4,12 +4,12 @@ model, and the rules core reads them from there."""
 from __future__ import annotations
 
 from caedes_bot.gamedata import model
-from caedes_bot.rules import muster, values
+from caedes_bot.rules import movement, muster
 
 
 def test_movement_allowance_is_the_model_s_r_move_01() -> None:
     """R-MOVE-01, R-ATTR-QUICK-01, R-ATTR-SLOW-01: one definition of the allowance."""
-    assert values.movement_allowance is model.movement_allowance
+    assert movement.movement_allowance is model.movement_allowance
 
 
 def test_muster_terrains_are_the_model_s_r_muster_06() -> None:

@@ -1,8 +1,9 @@
 """The engine's dispatch: who may give each order, as the rules declare it (R-TURN-03,
 R-PBP-UMP-01)."""
 
-from caedes_bot.rules import combat, engine, trade, turn, umpire
-from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules import engine, trade, turn, umpire
+from caedes_bot.rules.buy import BuyUnits
+from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.steps import Giver
 
@@ -23,9 +24,9 @@ def test_r_pbp_ump_01_umpire_orders_are_declared_by_the_rules() -> None:
 def test_r_turn_03_reactions_and_the_active_factions_orders() -> None:
     """R-TURN-03: a trade answer and a casualty choice are reactions by the party asked; the
     rest belong to the faction whose turn it is."""
-    for cls in (trade.AcceptTrade, trade.DeclineTrade, combat.AssignCasualties):
+    for cls in (trade.AcceptTrade, trade.DeclineTrade, combat_orders.AssignCasualties):
         assert engine.giver_of(cls) is Giver.REACTION, cls.__name__
-    for cls in (turn.EndStep, BuyUnits, trade.ProposeTrade, combat.FightBattle):
+    for cls in (turn.EndStep, BuyUnits, trade.ProposeTrade, combat_orders.FightBattle):
         assert engine.giver_of(cls) is Giver.ACTIVE, cls.__name__
 
 

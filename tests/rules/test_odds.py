@@ -13,19 +13,15 @@ from collections import Counter
 import pytest
 
 from caedes_bot.gamedata.model import Options
-from caedes_bot.rules.combat import (
-    BattleEnded,
-    BattleResult,
-    FightBattle,
-    Fighter,
-    answer_by_default,
-    handle_fight_battle,
-)
+from caedes_bot.rules.combat.arithmetic import BattleResult, Fighter
+from caedes_bot.rules.combat.battle import answer_by_default
+from caedes_bot.rules.combat.events import BattleEnded
+from caedes_bot.rules.combat.orders import FightBattle, handle_fight_battle
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.odds import Odds, OddsTooComplex, battle_odds, odds_for
 from caedes_bot.rules.state import Side
 from tests.rules.builders import kind
-from tests.rules.test_combat import battle_setup, fight
+from tests.rules.combat.test_battle import battle_setup, fight
 
 INF = kind("INF", "DAW")
 ORCI = kind("ORCI", "ORC")

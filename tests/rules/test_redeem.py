@@ -16,8 +16,8 @@ import copy
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.economy import BuyUnits, UpkeepPaid
 from caedes_bot.rules.engine import Outcome, apply
 from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
@@ -35,11 +35,11 @@ from caedes_bot.rules.redeem import (
     refund_earmark,
     return_earmarks,
     set_value,
-    upkeep_after_salt,
 )
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, StartCampaign, UmpireAdvance
+from caedes_bot.rules.upkeep import UpkeepPaid, upkeep_after_salt
 from tests.rules.builders import kind, ruleset, state, with_options, with_scenario
 
 

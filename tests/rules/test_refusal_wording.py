@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from caedes_bot.rules.combat import PressOn
-from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.buy import BuyUnits
+from caedes_bot.rules.combat.orders import PressOn
 from caedes_bot.rules.errors import NotEnoughRP, WrongStep
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.redeem import RedeemIron

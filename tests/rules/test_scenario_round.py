@@ -48,21 +48,18 @@ import pytest
 
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.combat import (
-    AssignCasualties,
-    BattleEnded,
-    BattleResult,
-    FightBattle,
-    PressOn,
-    ProvinceCaptured,
-)
+from caedes_bot.rules.buy import BuyUnits
+from caedes_bot.rules.collect import IncomeCollected
+from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.combat.events import BattleEnded
+from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn
 from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.economy import BuyUnits, IncomeCollected
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.muster import MusterUnits, UnitsMustered
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.ownership import ProvinceCaptured
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, GameRoundBegan, StartCampaign, TurnBegan

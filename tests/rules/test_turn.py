@@ -13,11 +13,13 @@ import pytest
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import engine
+from caedes_bot.rules.buy import BuyUnits
+from caedes_bot.rules.collect import IncomeCollected
 from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.economy import BuyUnits, IncomeCollected, UpkeepDue, UpkeepPaid
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary import MercenariesDeserted, mercenary_check
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, PendingDecision, Step
 from caedes_bot.rules.steps import Giver
@@ -27,7 +29,6 @@ from caedes_bot.rules.turn import (
     EndStep,
     ForfeitTurn,
     GameRoundBegan,
-    MercenariesDeserted,
     StartCampaign,
     StepBegan,
     StepEnded,
@@ -35,8 +36,8 @@ from caedes_bot.rules.turn import (
     TurnEnded,
     TurnForfeited,
     UmpireAdvance,
-    mercenary_check,
 )
+from caedes_bot.rules.upkeep import UpkeepDue, UpkeepPaid
 from caedes_bot.rules.victory import CampaignEnded
 from tests.rules.builders import kind, ruleset, state, with_options, with_scenario
 
@@ -359,7 +360,7 @@ def test_events_of_a_turn_are_public_except_treasury() -> None:
 def _battle_in_x() -> tuple[Ruleset, GameState]:
     """Two Dawnian infantry (ids 1, 2) have attacked x from a, where one Orc trooper (id 3)
     stands; another trooper (id 4) holds y. Step 7 has begun and the battle is due."""
-    from caedes_bot.rules.combat import begin_combat_step
+    from caedes_bot.rules.combat.battle import begin_combat_step
 
     rs = ruleset(
         provinces={"a": ("plains",), "x": ("plains",), "y": ("hills",)},
@@ -396,7 +397,8 @@ def test_r_pbp_dead_04_umpire_advance_answers_the_oldest_decision_by_default() -
     """R-PBP-DEAD-04: the pending press-or-withdraw is answered "no withdrawal"; round 2 is
     fought: dice 1, 1 hit (attack 2), 9 misses (defense 3): the trooper falls, x is taken.
     A last UmpireAdvance ends step 7; nothing was bought, so step 8 passes and the Orcs begin."""
-    from caedes_bot.rules.combat import BattleEnded, ProvinceCaptured
+    from caedes_bot.rules.combat.events import BattleEnded
+    from caedes_bot.rules.ownership import ProvinceCaptured
 
     rs, st = _battle_in_x()
     st = apply(st, UmpireAdvance("DAW"), rs, ScriptedDice([9, 9, 9])).state
@@ -432,7 +434,7 @@ def _two_defenders_in_x() -> tuple[Ruleset, GameState]:
     """Two Dawnian infantry (ids 1, 2) have attacked x from a; x holds an Orc Trooper (id 3,
     3 RP) and a Wolfrider (id 4, 5 RP), so one hit on the Orcs is a real choice; another
     Trooper (id 5) holds y. Step 7 has begun with the battle due."""
-    from caedes_bot.rules.combat import begin_combat_step
+    from caedes_bot.rules.combat.battle import begin_combat_step
 
     rs = ruleset(
         provinces={"a": ("plains",), "x": ("plains",), "y": ("hills",)},
@@ -464,7 +466,7 @@ def test_r_pbp_dead_04_umpire_advance_answers_a_casualty_choice_of_another_facti
     Dawnian dice 1 (hit at 2) and 9, Orc dice 9, 9: one hit on the Orcs. UmpireAdvance answers
     it with the default, the cheapest unit: the Trooper (3 RP) before the Wolfrider (5 RP).
     The attacker is then asked to press on or withdraw."""
-    from caedes_bot.rules.combat import FightBattle
+    from caedes_bot.rules.combat.orders import FightBattle
 
     rs, st = _two_defenders_in_x()
     st = apply(st, FightBattle("DAW", "x"), rs, ScriptedDice([1, 9, 9, 9])).state
@@ -496,8 +498,8 @@ def test_r_pbp_dead_03_forfeit_from_step_1_plays_the_turn_passively() -> None:
     have offered the Orcs 1 RP when their deadline passes. The offer lapses, step 3 collects
     nothing, step 4 asks nothing and disbands by default: ceil(7/6) = 2 > 1, 7 - 6 = 1 must
     go, the newest (id 7); 6 left pay 1: 1 - 1 = 0 RP. Steps 5-8 pass; the Orcs begin."""
-    from caedes_bot.rules.economy import UnitsDisbanded, UpkeepPaid
     from caedes_bot.rules.trade import ProposeTrade, TradeLapsed
+    from caedes_bot.rules.upkeep import UnitsDisbanded, UpkeepPaid
 
     rs = _world()
     st = state(
@@ -555,7 +557,8 @@ def test_r_pbp_dead_03_passive_turn_fights_due_battles_and_waits_for_reactions()
     The Orcs lose the Trooper; the Dawnians' press-or-withdraw is answered by default (press
     on) and round 2 is fought: Dawnian dice 1, 1 (two hits), Orc die 9: the Wolfrider falls,
     x is taken, steps 7 and 8 end and the Orcs' turn begins, all in answer to that one order."""
-    from caedes_bot.rules.combat import AssignCasualties, ProvinceCaptured
+    from caedes_bot.rules.combat.orders import AssignCasualties
+    from caedes_bot.rules.ownership import ProvinceCaptured
 
     rs, st = _two_defenders_in_x()
     dice = ScriptedDice([1, 9, 9, 9])
@@ -587,7 +590,7 @@ def test_r_pbp_dead_03_passive_turn_fights_due_battles_and_waits_for_reactions()
 def test_r_pbp_dead_03_forfeit_answers_a_pending_upkeep_decision_by_default() -> None:
     """R-PBP-DEAD-03, R-UPK-03: the deadline passes while the Dawnians (7 infantry, 1 RP) owe
     their disbanding choice: the default takes the newest infantry (id 7), 6 pay 1 RP."""
-    from caedes_bot.rules.economy import UPKEEP_DISBAND, UnitsDisbanded
+    from caedes_bot.rules.upkeep import UPKEEP_DISBAND, UnitsDisbanded
 
     rs = _world()
     st = state(
@@ -626,7 +629,8 @@ def test_r_pbp_dead_04_umpire_advance_naming_a_decision_answers_that_one_only() 
     cheapest unit (Trooper, 3 RP, before Wolfrider, 5 RP), and leaves the Dawnians' decision
     pending: nothing is removed yet, since both sides remove casualties at once. Naming it again
     is refused and changes nothing. The Dawnians then give up their Infantry: units 1 and 3 go."""
-    from caedes_bot.rules.combat import AssignCasualties, FightBattle, begin_combat_step
+    from caedes_bot.rules.combat.battle import begin_combat_step
+    from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle
 
     rs = ruleset(
         provinces={"a": ("plains",), "x": ("plains",)},

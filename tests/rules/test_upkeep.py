@@ -24,7 +24,13 @@ import pytest
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import ScriptedDice
-from caedes_bot.rules.economy import (
+from caedes_bot.rules.engine import Outcome, apply
+from caedes_bot.rules.errors import RuleViolation, WrongStep
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState, PendingDecision, Step
+from caedes_bot.rules.turn import DecisionDefaulted, EndStep, StepEnded, UmpireAdvance
+from caedes_bot.rules.upkeep import (
     UPKEEP_DISBAND,
     DisbandUnits,
     PayUpkeep,
@@ -35,12 +41,6 @@ from caedes_bot.rules.economy import (
     must_disband,
     upkeep_bill,
 )
-from caedes_bot.rules.engine import Outcome, apply
-from caedes_bot.rules.errors import RuleViolation, WrongStep
-from caedes_bot.rules.events import Event
-from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Step
-from caedes_bot.rules.turn import DecisionDefaulted, EndStep, StepEnded, UmpireAdvance
 from tests.rules.builders import kind, ruleset, state, with_options
 
 NO_DICE = ScriptedDice([])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from caedes_bot.domain.records import OutboxKind, OutboxMessage
-from caedes_bot.rules.combat import AssignCasualties, FightBattle, PressOn, Withdraw
+from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep
@@ -238,15 +238,12 @@ def _dawnian_turn() -> tuple[object, ...]:
     """A Dawnian turn told by its events (figures chosen by hand): income 11 RP with 3 Grain and
     1 Livestock, upkeep 2 RP, 2 Knights bought for 12 RP, 1 Infantry bought for 3 RP then
     cancelled (3 RP back), Wolfsgate taken from the Orcs, the 2 Knights mustered at Orme."""
-    from caedes_bot.rules.combat import ProvinceCaptured
-    from caedes_bot.rules.economy import (
-        IncomeCollected,
-        PurchaseCancelled,
-        UnitsBought,
-        UpkeepPaid,
-    )
+    from caedes_bot.rules.buy import PurchaseCancelled, UnitsBought
+    from caedes_bot.rules.collect import IncomeCollected
     from caedes_bot.rules.muster import UnitsMustered
+    from caedes_bot.rules.ownership import ProvinceCaptured
     from caedes_bot.rules.turn import TurnBegan, TurnEnded
+    from caedes_bot.rules.upkeep import UpkeepPaid
 
     return (
         IncomeCollected("ORC", 0, 99, 0, 99, (("iron", 9),), (), ()),  # not this turn's

@@ -20,7 +20,7 @@ from caedes_bot.cogs._transformers import (
     resolve_kind,
     resolve_province,
 )
-from caedes_bot.rules.economy import BuyUnits
+from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.muster import MusterUnits

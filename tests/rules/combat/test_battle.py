@@ -13,29 +13,24 @@ from collections.abc import Sequence
 import pytest
 
 from caedes_bot.gamedata.model import BaseType, Options, Ruleset, Terrain
-from caedes_bot.rules.combat import (
-    AssignCasualties,
+from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.combat.battle import answer_by_default, begin_combat_step, finish_combat_step
+from caedes_bot.rules.combat.events import (
     AttackerWithdrew,
     BattleEnded,
-    BattleResult,
     BattlesDue,
     BattleStepResolved,
     CasualtiesRemoved,
-    FightBattle,
-    PressOn,
-    ProvinceCaptured,
-    Withdraw,
-    answer_by_default,
-    begin_combat_step,
-    finish_combat_step,
 )
+from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import Outcome, apply
 from caedes_bot.rules.errors import IllegalCombat, WrongStep
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary import MercenariesDeserted
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.ownership import ProvinceCaptured
 from caedes_bot.rules.state import BattleDie, CombatStep, GameState, Side, Step
-from caedes_bot.rules.turn import MercenariesDeserted
 from tests.rules.builders import kind, ruleset, state
 
 KINDS = [
@@ -755,7 +750,7 @@ def test_r_combat_02_default_battle_order_for_a_missed_deadline() -> None:
     """R-COMBAT-02: on a missed deadline the bot fights the due battles by space name; with none
     left it refuses.
     """
-    from caedes_bot.rules.combat import fight_default_battle
+    from caedes_bot.rules.combat.battle import fight_default_battle
 
     rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
     after = st.clone()
@@ -764,26 +759,3 @@ def test_r_combat_02_default_battle_order_for_a_missed_deadline() -> None:
     assert of_type(events, BattleEnded)[0].result is BattleResult.ATTACKER_WON  # type: ignore[attr-defined]
     with pytest.raises(IllegalCombat):
         fight_default_battle(after, rs, script)
-
-
-def test_r_combat_06_hand_out_order_owner_first_then_turn_order() -> None:
-    """R-COMBAT-06, R-ATTR-FORTI-01: in joint defence hits go out one at a time from the province
-    owner, else in turn order; hits beyond the units are lost; a choice among Fortitude units is
-    real only when it changes the outcome.
-    """
-    from caedes_bot.rules.combat import Fighter, handout_order, has_real_choice, share_hits
-    from tests.rules.builders import TURN_ORDER
-
-    assert handout_order({"WEL", "ORC"}, "WEL", TURN_ORDER) == ["WEL", "ORC"]
-    assert handout_order({"WEL", "ORC"}, "DAW", TURN_ORDER) == ["ORC", "WEL"]
-    assert handout_order({"WEL", "ORC"}, None, TURN_ORDER) == ["ORC", "WEL"]
-    orc, wel = kind("ORCI", "ORC"), kind("WELI", "WEL")
-    side = [Fighter(1, orc, "ORC", Side.DEFENDER), Fighter(2, wel, "WEL", Side.DEFENDER)]
-    # Three hits on one unit each: one each, the third is lost (R-COMBAT-06).
-    assert share_hits(side, 3, ["WEL", "ORC"]) == [("WEL", 1), ("ORC", 1)]
-    fort = kind("F", "ORC", attributes=["fortitude"])
-    two = [Fighter(1, fort, "ORC", Side.DEFENDER), Fighter(2, fort, "ORC", Side.DEFENDER)]
-    assert has_real_choice(two, 2)  # destroy one, or wound both (R-ATTR-FORTI-01)
-    assert not has_real_choice(two, 1)  # wound either: the same
-    assert not has_real_choice(two, 3)  # one destroyed and one wounded, whichever
-    assert not has_real_choice(two, 4)

@@ -1,16 +1,11 @@
-"""Collect (step 3), Upkeep (step 4) and Buy (step 5) (R-COLL, R-UPK, R-BUY).
+"""Upkeep, step 4 of a turn (R-UPK-01..05, R-COMM-07, R-ATTR-UNDEAD-02, R-ATTR-UNDEAD-03,
+R-MAGIC-SUMM-03): the bill, the Salt that lowers it, and disbanding.
 
-Collect runs by itself when step 3 begins: :func:`collect` pays the active faction the RP and
-commodities of the provinces it has held without a break (R-COLL-04..07);
-:func:`refresh_income_basis` keeps that record true after every order, and
-:func:`end_of_turn` / :func:`begin_turn_holdings` renew it. The options ``income_hold_rule``
-and ``income_requires_garrison`` choose what "held" means.
-
-Upkeep (step 4) works like this, as a player sees it in the orders thread:
+Step 4 as a player sees it in the orders thread:
 
 1. The step opens with :class:`UpkeepDue`: ceil(N/6) RP for the N units that count (Undead,
    exempt unit types and units not yet mustered do not: R-UPK-01, R-UPK-04, R-UPK-05), less
-   the Salt redeemed in step 2 (R-COMM-07), against the RP held.
+   the Salt redeemed in step 2 (R-COMM-07, :func:`upkeep_after_salt`), against the RP held.
 2. The faction may disband any of its units with :class:`DisbandUnits` (R-UPK-02: only in
    step 4, before the bill is paid); each disbanding shows the new bill. It then ends the step
    (``EndStep`` or :class:`PayUpkeep`), which pays the bill.
@@ -22,199 +17,28 @@ Upkeep (step 4) works like this, as a player sees it in the orders thread:
    R-PBP-DEAD-03), the bot disbands by :func:`default_disbanding`, cheapest list cost first,
    ties most recently mustered, Heroes last, and pays. RP never go below 0 (R-BUY-02).
 
-A faction with no unit at all has nothing to decide: its step 4 passes at once. The step
-machinery is in :mod:`caedes_bot.rules.turn`; this module holds the rules.
-
-Buy: ``BuyUnits`` / ``CancelPurchase`` buy units of the faction's own order of battle in step 5
-(R-BUY-01..04, R-ATTR-HERO-01), less earmarked commodity discounts (R-COMM-03..09,
-:mod:`caedes_bot.rules.redeem`).
+A faction with no unit at all has nothing to decide: its step 4 passes at once.
 """
 
 from __future__ import annotations
 
-import difflib
-import itertools
 import math
-from collections import Counter
 from dataclasses import dataclass
 from typing import ClassVar
 
-from caedes_bot.gamedata.model import Attribute, BaseType, Race, Ruleset, UnitKind
-from caedes_bot.rules import redeem
-from caedes_bot.rules.dice import Dice
-from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
+from caedes_bot.gamedata.model import Attribute, Race, Ruleset
+from caedes_bot.rules.errors import (
+    RuleViolation,
+)
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.muster import legal_muster_provinces
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Unit
+from caedes_bot.rules.state import (
+    GameState,
+    PendingDecision,
+    Unit,
+)
 
-# --------------------------------------------------------------------------- collect
-
-
-@dataclass(frozen=True, slots=True)
-class IncomeCollected(Event):
-    """``faction`` collected in step 3 (R-COLL-04..07).
-
-    ``provinces`` paid; ``withheld`` lists owned provinces that paid nothing, as
-    ``(province id, reason)``; ``commodities`` are ``(commodity, count)`` pairs gained;
-    ``paid`` gives each paying province as ``(province id, RP, commodities)``.
-    """
-
-    private: ClassVar[bool] = True
-    faction: str
-    round: int
-    rp_gained: int
-    rp_before: int
-    rp_after: int
-    commodities: tuple[tuple[str, int], ...]
-    provinces: tuple[str, ...]
-    withheld: tuple[tuple[str, str], ...]
-    paid: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
-
-
-def _garrisoned(state: GameState, faction: str, province: str) -> bool:
-    """A unit of ``faction`` stands in ``province`` (or the garrison rule is off) (R-COLL-04)."""
-    if not state.options.income_requires_garrison:
-        return True
-    return any(u.owner == faction and u.location == province for u in state.units.values())
-
-
-def _held_now(state: GameState, faction: str) -> list[str]:
-    """Provinces ``faction`` owns now, with a garrison where the option asks for one."""
-    return sorted(
-        p
-        for p, owner in state.owners.items()
-        if owner == faction and _garrisoned(state, faction, p)
-    )
-
-
-def _hostile_present(state: GameState, province: str, owner: str) -> bool:
-    """Units of a faction that is not the owner's pact partner stand in ``province`` (R-COLL-06)."""
-    return any(
-        u.location == province and not state.are_partners(u.owner, owner)
-        for u in state.units.values()
-    )
-
-
-def collectible_provinces(
-    state: GameState, faction: str
-) -> tuple[list[str], list[tuple[str, str]]]:
-    """Which owned provinces pay ``faction`` if it collects now (R-COLL-04, R-COLL-06).
-
-    Under ``income_hold_rule`` ``since_last_turn`` (default) a province pays if the faction
-    has owned it (and, with ``income_requires_garrison``, had a unit in it) without a break
-    since the end of its previous turn; under ``full_round`` since the start of its previous
-    turn (a capture pays two turns later); both are kept in ``income_basis`` by
-    :func:`refresh_income_basis`. Under ``at_collection`` it pays if owned (and garrisoned)
-    now. In the faction's first turn every owned (and garrisoned) province pays (R-TURN-06).
-    With ``income_requires_garrison`` (default) a province without a unit of the faction pays
-    nothing but stays owned (R-COLL-01). A province holding units of a faction that is not its
-    owner's pact partner pays nothing (R-COLL-06).
-
-    Returns:
-        ``(paying province ids, [(withheld province id, reason)])``, both sorted by id.
-    """
-    fs = state.factions[faction]
-    held_now = set(_held_now(state, faction))
-    first_turn = fs.turns_taken <= 1
-    if state.options.income_hold_rule == "at_collection" or first_turn:
-        basis = held_now
-    else:
-        basis = held_now & set(fs.income_basis)
-    paying: list[str] = []
-    withheld: list[tuple[str, str]] = []
-    for province in sorted(p for p, owner in state.owners.items() if owner == faction):
-        if province not in held_now:
-            withheld.append((province, "no unit of yours there"))
-        elif province not in basis:
-            withheld.append((province, _NOT_HELD[state.options.income_hold_rule]))
-        elif _hostile_present(state, province, faction):
-            withheld.append((province, "hostile units there"))
-        else:
-            paying.append(province)
-    return paying, withheld
-
-
-#: Why a province owned and garrisoned now pays nothing, by ``income_hold_rule`` (R-COLL-04).
-_NOT_HELD = {
-    "since_last_turn": "not held without a break since your last turn",
-    "full_round": "not held without a break since the start of your last turn",
-    "at_collection": "not held now",
-}
-
-
-def collect(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
-    """Step 3: add the RP and commodities of every paying province to ``faction``'s stock
-    (R-COLL-04..07; several commodities per province, repeats counting, R-COLL-07).
-
-    Mutates ``state``; returns ``[IncomeCollected]``.
-    """
-    paying, withheld = collectible_provinces(state, faction)
-    fs = state.factions[faction]
-    before = fs.rp
-    gained: Counter[str] = Counter()
-    paid: list[tuple[str, int, tuple[str, ...]]] = []
-    for province_id in paying:
-        province = ruleset.map.provinces[province_id]
-        goods = tuple(str(c) for c in province.commodities)
-        fs.rp += province.rp
-        gained.update(goods)
-        paid.append((province_id, province.rp, goods))
-    for commodity, count in gained.items():
-        fs.commodities[commodity] = fs.commodities.get(commodity, 0) + count
-    return [
-        IncomeCollected(
-            faction,
-            state.round,
-            fs.rp - before,
-            before,
-            fs.rp,
-            tuple(sorted(gained.items())),
-            tuple(paying),
-            tuple(withheld),
-            tuple(paid),
-        )
-    ]
-
-
-def refresh_income_basis(state: GameState) -> None:
-    """Drop from every faction's income record the provinces it no longer owns or (with
-    ``income_requires_garrison``) no longer has a unit in, so that "without a break" holds
-    across every order (R-COLL-04). The engine calls this after every order."""
-    for code, fs in state.factions.items():
-        if fs.income_basis:
-            fs.income_basis = [p for p in fs.income_basis if _still_held(state, code, p)]
-        if fs.held_since_turn_start:
-            fs.held_since_turn_start = [
-                p for p in fs.held_since_turn_start if _still_held(state, code, p)
-            ]
-
-
-def _still_held(state: GameState, faction: str, province: str) -> bool:
-    return state.owners.get(province) == faction and _garrisoned(state, faction, province)
-
-
-def begin_turn_holdings(state: GameState, faction: str) -> None:
-    """At the start of ``faction``'s turn, note what it holds (for ``full_round``, R-COLL-04)."""
-    state.factions[faction].held_since_turn_start = _held_now(state, faction)
-
-
-def end_of_turn(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
-    """End-of-turn bookkeeping for ``faction``: record the provinces it holds now as its
-    income basis for next turn (R-COLL-04; under ``full_round`` only those held since the start
-    of this turn). Purchases never outlive step 8 (R-MUSTER-01).
-    """
-    fs = state.factions[faction]
-    if state.options.income_hold_rule == "full_round":
-        fs.income_basis = sorted(fs.held_since_turn_start)
-    else:
-        fs.income_basis = _held_now(state, faction)
-    fs.purchases.clear()
-    fs.purchase_prices.clear()
-    return redeem.return_earmarks(state, faction)  # R-COMM-02, R-COMM-07
-
-
-# --------------------------------------------------------------------------- upkeep
+# --------------------------------------------------------------------------- orders and events
 
 #: The kind of the pending decision step 4 asks when RP cannot cover the bill (R-UPK-03).
 UPKEEP_DISBAND = "upkeep_disband"
@@ -331,6 +155,17 @@ class UnitsDisbanded(Event):
     by_default: bool = False
 
 
+# --------------------------------------------------------------------------- the bill
+
+
+def upkeep_after_salt(bill: int, salt_credit: int) -> int:
+    """This turn's upkeep bill after Salt: ``max(0, bill - salt_credit)`` RP (R-COMM-07).
+
+    Credit beyond the bill is lost; the caller sets ``salt_credit`` to 0 once upkeep is paid.
+    """
+    return max(0, bill - max(0, salt_credit))
+
+
 def upkeep_units(state: GameState, ruleset: Ruleset, faction: str) -> list[Unit]:
     """The units of ``faction`` that count for upkeep (R-UPK-01): every unit on the board,
     aboard ships included, except Undead (R-ATTR-UNDEAD-02, R-UPK-04) and unit types listed in
@@ -359,7 +194,7 @@ def must_disband(count: int, rp: int, salt_credit: int) -> int:
 
 
 def _bill_for(count: int, salt_credit: int) -> int:
-    return redeem.upkeep_after_salt(upkeep_for(count), salt_credit)
+    return upkeep_after_salt(upkeep_for(count), salt_credit)
 
 
 def upkeep_bill(state: GameState, ruleset: Ruleset, faction: str) -> UpkeepBill:
@@ -767,218 +602,3 @@ def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
         )
     )
     return events
-
-
-# --------------------------------------------------------------------------- buy
-
-
-@dataclass(frozen=True, slots=True)
-class BuyUnits(Order):
-    """Buy ``count`` units of kind ``kind_id`` in step 5 (R-BUY-01)."""
-
-    label = "Buying units"
-
-    kind_id: str
-    count: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class CancelPurchase(Order):
-    """Undo ``count`` purchases of ``kind_id`` made this step 5, refunding what was paid."""
-
-    label = "Cancelling a purchase"
-
-    kind_id: str
-    count: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class UnitsBought(Event):
-    """``faction`` bought ``count`` × ``kind_id`` for ``total`` RP (R-BUY-01).
-
-    ``warning`` is set when no province could take the unit in step 8 on today's board
-    (R-BUY-04): it would be lost without refund.
-    """
-
-    private: ClassVar[bool] = True
-    faction: str
-    kind_id: str
-    name: str
-    count: int
-    total: int
-    rp_before: int
-    rp_after: int
-    warning: str | None = None
-    discounts: tuple[tuple[str, int], ...] = ()  # (commodity, units discounted) (R-COMM-09)
-
-
-@dataclass(frozen=True, slots=True)
-class PurchaseCancelled(Event):
-    """``faction`` cancelled ``count`` × ``kind_id`` and got ``refund`` RP back."""
-
-    private: ClassVar[bool] = True
-    faction: str
-    kind_id: str
-    count: int
-    refund: int
-    rp_before: int
-    rp_after: int
-
-
-@dataclass(frozen=True, slots=True)
-class RPForfeited(Event):
-    """``faction`` lost its ``rp`` unspent RP at the end of step 5 (option ``rp_carryover``
-    off, R-BUY-02)."""
-
-    private: ClassVar[bool] = True
-    faction: str
-    rp: int
-
-
-def unit_price(state: GameState, faction: str, kind: UnitKind) -> int:
-    """What the next unit of ``kind`` costs ``faction`` now, in RP: its list cost less the best
-    earmarked discount (R-BUY-01, R-COMM-03..09; see :func:`redeem.discounted_cost`).
-    """
-    if kind.cost is None:
-        raise ValueError(f"{kind.id} has no cost")
-    return redeem.discounted_cost(kind, state.factions[faction].earmarks)[0]
-
-
-def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
-    """The unit kind ``kind_id`` if ``faction`` may buy it (R-BUY-01, R-BUY-03).
-
-    Raises:
-        UnknownName: no such unit kind (with near matches from the faction's list).
-        RuleViolation: another faction's unit (R-BUY-01) or a Hero (R-BUY-03, R-ATTR-HERO-01).
-        NotBuiltYet: ships (naval rules), Summoned and Undead units (magic rules) are not
-            run by this version of the bot.
-    """
-    own = [k for k in ruleset.order_of_battle(faction) if not k.hero]
-    allowed = ", ".join(f"{k.id} {k.display_name} ({k.cost} RP)" for k in own)
-    try:
-        kind = ruleset.kind(kind_id)
-    except KeyError:
-        names = {k.id: k.id for k in own} | {k.display_name: k.id for k in own}
-        close = difflib.get_close_matches(kind_id, list(names), n=3, cutoff=0.5)
-        raise UnknownName("unit kind", kind_id, tuple(close), rule="R-BUY-01") from None
-    if kind.hero or kind.cost is None:
-        raise RuleViolation(
-            f"{kind.display_name} is a Hero: heroes are placed by the scenario, never bought.",
-            rule="R-BUY-03",
-            allowed=allowed,
-        )
-    if kind.faction != faction:
-        raise RuleViolation(
-            f"{kind.display_name} is not in {faction}'s order of battle.",
-            rule="R-BUY-01",
-            allowed=allowed,
-        )
-    if kind.base_type is BaseType.SHIP:
-        raise NotBuiltYet(
-            f"Ships cannot be bought yet: this version of the bot does not run the naval rules ({kind.display_name}).",
-            rule="R-ATTR-WATER-03",
-            allowed="land units and Towers",
-        )
-    if kind.race in (Race.SUMMONED, Race.UNDEAD):
-        rule = "R-RACE-SUM-01" if kind.race is Race.SUMMONED else "R-RACE-UND-01"
-        raise NotBuiltYet(
-            f"{kind.race.value.title()} units cannot be bought yet: this version of the bot does not run the magic rules ({kind.display_name}).",
-            rule=rule,
-            allowed="units of your order of battle that are not Summoned or Undead",
-        )
-    return kind
-
-
-def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    """Buy units in step 5, paying their price at once (R-BUY-01..04, R-ATTR-HERO-01).
-
-    Raises:
-        RuleViolation: count below 1; see also :func:`check_buyable`.
-        NotEnoughRP: the faction cannot pay (RP never go negative, R-BUY-02).
-    """
-    assert isinstance(order, BuyUnits)
-
-    if order.count < 1:
-        raise RuleViolation(
-            "Buy at least one unit.", rule="R-BUY-01", allowed="a count of 1 or more"
-        )
-    kind = check_buyable(ruleset, order.faction, order.kind_id)
-    fs = state.factions[order.faction]
-    prices, used = redeem.price_batch(kind, fs.earmarks, order.count)  # R-COMM-09
-    total = sum(prices)
-    if total > fs.rp:
-        affordable = sum(1 for paid in itertools.accumulate(prices) if paid <= fs.rp)
-        if not affordable:
-            raise NotEnoughRP(
-                f"You cannot afford any {kind.display_name}: one costs {prices[0]} RP and you "
-                f"have {fs.rp} RP.",
-                allowed=f"a unit that costs at most {fs.rp} RP",
-            )
-        raise NotEnoughRP(
-            f"{order.count} × {kind.display_name} cost {total} RP; you have {fs.rp} RP.",
-            allowed=f"at most {affordable} × {kind.display_name}",
-        )
-    before = fs.rp
-    fs.rp -= total
-    for commodity in used:
-        redeem.consume_earmark(fs, commodity)
-    fs.purchases.extend([kind.id] * order.count)
-    fs.purchase_prices.extend(prices)
-    warning = None
-    if not legal_muster_provinces(state, ruleset, order.faction, kind.id):
-        warning = (
-            f"No province can take a {kind.display_name} in step 8 on the board as it stands; "
-            "unless that changes it will be lost without refund (R-BUY-04)."
-        )
-    return [
-        UnitsBought(
-            order.faction,
-            kind.id,
-            kind.display_name,
-            order.count,
-            total,
-            before,
-            fs.rp,
-            warning,
-            tuple(sorted(Counter(used).items())),
-        )
-    ]
-
-
-def handle_cancel_purchase(
-    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
-) -> list[Event]:
-    """Undo purchases of this step 5, most recent first, refunding what each cost.
-
-    Raises:
-        RuleViolation: fewer than ``count`` such purchases to cancel.
-    """
-    assert isinstance(order, CancelPurchase)
-    fs = state.factions[order.faction]
-    held = [i for i, k in enumerate(fs.purchases) if k == order.kind_id]
-    if order.count < 1 or order.count > len(held):
-        bought = ", ".join(f"{n} × {k}" for k, n in sorted(Counter(fs.purchases).items()))
-        raise RuleViolation(
-            f"You have {len(held)} × {order.kind_id} bought this turn; cannot cancel {order.count}.",
-            rule="R-BUY-01",
-            allowed=bought or "nothing to cancel",
-        )
-    before = fs.rp
-    refund = 0
-    for index in reversed(held[-order.count :]):
-        paid = fs.purchase_prices.pop(index)
-        refund += paid
-        fs.purchases.pop(index)
-        redeem.refund_earmark(fs, ruleset.kind(order.kind_id), paid)  # R-COMM-02
-    fs.rp += refund
-    return [PurchaseCancelled(order.faction, order.kind_id, order.count, refund, before, fs.rp)]
-
-
-def end_buy_step(state: GameState, faction: str) -> list[Event]:
-    """End of step 5: without ``rp_carryover`` the unspent RP are lost (R-BUY-02)."""
-    fs = state.factions[faction]
-    if state.options.rp_carryover or fs.rp == 0:
-        return []
-    lost = fs.rp
-    fs.rp = 0
-    return [RPForfeited(faction, lost)]

@@ -12,21 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caedes_bot.gamedata.model import Attribute, Options, Ruleset
-from caedes_bot.rules.combat import (
-    AssignCasualties,
-    BattleEnded,
-    FightBattle,
-    Fighter,
-    PressOn,
-    Withdraw,
-)
+from caedes_bot.rules.combat.arithmetic import Fighter
+from caedes_bot.rules.combat.events import BattleEnded
+from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.odds import odds_for
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Side
-from tests.rules.test_combat import KINDS, battle_setup
+from tests.rules.combat.test_battle import KINDS, battle_setup
 
 ATTACKER_KINDS = [
     "INF",

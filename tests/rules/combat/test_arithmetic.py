@@ -1,4 +1,5 @@
-"""Unit values (R-GEN-02, R-GEN-03) and the attribute modifiers behind them.
+"""The battle arithmetic: unit values (R-GEN-02, R-GEN-03) and the attribute modifiers behind
+them, and how hits are handed out on a side (R-COMBAT-06).
 
 Expected numbers come from the unit-type table (Infantry A2 D3 M1, Cavalry A5 D3 M2, Tower D7)
 and the modifiers listed in R-GEN-03, worked out by hand.
@@ -9,44 +10,27 @@ from __future__ import annotations
 import pytest
 
 from caedes_bot.gamedata.model import Terrain
-from caedes_bot.rules.values import (
+from caedes_bot.rules.combat.arithmetic import (
+    Fighter,
     attack_value,
     best_combat_terrain,
     defense_value,
     dice_per_roll,
+    handout_order,
+    has_real_choice,
     hit_probability,
     is_hit,
     lore_bonus,
     missile_usable,
     morale_shift,
-    movement_allowance,
+    share_hits,
 )
-from tests.rules.builders import kind
+from caedes_bot.rules.state import Side
+from tests.rules.builders import TURN_ORDER, kind
 
 INF = kind("INF", "DAW")
 CAV = kind("CAV", "DAW", "cavalry")
 TOWER = kind("TWR", "DAW", "tower")
-
-
-def test_r_move_01_allowance_is_type_move() -> None:
-    """R-MOVE-01: a unit's move allowance is its type's move (Infantry 1, Cavalry 2); a Tower never
-    moves.
-    """
-    assert movement_allowance(INF) == 1
-    assert movement_allowance(CAV) == 2
-    assert movement_allowance(TOWER) == 0
-
-
-def test_r_attr_quick_01_adds_one_move() -> None:
-    """R-ATTR-QUICK-01: Quick adds 1 to the move allowance."""
-    assert movement_allowance(kind("SC", "WEL", attributes=["quick"])) == 2  # Scouts
-    assert movement_allowance(kind("CH", "HEL", "cavalry", ["quick"])) == 3  # Chargers
-
-
-def test_r_attr_slow_01_takes_one_move_never_below_one() -> None:
-    """R-ATTR-SLOW-01: Slow takes 1 off the move allowance, never below 1."""
-    assert movement_allowance(kind("FE", "WEL", "cavalry", ["slow"])) == 1  # Fire Elemental
-    assert movement_allowance(kind("SI", "DAW", attributes=["slow"])) == 1  # 1 - 1 floors at 1
 
 
 def test_r_attr_elite_01_and_weak_01_attack() -> None:
@@ -159,3 +143,23 @@ def test_r_move_03_best_combat_terrain() -> None:
     assert best_combat_terrain(ranger, (Terrain.PLAINS, Terrain.FOREST)) is Terrain.FOREST
     assert best_combat_terrain(INF, (Terrain.SWAMP, Terrain.PLAINS)) is Terrain.SWAMP
     assert best_combat_terrain(INF, ()) is None
+
+
+def test_r_combat_06_hand_out_order_owner_first_then_turn_order() -> None:
+    """R-COMBAT-06, R-ATTR-FORTI-01: in joint defence hits go out one at a time from the province
+    owner, else in turn order; hits beyond the units are lost; a choice among Fortitude units is
+    real only when it changes the outcome.
+    """
+    assert handout_order({"WEL", "ORC"}, "WEL", TURN_ORDER) == ["WEL", "ORC"]
+    assert handout_order({"WEL", "ORC"}, "DAW", TURN_ORDER) == ["ORC", "WEL"]
+    assert handout_order({"WEL", "ORC"}, None, TURN_ORDER) == ["ORC", "WEL"]
+    orc, wel = kind("ORCI", "ORC"), kind("WELI", "WEL")
+    side = [Fighter(1, orc, "ORC", Side.DEFENDER), Fighter(2, wel, "WEL", Side.DEFENDER)]
+    # Three hits on one unit each: one each, the third is lost (R-COMBAT-06).
+    assert share_hits(side, 3, ["WEL", "ORC"]) == [("WEL", 1), ("ORC", 1)]
+    fort = kind("F", "ORC", attributes=["fortitude"])
+    two = [Fighter(1, fort, "ORC", Side.DEFENDER), Fighter(2, fort, "ORC", Side.DEFENDER)]
+    assert has_real_choice(two, 2)  # destroy one, or wound both (R-ATTR-FORTI-01)
+    assert not has_real_choice(two, 1)  # wound either: the same
+    assert not has_real_choice(two, 3)  # one destroyed and one wounded, whichever
+    assert not has_real_choice(two, 4)

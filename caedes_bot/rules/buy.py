@@ -1,0 +1,244 @@
+"""Buy, step 5 of a turn (R-BUY-01..05, R-ATTR-HERO-01, R-COMM-03..09).
+
+``BuyUnits`` / ``CancelPurchase`` buy units of the faction's own order of battle in step 5 and
+pay at once, less earmarked commodity discounts (:mod:`caedes_bot.rules.redeem`). Units bought
+wait off the board until step 8 (:mod:`caedes_bot.rules.muster`); a purchase no province could
+take on today's board is allowed with a warning (R-BUY-04). At the end of step 5 unspent RP are
+lost unless the option ``rp_carryover`` is on (R-BUY-02).
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from typing import ClassVar
+
+from caedes_bot.gamedata.model import BaseType, Race, Ruleset, UnitKind
+from caedes_bot.rules import redeem
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import (
+    NotBuiltYet,
+    NotEnoughRP,
+    RuleViolation,
+    UnknownName,
+)
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.muster import legal_muster_provinces
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import (
+    GameState,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BuyUnits(Order):
+    """Buy ``count`` units of kind ``kind_id`` in step 5 (R-BUY-01)."""
+
+    label = "Buying units"
+
+    kind_id: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class CancelPurchase(Order):
+    """Undo ``count`` purchases of ``kind_id`` made this step 5, refunding what was paid."""
+
+    label = "Cancelling a purchase"
+
+    kind_id: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class UnitsBought(Event):
+    """``faction`` bought ``count`` × ``kind_id`` for ``total`` RP (R-BUY-01).
+
+    ``warning`` is set when no province could take the unit in step 8 on today's board
+    (R-BUY-04): it would be lost without refund.
+    """
+
+    private: ClassVar[bool] = True
+    faction: str
+    kind_id: str
+    name: str
+    count: int
+    total: int
+    rp_before: int
+    rp_after: int
+    warning: str | None = None
+    discounts: tuple[tuple[str, int], ...] = ()  # (commodity, units discounted) (R-COMM-09)
+
+
+@dataclass(frozen=True, slots=True)
+class PurchaseCancelled(Event):
+    """``faction`` cancelled ``count`` × ``kind_id`` and got ``refund`` RP back."""
+
+    private: ClassVar[bool] = True
+    faction: str
+    kind_id: str
+    count: int
+    refund: int
+    rp_before: int
+    rp_after: int
+
+
+@dataclass(frozen=True, slots=True)
+class RPForfeited(Event):
+    """``faction`` lost its ``rp`` unspent RP at the end of step 5 (option ``rp_carryover``
+    off, R-BUY-02)."""
+
+    private: ClassVar[bool] = True
+    faction: str
+    rp: int
+
+
+def unit_price(state: GameState, faction: str, kind: UnitKind) -> int:
+    """What the next unit of ``kind`` costs ``faction`` now, in RP: its list cost less the best
+    earmarked discount (R-BUY-01, R-COMM-03..09; see :func:`redeem.discounted_cost`).
+    """
+    if kind.cost is None:
+        raise ValueError(f"{kind.id} has no cost")
+    return redeem.discounted_cost(kind, state.factions[faction].earmarks)[0]
+
+
+def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
+    """The unit kind ``kind_id`` if ``faction`` may buy it (R-BUY-01, R-BUY-03).
+
+    Raises:
+        UnknownName: no such unit kind (with near matches from the faction's list).
+        RuleViolation: another faction's unit (R-BUY-01) or a Hero (R-BUY-03, R-ATTR-HERO-01).
+        NotBuiltYet: ships (naval rules), Summoned and Undead units (magic rules) are not
+            run by this version of the bot.
+    """
+    own = [k for k in ruleset.order_of_battle(faction) if not k.hero]
+    allowed = ", ".join(f"{k.id} {k.display_name} ({k.cost} RP)" for k in own)
+    try:
+        kind = ruleset.kind(kind_id)
+    except KeyError:
+        names = {k.id: k.id for k in own} | {k.display_name: k.id for k in own}
+        close = difflib.get_close_matches(kind_id, list(names), n=3, cutoff=0.5)
+        raise UnknownName("unit kind", kind_id, tuple(close), rule="R-BUY-01") from None
+    if kind.hero or kind.cost is None:
+        raise RuleViolation(
+            f"{kind.display_name} is a Hero: heroes are placed by the scenario, never bought.",
+            rule="R-BUY-03",
+            allowed=allowed,
+        )
+    if kind.faction != faction:
+        raise RuleViolation(
+            f"{kind.display_name} is not in {faction}'s order of battle.",
+            rule="R-BUY-01",
+            allowed=allowed,
+        )
+    if kind.base_type is BaseType.SHIP:
+        raise NotBuiltYet(
+            f"Ships cannot be bought yet: this version of the bot does not run the naval rules ({kind.display_name}).",
+            rule="R-ATTR-WATER-03",
+            allowed="land units and Towers",
+        )
+    if kind.race in (Race.SUMMONED, Race.UNDEAD):
+        rule = "R-RACE-SUM-01" if kind.race is Race.SUMMONED else "R-RACE-UND-01"
+        raise NotBuiltYet(
+            f"{kind.race.value.title()} units cannot be bought yet: this version of the bot does not run the magic rules ({kind.display_name}).",
+            rule=rule,
+            allowed="units of your order of battle that are not Summoned or Undead",
+        )
+    return kind
+
+
+def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Buy units in step 5, paying their price at once (R-BUY-01..04, R-ATTR-HERO-01).
+
+    Raises:
+        RuleViolation: count below 1; see also :func:`check_buyable`.
+        NotEnoughRP: the faction cannot pay (RP never go negative, R-BUY-02).
+    """
+    assert isinstance(order, BuyUnits)
+
+    if order.count < 1:
+        raise RuleViolation(
+            "Buy at least one unit.", rule="R-BUY-01", allowed="a count of 1 or more"
+        )
+    kind = check_buyable(ruleset, order.faction, order.kind_id)
+    fs = state.factions[order.faction]
+    prices, used = redeem.price_batch(kind, fs.earmarks, order.count)  # R-COMM-09
+    total = sum(prices)
+    if total > fs.rp:
+        affordable = sum(1 for paid in itertools.accumulate(prices) if paid <= fs.rp)
+        if not affordable:
+            raise NotEnoughRP(
+                f"You cannot afford any {kind.display_name}: one costs {prices[0]} RP and you "
+                f"have {fs.rp} RP.",
+                allowed=f"a unit that costs at most {fs.rp} RP",
+            )
+        raise NotEnoughRP(
+            f"{order.count} × {kind.display_name} cost {total} RP; you have {fs.rp} RP.",
+            allowed=f"at most {affordable} × {kind.display_name}",
+        )
+    before = fs.rp
+    fs.rp -= total
+    for commodity in used:
+        redeem.consume_earmark(fs, commodity)
+    fs.purchases.extend([kind.id] * order.count)
+    fs.purchase_prices.extend(prices)
+    warning = None
+    if not legal_muster_provinces(state, ruleset, order.faction, kind.id):
+        warning = (
+            f"No province can take a {kind.display_name} in step 8 on the board as it stands; "
+            "unless that changes it will be lost without refund (R-BUY-04)."
+        )
+    return [
+        UnitsBought(
+            order.faction,
+            kind.id,
+            kind.display_name,
+            order.count,
+            total,
+            before,
+            fs.rp,
+            warning,
+            tuple(sorted(Counter(used).items())),
+        )
+    ]
+
+
+def handle_cancel_purchase(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Undo purchases of this step 5, most recent first, refunding what each cost.
+
+    Raises:
+        RuleViolation: fewer than ``count`` such purchases to cancel.
+    """
+    assert isinstance(order, CancelPurchase)
+    fs = state.factions[order.faction]
+    held = [i for i, k in enumerate(fs.purchases) if k == order.kind_id]
+    if order.count < 1 or order.count > len(held):
+        bought = ", ".join(f"{n} × {k}" for k, n in sorted(Counter(fs.purchases).items()))
+        raise RuleViolation(
+            f"You have {len(held)} × {order.kind_id} bought this turn; cannot cancel {order.count}.",
+            rule="R-BUY-01",
+            allowed=bought or "nothing to cancel",
+        )
+    before = fs.rp
+    refund = 0
+    for index in reversed(held[-order.count :]):
+        paid = fs.purchase_prices.pop(index)
+        refund += paid
+        fs.purchases.pop(index)
+        redeem.refund_earmark(fs, ruleset.kind(order.kind_id), paid)  # R-COMM-02
+    fs.rp += refund
+    return [PurchaseCancelled(order.faction, order.kind_id, order.count, refund, before, fs.rp)]
+
+
+def end_buy_step(state: GameState, faction: str) -> list[Event]:
+    """End of step 5: without ``rp_carryover`` the unspent RP are lost (R-BUY-02)."""
+    fs = state.factions[faction]
+    if state.options.rp_carryover or fs.rp == 0:
+        return []
+    lost = fs.rp
+    fs.rp = 0
+    return [RPForfeited(faction, lost)]

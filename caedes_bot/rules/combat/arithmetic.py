@@ -1,0 +1,518 @@
+"""The battle arithmetic: values, dice, casualties and hit sharing (R-GEN-01..03,
+R-COMBAT-04..07, R-COMBAT-10, R-COMBAT-11 and the combat attributes of catalogue section 15).
+
+Everything here is a pure function of unit kinds and :class:`Fighter` lists: a unit's attack and
+defense values on the terrain it uses (:func:`attack_value`, :func:`defense_value`), who rolls in
+which step and against which target (:func:`step_dice`), how hits are shared among defending
+factions (:func:`handout_order`, :func:`share_hits`), the default casualties
+(:func:`default_casualties`), whether a casualty choice is a real one (:func:`has_real_choice`),
+the Mercenary count of a battle round (:func:`mercenary_losses`), end-of-battle cleanup and the
+result (:func:`survives_cleanup`, :func:`classify`). Real battles
+(:mod:`caedes_bot.rules.combat.battle`) and the odds calculator (:mod:`caedes_bot.rules.odds`)
+both use exactly these, so they cannot disagree.
+
+Values are never clamped (R-GEN-02): a target of 0 or less never hits, 10 or more always hits.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Attribute, BaseType, Options, Terrain, UnitKind
+from caedes_bot.rules.errors import (
+    IllegalCombat,
+)
+from caedes_bot.rules.state import (
+    CombatStep,
+    Side,
+)
+
+# --------------------------------------------------------------------------- values
+
+#: The lore attribute that gives +1 defense on each terrain (R-ATTR-WOOD-01, R-ATTR-SWAMP-01,
+#: R-ATTR-MTN-01). Plains and hills carry no modifier (R-MOVE-08).
+LORE_OF_TERRAIN: dict[Terrain, Attribute] = {
+    Terrain.FOREST: Attribute.WOODLORE,
+    Terrain.SWAMP: Attribute.SWAMPLORE,
+    Terrain.MOUNTAINS: Attribute.MOUNTAINLORE,
+}
+
+#: Faces of the combat die (R-GEN-01).
+DIE_SIDES = 10
+
+
+def lore_bonus(kind: UnitKind, terrain: Terrain | None) -> int:
+    """+1 defense when ``kind`` has the lore of ``terrain``, else 0 (R-ATTR-WOOD-01,
+    R-ATTR-SWAMP-01, R-ATTR-MTN-01)."""
+    if terrain is None:
+        return 0
+    lore = LORE_OF_TERRAIN.get(terrain)
+    return 1 if lore is not None and kind.has(lore) else 0
+
+
+def attack_value(kind: UnitKind) -> int | None:
+    """Attack value of ``kind`` (R-GEN-03): base attack, Elite +1 (R-ATTR-ELITE-01), Weak -1
+    (R-ATTR-WEAK-01). ``None`` for kinds that never attack (Towers, R-ATTR-FORT-01)."""
+    if kind.attack is None:
+        return None
+    value = kind.attack
+    if kind.has(Attribute.ELITE):
+        value += 1
+    if kind.has(Attribute.WEAK):
+        value -= 1
+    return value
+
+
+def suffers_predator(kind: UnitKind) -> bool:
+    """Whether an enemy Predator lowers ``kind``'s value (R-ATTR-PRED-01, R-ATTR-UNDEAD-01):
+    cavalry without Predator that is not Undead."""
+    return (
+        kind.base_type is BaseType.CAVALRY
+        and not kind.has(Attribute.PREDATOR)
+        and not kind.has(Attribute.UNDEAD)
+    )
+
+
+def defense_value(kind: UnitKind, terrain: Terrain | None, *, enemy_predator: bool = False) -> int:
+    """Defense value of ``kind`` fighting on ``terrain`` (R-GEN-03).
+
+    Base defense, Veteran +1 (R-ATTR-VET-01), Meek -1 (R-ATTR-MEEK-01), +1 for the lore of the
+    terrain it uses (R-ATTR-WOOD-01, R-ATTR-SWAMP-01, R-ATTR-MTN-01), and -1 when
+    ``enemy_predator`` (the attacking side holds a Predator) and the kind suffers it
+    (R-ATTR-PRED-01).
+    """
+    value = kind.defense
+    if kind.has(Attribute.VETERAN):
+        value += 1
+    if kind.has(Attribute.MEEK):
+        value -= 1
+    value += lore_bonus(kind, terrain)
+    if enemy_predator and suffers_predator(kind):
+        value -= 1
+    return value
+
+
+def missile_usable(kind: UnitKind, terrain: Terrain | None) -> bool:
+    """Whether ``kind`` rolls in the missile step on ``terrain`` (R-ATTR-MISS-01, R-ATTR-MISS-02):
+    it has Missile, and it is not fighting in forest unless it has Woodlore."""
+    if not kind.has(Attribute.MISSILE):
+        return False
+    return terrain is not Terrain.FOREST or kind.has(Attribute.WOODLORE)
+
+
+def dice_per_roll(kind: UnitKind) -> int:
+    """Dice ``kind`` rolls for its normal attack or defense roll: 2 if Mighty, else 1
+    (R-ATTR-MIGHTY-01)."""
+    return 2 if kind.has(Attribute.MIGHTY) else 1
+
+
+def morale_shift(kind: UnitKind, *, round_no: int, own_inspiring: bool, enemy_fear: bool) -> int:
+    """The shift of ``kind``'s die target from Fear and Inspiring (R-ATTR-FEAR-01,
+    R-ATTR-INSP-01, R-ATTR-UNDEAD-01).
+
+    Only in battle round 1; Undead are immune. ``own_inspiring``: a unit of this unit's faction
+    on its side has Inspiring (+1). ``enemy_fear``: the other side holds a unit with Fear (-1).
+    Several of one do not add up; one of each cancels. Returns -1, 0 or +1.
+    """
+    if round_no != 1 or kind.has(Attribute.UNDEAD):
+        return 0
+    return (1 if own_inspiring else 0) - (1 if enemy_fear else 0)
+
+
+def is_hit(die: int, target: int) -> bool:
+    """Whether ``die`` (1..10) hits ``target`` (R-GEN-02): ``die <= target``; a target of 0 or
+    less never hits and one of 10 or more always hits, which the comparison gives by itself."""
+    return die <= target
+
+
+def hit_probability(target: int) -> float:
+    """Chance that one d10 hits ``target`` (R-GEN-01, R-GEN-02): ``target/10`` within 0..1."""
+    return min(max(target, 0), DIE_SIDES) / DIE_SIDES
+
+
+def combat_terrain_key(kind: UnitKind, terrain: Terrain) -> tuple[int, int]:
+    """How good ``terrain`` is for ``kind``'s combat, larger is better (R-MOVE-03).
+
+    First whether it can use its Missile there (R-ATTR-MISS-02; kinds without Missile score the
+    same everywhere), then its lore bonus to defense (R-GEN-03).
+    """
+    missile = 1 if (kind.has(Attribute.MISSILE) and missile_usable(kind, terrain)) else 0
+    return (missile, lore_bonus(kind, terrain))
+
+
+def best_combat_terrain(kind: UnitKind, terrains: Sequence[Terrain]) -> Terrain | None:
+    """The terrain among ``terrains`` best for ``kind``'s combat (R-MOVE-03), ties to the
+    first listed; ``None`` if ``terrains`` is empty (a space without terrain)."""
+    best: Terrain | None = None
+    best_key: tuple[int, int] | None = None
+    for terrain in terrains:
+        key = combat_terrain_key(kind, terrain)
+        if best_key is None or key > best_key:
+            best, best_key = terrain, key
+    return best
+
+
+# --------------------------------------------------------------------------- fighters
+
+
+class BattleResult(enum.StrEnum):
+    """How a battle ended (R-COMBAT-10, R-COMBAT-11, R-COMBAT-13)."""
+
+    ATTACKER_WON = "attacker_won"
+    """The defender has no units and the attacker has some after cleanup: the province passes."""
+    DEFENDER_HELD = "defender_held"
+    """The attacker has no units and the defender has some."""
+    BOTH_DESTROYED = "both_destroyed"
+    """Neither side has a unit after cleanup; the owner is unchanged."""
+    WITHDRAWN = "withdrawn"
+    """The attacker withdrew all its units; the owner is unchanged."""
+    STALEMATE = "stalemate"
+    """Too many hitless rounds in a row (R-COMBAT-13); the owner is unchanged."""
+
+
+HERO_COST_RANK = 10**6
+"""Casualty rank of a unit without a cost (Heroes): after every bought unit (R-COMBAT-06)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A unit as the battle arithmetic sees it.
+
+    Attributes:
+        id: the unit id. kind: its kind. faction: its owner. side: its side.
+        terrain: the terrain it fights on (R-MOVE-03), ``None`` off land.
+        wounded: a Fortitude unit with one hit (R-ATTR-FORTI-01).
+        muster_seq: for the "most recently mustered" tie-break (R-COMBAT-06).
+        mercenary: counts as a Mercenary (R-ATTR-MERC-01, option ``giant_allies_mercenary``).
+        can_withdraw: may withdraw from this battle (R-COMBAT-08, R-COMBAT-09).
+    """
+
+    id: int
+    kind: UnitKind
+    faction: str
+    side: Side
+    terrain: Terrain | None = None
+    wounded: bool = False
+    muster_seq: int = 0
+    mercenary: bool = False
+    can_withdraw: bool = False
+
+    @property
+    def fortitude(self) -> bool:
+        return self.kind.has(Attribute.FORTITUDE)
+
+    @property
+    def capacity(self) -> int:
+        """Hits this unit can still take: 2 for an unwounded Fortitude unit, else 1
+        (R-ATTR-FORTI-01)."""
+        return 2 if self.fortitude and not self.wounded else 1
+
+
+@dataclass(frozen=True, slots=True)
+class StepContext:
+    """What a step's values depend on besides the unit itself (R-GEN-03).
+
+    Attributes:
+        round_no: battle round (Fear and Inspiring act in round 1 only).
+        predator: sides holding a Predator unit (R-ATTR-PRED-01).
+        fear: sides holding a unit with Fear (R-ATTR-FEAR-01).
+        inspiring: (side, faction) pairs with an Inspiring unit (R-ATTR-INSP-01).
+        predator_symmetric: option of R-ATTR-PRED-01.
+        allied_includes_pacts: option of R-GEN-05 (Inspiring reaches partners on the side).
+    """
+
+    round_no: int
+    predator: frozenset[Side]
+    fear: frozenset[Side]
+    inspiring: frozenset[tuple[Side, str]]
+    predator_symmetric: bool = False
+    allied_includes_pacts: bool = False
+
+
+def step_context(fighters: Iterable[Fighter], round_no: int, options: Options) -> StepContext:
+    """The :class:`StepContext` of the living ``fighters`` in round ``round_no``."""
+    predator: set[Side] = set()
+    fear: set[Side] = set()
+    inspiring: set[tuple[Side, str]] = set()
+    for f in fighters:
+        if f.kind.has(Attribute.PREDATOR):
+            predator.add(f.side)
+        if f.kind.has(Attribute.FEAR):
+            fear.add(f.side)
+        if f.kind.has(Attribute.INSPIRING):
+            inspiring.add((f.side, f.faction))
+    return StepContext(
+        round_no,
+        frozenset(predator),
+        frozenset(fear),
+        frozenset(inspiring),
+        options.predator_symmetric,
+        options.allied_includes_pacts,
+    )
+
+
+def rolling_value(f: Fighter, ctx: StepContext) -> int | None:
+    """The value ``f`` rolls against (R-GEN-03): its attack value when attacking, its defense
+    value when defending; ``None`` if it never rolls (a Tower on the attacking side).
+
+    Defending cavalry without Predator, not Undead, has -1 while the attacking side holds a
+    Predator (R-ATTR-PRED-01). With the option ``predator_symmetric`` a defending Predator
+    likewise lowers such attacking cavalry's attack value (our reading of "both sides").
+    """
+    if f.side is Side.ATTACKER:
+        value = attack_value(f.kind)
+        if value is None:
+            return None
+        if ctx.predator_symmetric and Side.DEFENDER in ctx.predator and suffers_predator(f.kind):
+            value -= 1
+        return value
+    return defense_value(f.kind, f.terrain, enemy_predator=Side.ATTACKER in ctx.predator)
+
+
+def die_target(f: Fighter, ctx: StepContext) -> int | None:
+    """The number ``f``'s dice must roll at or under to hit (R-GEN-02): its value shifted by
+    Fear and Inspiring in round 1 (R-ATTR-FEAR-01, R-ATTR-INSP-01, R-ATTR-UNDEAD-01)."""
+    value = rolling_value(f, ctx)
+    if value is None:
+        return None
+    own_inspiring = (f.side, f.faction) in ctx.inspiring or (
+        ctx.allied_includes_pacts and any(side is f.side for side, _ in ctx.inspiring)
+    )
+    enemy_fear = f.side.other in ctx.fear
+    shift = morale_shift(
+        f.kind, round_no=ctx.round_no, own_inspiring=own_inspiring, enemy_fear=enemy_fear
+    )
+    return value + shift
+
+
+def rolls_in(f: Fighter, step: CombatStep) -> bool:
+    """Whether ``f`` rolls in ``step`` (R-COMBAT-04, R-COMBAT-05, R-ATTR-MISS-01, -02): units
+    that can use Missile where they fight roll in the missile step, all others in melee."""
+    return missile_usable(f.kind, f.terrain) == (step is CombatStep.MISSILE)
+
+
+@dataclass(frozen=True, slots=True)
+class DieSpec:
+    """One die to roll: the unit, its side and its target."""
+
+    unit: int
+    kind: str
+    side: Side
+    target: int
+
+
+def step_dice(step: CombatStep, fighters: Sequence[Fighter], ctx: StepContext) -> list[DieSpec]:
+    """Every die rolled in ``step`` by the living ``fighters`` (R-COMBAT-04, R-COMBAT-05).
+
+    Attacker's dice first, then the defender's, each in unit id order; a Mighty unit rolls two
+    (R-ATTR-MIGHTY-01, also in the missile step, R-ATTR-MISS-03).
+    """
+    specs: list[DieSpec] = []
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        for f in sorted((f for f in fighters if f.side is side), key=lambda f: f.id):
+            if not rolls_in(f, step):
+                continue
+            target = die_target(f, ctx)
+            if target is None:
+                continue
+            specs.extend(
+                DieSpec(f.id, f.kind.id, side, target) for _ in range(dice_per_roll(f.kind))
+            )
+    return specs
+
+
+# --------------------------------------------------------------------------- casualties
+
+
+def casualty_rank(f: Fighter, ctx: StepContext) -> tuple[int, int, int, int]:
+    """Default casualty order, first removed first (R-COMBAT-06): cheapest, then lower value,
+    then most recently mustered (then higher id, to be total). Heroes (no cost) come last."""
+    cost = f.kind.cost if f.kind.cost is not None else HERO_COST_RANK
+    value = rolling_value(f, ctx)
+    return (cost, value if value is not None else 0, -f.muster_seq, -f.id)
+
+
+def hits_absorbable(fighters: Iterable[Fighter]) -> int:
+    """Hits ``fighters`` can take before all are destroyed (R-COMBAT-06, R-ATTR-FORTI-01)."""
+    return sum(f.capacity for f in fighters)
+
+
+def default_casualties(fighters: Sequence[Fighter], hits: int, ctx: StepContext) -> list[int]:
+    """The default assignment of ``hits`` to one faction's ``fighters`` (R-COMBAT-06).
+
+    Cheapest first (:func:`casualty_rank`); a Fortitude unit picked takes its hits until
+    destroyed. Hits beyond what the units can take are lost.
+
+    Returns:
+        Unit ids, one per hit applied; a Fortitude unit taking two hits appears twice.
+    """
+    left = min(hits, hits_absorbable(fighters))
+    out: list[int] = []
+    for f in sorted(fighters, key=lambda f: casualty_rank(f, ctx)):
+        if left <= 0:
+            break
+        take = min(f.capacity, left)
+        out.extend([f.id] * take)
+        left -= take
+    return out
+
+
+def _choice_classes(fighters: Sequence[Fighter]) -> list[tuple[int, int]]:
+    """Groups of interchangeable units as (count, capacity) (R-COMBAT-06)."""
+    groups: Counter[tuple[str, bool, Terrain | None, int]] = Counter(
+        (f.kind.id, f.wounded, f.terrain, f.capacity) for f in fighters
+    )
+    return [(count, key[3]) for key, count in sorted(groups.items(), key=lambda kv: str(kv[0]))]
+
+
+def has_real_choice(fighters: Sequence[Fighter], hits: int) -> bool:
+    """Whether assigning ``hits`` to ``fighters`` has more than one distinct outcome
+    (R-COMBAT-06, R-ATTR-FORTI-01). Units of one kind, wound state and terrain are
+    interchangeable; taking every unit, or one identical unit per hit, is no choice."""
+    applied = min(hits, hits_absorbable(fighters))
+    if applied <= 0 or applied == hits_absorbable(fighters):
+        return False
+    classes = _choice_classes(fighters)
+
+    def ways(index: int, left: int) -> int:
+        """Distinct outcomes for classes[index:] absorbing exactly ``left``, capped at 2."""
+        if index == len(classes):
+            return 1 if left == 0 else 0
+        count, capacity = classes[index]
+        total = 0
+        if capacity == 1:
+            options = [(d, d) for d in range(count + 1)]
+        else:
+            options = [(k * 2 + w, k) for k in range(count + 1) for w in range(count - k + 1)]
+        for used, _ in options:
+            if used <= left:
+                total += ways(index + 1, left - used)
+                if total >= 2:
+                    return 2
+        return total
+
+    return ways(0, applied) >= 2
+
+
+def check_assignment(fighters: Sequence[Fighter], hits: int, unit_ids: Sequence[int]) -> None:
+    """Check a chosen assignment of ``hits`` to one faction's ``fighters`` (R-COMBAT-06).
+
+    Raises:
+        IllegalCombat: wrong number of ids; a unit not among ``fighters``; a unit listed more
+            times than it can take hits (R-ATTR-FORTI-01).
+    """
+    applied = min(hits, hits_absorbable(fighters))
+    by_id = {f.id: f for f in fighters}
+    ids = ", ".join(f"#{f.id} {f.kind.display_name}" for f in fighters)
+    if len(unit_ids) != applied:
+        raise IllegalCombat(
+            f"Name exactly {applied} casualt{'y' if applied == 1 else 'ies'} (one unit per hit), "
+            f"not {len(unit_ids)}.",
+            rule="R-COMBAT-06",
+            allowed=f"{applied} of: {ids} (a Fortitude unit may be named twice)",
+        )
+    for uid, times in Counter(unit_ids).items():
+        f = by_id.get(uid)
+        if f is None:
+            raise IllegalCombat(
+                f"Unit #{uid} is not one of the units taking these hits.",
+                rule="R-COMBAT-06",
+                allowed=ids,
+            )
+        if times > f.capacity:
+            rule = "R-ATTR-FORTI-01" if f.fortitude else "R-COMBAT-06"
+            raise IllegalCombat(
+                f"#{uid} {f.kind.display_name} can take only {f.capacity} hit"
+                f"{'s' if f.capacity > 1 else ''}, not {times}.",
+                rule=rule,
+                allowed=ids,
+            )
+
+
+def apply_assignment(
+    fighters: Sequence[Fighter], unit_ids: Sequence[int]
+) -> tuple[list[int], list[int]]:
+    """What an assignment does (R-COMBAT-06, R-ATTR-FORTI-01): returns (destroyed, wounded) ids,
+    each in id order. A unit destroyed takes as many hits as it can; a Fortitude unit taking
+    one of its two is wounded."""
+    by_id = {f.id: f for f in fighters}
+    destroyed: list[int] = []
+    wounded: list[int] = []
+    for uid, times in sorted(Counter(unit_ids).items()):
+        if times >= by_id[uid].capacity:
+            destroyed.append(uid)
+        else:
+            wounded.append(uid)
+    return destroyed, wounded
+
+
+def handout_order(
+    factions: Iterable[str], owner: str | None, turn_order: Sequence[str]
+) -> list[str]:
+    """Defending factions in the order hits are handed out (R-COMBAT-06): the province owner
+    first, then turn order (R-TURN-01)."""
+    present = set(factions)
+    first = [owner] if owner is not None and owner in present else []
+    rank = {code: n for n, code in enumerate(turn_order)}
+    rest = sorted(present - set(first), key=lambda code: (rank.get(code, len(rank)), code))
+    return first + rest
+
+
+def share_hits(
+    fighters: Sequence[Fighter], hits: int, factions: Sequence[str]
+) -> list[tuple[str, int]]:
+    """Hand ``hits`` on one side out among its factions (R-COMBAT-06): one at a time in turn,
+    in the order ``factions`` (province owner first), skipping a faction whose units can take
+    no more. Hits beyond the side's units are lost.
+
+    Returns:
+        (faction, hits) for every faction receiving at least one hit, in ``factions`` order.
+    """
+    room = {code: hits_absorbable(f for f in fighters if f.faction == code) for code in factions}
+    got = dict.fromkeys(factions, 0)
+    left = min(hits, sum(room.values()))
+    while left > 0:
+        for code in factions:
+            if left > 0 and got[code] < room[code]:
+                got[code] += 1
+                left -= 1
+    return [(code, got[code]) for code in factions if got[code] > 0]
+
+
+def mercenary_losses(fighters: Sequence[Fighter], ctx: StepContext) -> list[int]:
+    """Mercenaries destroyed at the start of a round (R-ATTR-MERC-01, R-ATTR-MERC-02).
+
+    For each faction on each side, the Mercenaries beyond the number of its other units there
+    (wounded, Towers, Heroes included: R-ATTR-FORTI-03) go, cheapest first (the default choice,
+    ranked as :func:`casualty_rank`). Returns their ids in id order.
+    """
+    groups: dict[tuple[Side, str], list[Fighter]] = {}
+    for f in fighters:
+        groups.setdefault((f.side, f.faction), []).append(f)
+    lost: list[int] = []
+    for members in groups.values():
+        mercs = [f for f in members if f.mercenary]
+        excess = len(mercs) - (len(members) - len(mercs))
+        if excess > 0:
+            mercs.sort(key=lambda f: casualty_rank(f, ctx))
+            lost.extend(f.id for f in mercs[:excess])
+    return sorted(lost)
+
+
+def survives_cleanup(f: Fighter, options: Options) -> bool:
+    """Whether ``f`` is still on the board after end-of-battle cleanup (R-ATTR-FORTI-02,
+    option ``fortitude_end``): wounded units are destroyed unless the option is ``heal``."""
+    return not f.wounded or options.fortitude_end == "heal"
+
+
+def classify(attackers_left: int, defenders_left: int) -> BattleResult:
+    """The result of a battle fought to the end, from each side's units after cleanup
+    (R-COMBAT-10, R-COMBAT-11)."""
+    if attackers_left and not defenders_left:
+        return BattleResult.ATTACKER_WON
+    if defenders_left and not attackers_left:
+        return BattleResult.DEFENDER_HELD
+    return BattleResult.BOTH_DESTROYED

@@ -1,0 +1,577 @@
+"""The battle in the game state: step 7's battles fought round by round (R-COMBAT-01..13).
+
+* When the active faction ends step 6 the turn calls :func:`begin_combat_step`, which lists
+  ``state.battles_due``: every province where its units entered while other factions' units
+  stood there (R-COMBAT-01), ordered by province name (the default order, R-COMBAT-02).
+* :class:`~caedes_bot.rules.combat.orders.FightBattle` picks the next one (R-COMBAT-02). The
+  attacker side is the active faction's units there except Towers (R-COMBAT-15); the defender
+  side is every unit there of a faction that is not the attacker's pact partner (and, with
+  ``river_ship_occupies``, such factions' ships on the province's river edges, R-MOVE-13);
+  partners of the attacker there take no part (R-COMBAT-01). See :mod:`.sides`.
+* Each round (R-COMBAT-03): (0) the Mercenary check per faction per side (R-ATTR-MERC-01,
+  default cheapest); (a) the missile step (R-COMBAT-04); (b) the melee step (R-COMBAT-05);
+  (c) the withdrawal check (R-COMBAT-08). After every removal, a side without units ends the
+  battle at once (R-COMBAT-07).
+* In each step every die of both sides is rolled first (attacker's dice, then defender's, each
+  in unit id order, a Mighty unit's two dice together), then casualties are removed from both
+  sides at the same time (R-COMBAT-04). A faction whose units take hits and which has a real
+  choice gets a ``casualties`` :class:`~caedes_bot.rules.state.PendingDecision`, answered with
+  ``AssignCasualties``; without a real choice the rules apply the only possible result.
+  Both sides choose at once; the battle goes on when the last choice is in.
+* After the melee step, if both sides still have units, the round ends. If ``stalemate_rounds``
+  rounds in a row had no unit removed or wounded the battle ends in stalemate (R-COMBAT-13).
+  Otherwise, if any attacking unit can withdraw, the attacker gets a ``press_or_withdraw``
+  decision, answered with ``PressOn`` or ``Withdraw`` (R-COMBAT-08, -09).
+* At the end (R-COMBAT-10, R-COMBAT-11): wounded units are destroyed (option ``fortitude_end``,
+  R-ATTR-FORTI-02); if the attacker still has units and the defender none, the province passes
+  to the attacker (unless it is held by the attacker or a partner); any other end leaves the
+  owner unchanged. Surviving attackers stay, no longer attacking.
+
+When step 7 ends the turn calls :func:`finish_combat_step`, which refuses while a battle is due
+or unfinished and then applies R-COLL-02(b).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat.arithmetic import (
+    DIE_SIDES,
+    BattleResult,
+    Fighter,
+    StepContext,
+    apply_assignment,
+    classify,
+    default_casualties,
+    handout_order,
+    has_real_choice,
+    is_hit,
+    mercenary_losses,
+    share_hits,
+    step_context,
+    step_dice,
+)
+from caedes_bot.rules.combat.events import (
+    AttackerWithdrew,
+    BattleBegan,
+    BattleEnded,
+    BattleRoundEnded,
+    BattlesDue,
+    BattleStepResolved,
+    CasualtiesOwed,
+    CasualtiesRemoved,
+    WithdrawalOffered,
+)
+from caedes_bot.rules.combat.sides import battle_fighters, battle_sides
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import (
+    IllegalCombat,
+    RuleViolation,
+)
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary import MercenariesDeserted
+from caedes_bot.rules.ownership import capture, capture_unopposed, hostile_units
+from caedes_bot.rules.state import (
+    Battle,
+    BattleDie,
+    BattlePhase,
+    BattleStepRecord,
+    CasualtyShare,
+    CombatStep,
+    GameState,
+    PendingDecision,
+    Side,
+)
+
+# --------------------------------------------------------------------------- step 7
+
+
+def begin_combat_step(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """List the active faction's battles when step 6 ends (R-COMBAT-01, R-COMBAT-02).
+
+    Sets ``state.battles_due`` to every space where the active faction has units with
+    ``attacking`` set and other factions' non-partner units still stand, ordered by space name
+    (the default order). Units marked attacking where no enemy is left stop attacking.
+
+    Returns:
+        A :class:`BattlesDue` event, or nothing if there is no battle.
+    """
+    faction = state.active
+    if faction is None:
+        return []
+    spaces = sorted({u.location for u in state.units_of(faction) if u.attacking})
+    due: list[str] = []
+    for space in spaces:
+        if hostile_units(state, ruleset, space, faction):
+            due.append(space)
+        else:
+            for unit in state.units_at(space):
+                unit.attacking = False
+    due.sort(key=lambda s: (ruleset.map.space_name(s), s))
+    state.battles_due = due
+    return [BattlesDue(faction, tuple(due))] if due else []
+
+
+def finish_combat_step(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """Close step 7 (R-COMBAT-01, R-COLL-02(b)).
+
+    Every province where the active faction has units, no unit of a faction that is not its
+    pact partner, and which is owned by neither it nor a partner, passes to it.
+
+    Raises:
+        IllegalCombat: a battle is still due or unfinished (names them); nothing changes.
+    """
+    faction = state.active
+    if faction is None:
+        return []
+    if state.battle is not None or state.battles_due:
+        spaces = ([state.battle.space] if state.battle else []) + state.battles_due
+        names = ", ".join(ruleset.map.space_name(s) for s in spaces)
+        raise IllegalCombat(
+            f"Every battle must be fought before step 7 ends; still to fight: {names}.",
+            rule="R-COMBAT-01",
+            allowed=(
+                f"finish the battle at {ruleset.map.space_name(state.battle.space)}"
+                if state.battle
+                else f"fight the battle at {names.split(', ')[0]}"
+            ),
+        )
+    events = capture_unopposed(state, ruleset, faction)
+    for unit in state.units_of(faction):
+        unit.attacking = False
+    return events
+
+
+def default_next_battle(state: GameState) -> str | None:
+    """The battle fought next when the attacker does not choose: first by space name
+    (R-COMBAT-02); ``state.battles_due`` is kept in that order."""
+    return state.battles_due[0] if state.battles_due else None
+
+
+def fight_default_battle(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Begin the next due battle in the default order, by space name (R-COMBAT-02), for a
+    missed deadline; fight until a decision is needed or it ends.
+
+    Raises:
+        IllegalCombat: a battle is under way, or none is due.
+    """
+    space = default_next_battle(state)
+    if state.battle is not None or space is None or state.active is None:
+        raise IllegalCombat("No battle is waiting to begin.", rule="R-COMBAT-02")
+    return begin_battle(state, ruleset, dice, space, state.active)
+
+
+def begin_battle(
+    state: GameState, ruleset: Ruleset, dice: Dice, space: str, attacker: str
+) -> list[Event]:
+    attacking, defending = battle_sides(state, ruleset, space, attacker)
+    battle = Battle(
+        id=state.new_id(),
+        space=space,
+        attacker=attacker,
+        defenders=handout_order(
+            {u.owner for u in defending}, state.owner(space), ruleset.turn_order
+        ),
+        attacker_units=[u.id for u in attacking],
+        defender_units=[u.id for u in defending],
+    )
+    state.battle = battle
+    events: list[Event] = [
+        BattleBegan(
+            battle.id,
+            battle.space,
+            battle.attacker,
+            tuple(battle.defenders),
+            tuple(battle.attacker_units),
+            tuple(battle.defender_units),
+        )
+    ]
+    return events + advance(state, ruleset, dice, battle)
+
+
+def answer_by_default(
+    state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
+) -> list[Event]:
+    """Answer a pending battle decision with its documented default (R-PBP-DEAD-04).
+
+    ``casualties``: the default of R-COMBAT-06 (:func:`default_casualties`).
+    ``press_or_withdraw``: no withdrawal (press on).
+    Mutates ``state`` and fights on until the next decision or the end of the battle.
+
+    Raises:
+        RuleViolation: the decision is not a battle decision of the current battle.
+    """
+    battle = state.battle
+    if battle is not None and decision.kind == "casualties":
+        share = next((s for s in battle.owed if s.decision == decision.id), None)
+        if share is not None:
+            fighters = battle_fighters(state, ruleset, battle)
+            ctx = step_context(fighters, battle.round, state.options)
+            mine = [f for f in fighters if f.side is share.side and f.faction == share.faction]
+            settle(state, share, default_casualties(mine, share.hits, ctx))
+            return advance(state, ruleset, dice, battle)
+    if (
+        battle is not None
+        and decision.kind == "press_or_withdraw"
+        and battle.phase is BattlePhase.PRESS_OR_WITHDRAW
+    ):
+        drop_decisions(state, battle.id, "press_or_withdraw")
+        next_round(battle)
+        return advance(state, ruleset, dice, battle)
+    raise RuleViolation(
+        f"The decision {decision.id} ({decision.kind}) is not a battle decision of the battle "
+        "under way.",
+        rule="R-PBP-DEAD-04",
+    )
+
+
+# --------------------------------------------------------------------------- the battle machine
+
+
+def awaiting_withdrawal_choice(state: GameState, faction: str) -> Battle:
+    battle = state.battle
+    if battle is None or battle.phase is not BattlePhase.PRESS_OR_WITHDRAW:
+        raise IllegalCombat(
+            "No battle is waiting for the attacker to press on or withdraw.",
+            rule="R-COMBAT-08",
+        )
+    if battle.attacker != faction:
+        raise IllegalCombat(
+            f"Only the attacker ({battle.attacker}) may press on or withdraw.",
+            rule="R-COMBAT-08",
+        )
+    return battle
+
+
+def drop_decisions(state: GameState, battle_id: int, kind: str) -> None:
+    state.pending = [
+        d for d in state.pending if not (d.kind == kind and d.detail.get("battle") == battle_id)
+    ]
+
+
+def settle(state: GameState, share: CasualtyShare, unit_ids: list[int]) -> None:
+    share.assignment = unit_ids
+    if share.decision is not None:
+        state.pending = [d for d in state.pending if d.id != share.decision]
+
+
+def next_round(battle: Battle) -> None:
+    battle.round += 1
+    battle.phase = BattlePhase.ROUND_START
+
+
+def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> list[Event]:
+    """Fight ``battle`` on until it needs a decision or ends (R-COMBAT-03..13)."""
+    events: list[Event] = []
+    while True:
+        if battle.phase is BattlePhase.ROUND_START:
+            battle.round_losses = False
+            events += _mercenary_check(state, ruleset, battle)
+            if _decided(battle):
+                return events + end_battle(state, ruleset, battle, None)
+            events += _roll_step(state, ruleset, dice, battle, CombatStep.MISSILE)
+            battle.phase = BattlePhase.MISSILE_CASUALTIES
+        if battle.phase in (BattlePhase.MISSILE_CASUALTIES, BattlePhase.MELEE_CASUALTIES):
+            if any(s.assignment is None for s in battle.owed):
+                return events
+            events += _remove_casualties(state, ruleset, battle)
+            if _decided(battle):
+                return events + end_battle(state, ruleset, battle, None)
+            if battle.phase is BattlePhase.MISSILE_CASUALTIES:
+                events += _roll_step(state, ruleset, dice, battle, CombatStep.MELEE)
+                battle.phase = BattlePhase.MELEE_CASUALTIES
+                continue
+            round_events, fights_on = _end_round(state, ruleset, battle)
+            events += round_events
+            if not fights_on:
+                return events
+            next_round(battle)
+            continue
+        return events
+
+
+def _decided(battle: Battle) -> bool:
+    """A side has no units left (R-COMBAT-07)."""
+    return not battle.attacker_units or not battle.defender_units
+
+
+def _destroy(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> None:
+    gone = set(unit_ids)
+    for uid in gone:
+        state.units.pop(str(uid), None)
+    battle.attacker_units = [u for u in battle.attacker_units if u not in gone]
+    battle.defender_units = [u for u in battle.defender_units if u not in gone]
+
+
+def _mercenary_check(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
+    """Round start: excess Mercenaries on each side go (R-ATTR-MERC-01)."""
+    fighters = battle_fighters(state, ruleset, battle)
+    lost = mercenary_losses(fighters, step_context(fighters, battle.round, state.options))
+    if not lost:
+        return []
+    events: list[Event] = []
+    gone = set(lost)
+    groups: dict[tuple[Side, str], list[Fighter]] = {}
+    for f in fighters:
+        groups.setdefault((f.side, f.faction), []).append(f)
+    for (_side, faction), members in groups.items():
+        out = [f for f in members if f.id in gone]
+        if out:
+            mercs = sum(1 for f in members if f.mercenary)
+            events.append(
+                MercenariesDeserted(
+                    faction,
+                    battle.space,
+                    tuple((f.id, f.kind.id) for f in out),
+                    mercenaries=mercs,
+                    others=len(members) - mercs,
+                )
+            )
+    _destroy(state, battle, lost)
+    battle.round_losses = True
+    return events
+
+
+def _roll_step(
+    state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle, step: CombatStep
+) -> list[Event]:
+    """Roll every die of ``step`` and work out who owes casualties (R-COMBAT-04, -05, -06)."""
+    fighters = battle_fighters(state, ruleset, battle)
+    ctx = step_context(fighters, battle.round, state.options)
+    specs = step_dice(step, fighters, ctx)
+    if not specs:
+        return []
+    name = ruleset.map.space_name(battle.space)
+    rolled: list[BattleDie] = []
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        mine = [s for s in specs if s.side is side]
+        if not mine:
+            continue
+        who = battle.attacker if side is Side.ATTACKER else "/".join(battle.defenders)
+        faces = dice.roll(
+            DIE_SIDES,
+            len(mine),
+            reason=f"battle #{battle.id} at {name}, round {battle.round}, {step.value} step, "
+            f"{side.value} ({who})",
+        )
+        rolled += [
+            BattleDie(s.unit, s.kind, s.side, s.target, face, is_hit(face, s.target))
+            for s, face in zip(mine, faces, strict=True)
+        ]
+    on_defender = sum(1 for d in rolled if d.hit and d.side is Side.ATTACKER)
+    on_attacker = sum(1 for d in rolled if d.hit and d.side is Side.DEFENDER)
+    battle.records.append(BattleStepRecord(battle.round, step, rolled, on_attacker, on_defender))
+    events: list[Event] = [
+        BattleStepResolved(
+            battle.id, battle.space, battle.round, step, tuple(rolled), on_attacker, on_defender
+        )
+    ]
+    events += _owe(state, battle, fighters, ctx, Side.ATTACKER, on_attacker)
+    events += _owe(state, battle, fighters, ctx, Side.DEFENDER, on_defender)
+    return events
+
+
+def _owe(
+    state: GameState,
+    battle: Battle,
+    fighters: Sequence[Fighter],
+    ctx: StepContext,
+    side: Side,
+    hits: int,
+) -> list[Event]:
+    """Record the casualties ``side`` owes; ask a faction only when it has a real choice."""
+    if hits <= 0:
+        return []
+    on_side = [f for f in fighters if f.side is side]
+    order = [battle.attacker] if side is Side.ATTACKER else battle.defenders
+    events: list[Event] = []
+    for faction, share_count in share_hits(on_side, hits, order):
+        mine = [f for f in on_side if f.faction == faction]
+        if state.options.casualty_chooser == "opponent":
+            chooser = battle.defenders[0] if side is Side.ATTACKER else battle.attacker
+        else:
+            chooser = faction
+        share = CasualtyShare(faction, side, share_count, chooser)
+        default = default_casualties(mine, share_count, ctx)
+        if has_real_choice(mine, share_count):
+            decision = PendingDecision(
+                id=state.new_id(),
+                faction=chooser,
+                kind="casualties",
+                reaction=chooser != state.active,
+                detail={
+                    "battle": battle.id,
+                    "space": battle.space,
+                    "round": battle.round,
+                    "step": battle.records[-1].step.value,
+                    "faction": faction,
+                    "hits": share_count,
+                    "units": [
+                        {
+                            "id": f.id,
+                            "kind": f.kind.id,
+                            "wounded": f.wounded,
+                            "max_hits": f.capacity,
+                        }
+                        for f in sorted(mine, key=lambda f: f.id)
+                    ],
+                    "default": default,
+                },
+            )
+            state.pending.append(decision)
+            share.decision = decision.id
+            events.append(
+                CasualtiesOwed(battle.id, battle.space, chooser, faction, share_count, decision.id)
+            )
+        else:
+            share.assignment = default
+        battle.owed.append(share)
+    return events
+
+
+def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
+    """Remove the step's casualties from both sides at once (R-COMBAT-04, -06, R-ATTR-FORTI-01)."""
+    if not battle.owed:
+        return []
+    fighters = battle_fighters(state, ruleset, battle)
+    destroyed: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+    wounded: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+    for share in battle.owed:
+        assert share.assignment is not None
+        gone, hurt = apply_assignment(fighters, share.assignment)
+        destroyed[share.side] += gone
+        wounded[share.side] += hurt
+    for side in Side:
+        for uid in wounded[side]:
+            state.unit(uid).wounded = True
+    _destroy(state, battle, destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
+    battle.owed = []
+    record = battle.records[-1]
+    record.destroyed = sorted(destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
+    record.wounded = sorted(wounded[Side.ATTACKER] + wounded[Side.DEFENDER])
+    if record.destroyed or record.wounded:
+        battle.round_losses = True
+    return [
+        CasualtiesRemoved(
+            battle.id,
+            battle.space,
+            battle.round,
+            record.step,
+            tuple(sorted(destroyed[Side.ATTACKER])),
+            tuple(sorted(wounded[Side.ATTACKER])),
+            tuple(sorted(destroyed[Side.DEFENDER])),
+            tuple(sorted(wounded[Side.DEFENDER])),
+        )
+    ]
+
+
+def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list[Event], bool]:
+    """The withdrawal check closing a round with both sides standing (R-COMBAT-08, -13).
+
+    Returns the events and whether the next round follows at once (no stalemate, and no
+    attacking unit may withdraw, so there is nothing to ask)."""
+    battle.hitless_rounds = 0 if battle.round_losses else battle.hitless_rounds + 1
+    events: list[Event] = [
+        BattleRoundEnded(
+            battle.id,
+            battle.space,
+            battle.round,
+            tuple(battle.attacker_units),
+            tuple(battle.defender_units),
+            battle.hitless_rounds,
+        )
+    ]
+    if battle.hitless_rounds >= state.options.stalemate_rounds:
+        return events + end_battle(state, ruleset, battle, BattleResult.STALEMATE), False
+    attackers = [f for f in battle_fighters(state, ruleset, battle) if f.side is Side.ATTACKER]
+    leaving = tuple(f.id for f in attackers if f.can_withdraw)
+    staying = tuple(f.id for f in attackers if not f.can_withdraw)
+    if not leaving or (staying and state.options.withdraw_mixed == "forbidden"):
+        return events, True
+    decision = PendingDecision(
+        id=state.new_id(),
+        faction=battle.attacker,
+        kind="press_or_withdraw",
+        reaction=battle.attacker != state.active,
+        detail={
+            "battle": battle.id,
+            "space": battle.space,
+            "round": battle.round,
+            "can_withdraw": list(leaving),
+            "must_stay": list(staying),
+        },
+    )
+    state.pending.append(decision)
+    battle.phase = BattlePhase.PRESS_OR_WITHDRAW
+    events.append(
+        WithdrawalOffered(
+            battle.id, battle.space, battle.attacker, battle.round, decision.id, leaving, staying
+        )
+    )
+    return events, False
+
+
+def withdraw_units(state: GameState, battle: Battle, unit_ids: Sequence[int]) -> AttackerWithdrew:
+    """Send ``unit_ids`` back to the space each came from; their movement ends (R-COMBAT-08)."""
+    destinations: list[str] = []
+    for uid in unit_ids:
+        unit = state.unit(uid)
+        origin = unit.entered_from
+        assert origin is not None
+        unit.location = origin
+        unit.path = [*unit.path, origin]
+        unit.entered_from = battle.space
+        unit.attacking = False
+        unit.move_ended = True
+        unit.terrain = None
+        destinations.append(origin)
+    gone = set(unit_ids)
+    battle.attacker_units = [u for u in battle.attacker_units if u not in gone]
+    battle.withdrawn += list(unit_ids)
+    return AttackerWithdrew(
+        battle.id, battle.space, battle.attacker, tuple(unit_ids), tuple(destinations)
+    )
+
+
+def end_battle(
+    state: GameState, ruleset: Ruleset, battle: Battle, forced: BattleResult | None
+) -> list[Event]:
+    """End ``battle`` (R-COMBAT-10, R-COMBAT-11, R-COMBAT-13, R-ATTR-FORTI-02)."""
+    events: list[Event] = []
+    destroyed_at_end: list[int] = []
+    if forced is BattleResult.STALEMATE:
+        attackers = [f for f in battle_fighters(state, ruleset, battle) if f.side is Side.ATTACKER]
+        leaving = [f.id for f in attackers if f.can_withdraw]
+        if leaving:
+            events.append(withdraw_units(state, battle, leaving))
+        destroyed_at_end += [f.id for f in attackers if not f.can_withdraw]
+        _destroy(state, battle, destroyed_at_end)
+    for uid in battle.attacker_units + battle.defender_units + battle.withdrawn:
+        unit = state.units.get(str(uid))
+        if unit is not None and unit.wounded:
+            if state.options.fortitude_end == "heal":
+                unit.wounded = False
+            else:
+                destroyed_at_end.append(uid)
+    _destroy(state, battle, destroyed_at_end)
+    result = forced or classify(len(battle.attacker_units), len(battle.defender_units))
+    if result is BattleResult.ATTACKER_WON:
+        events += capture(state, battle.space, battle.attacker, battle=battle.id)
+    for uid in battle.attacker_units:
+        state.unit(uid).attacking = False
+    events.append(
+        BattleEnded(
+            battle.id,
+            battle.space,
+            result,
+            tuple(battle.attacker_units),
+            tuple(battle.defender_units),
+            tuple(sorted(destroyed_at_end)),
+            state.owner(battle.space),
+        )
+    )
+    state.battles_due = [s for s in state.battles_due if s != battle.space]
+    state.pending = [d for d in state.pending if d.detail.get("battle") != battle.id]
+    state.battle = None
+    return events

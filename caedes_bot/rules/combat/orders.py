@@ -1,0 +1,169 @@
+"""The orders of a battle in step 7 (R-COMBAT-02, R-COMBAT-06, R-COMBAT-08, R-COMBAT-09):
+the attacker picks the next battle (:class:`FightBattle`) and, at the end of a round, presses on
+or withdraws (:class:`PressOn`, :class:`Withdraw`); a faction whose units take hits chooses its
+casualties (:class:`AssignCasualties`, a reaction). The battle itself is
+:mod:`caedes_bot.rules.combat.battle`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat.arithmetic import BattleResult, check_assignment
+from caedes_bot.rules.combat.battle import (
+    advance,
+    awaiting_withdrawal_choice,
+    begin_battle,
+    drop_decisions,
+    end_battle,
+    next_round,
+    settle,
+    withdraw_units,
+)
+from caedes_bot.rules.combat.sides import battle_fighters
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import (
+    IllegalCombat,
+)
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import (
+    GameState,
+    Side,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FightBattle(Order):
+    """The attacker fights its next battle, in ``space`` (R-COMBAT-02)."""
+
+    label = "Fighting a battle"
+
+    space: str
+
+
+@dataclass(frozen=True, slots=True)
+class AssignCasualties(Order):
+    """Choose the units that take this step's hits (R-COMBAT-06, R-ATTR-FORTI-01).
+
+    A reaction order: given by the faction asked in a ``casualties`` decision, whoever is
+    active. ``unit_ids`` lists one id per hit; a Fortitude unit listed twice takes two hits
+    (destroyed), once is wounded.
+    """
+
+    label = "Choosing casualties"
+
+    unit_ids: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PressOn(Order):
+    """The attacker fights another round (R-COMBAT-08)."""
+
+    label = "Pressing on"
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Order):
+    """The attacker withdraws every attacking unit that may (R-COMBAT-08, R-COMBAT-09)."""
+
+    label = "Withdrawing"
+
+
+def handle_fight_battle(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Begin the battle in ``order.space`` and fight until a decision is needed or it ends
+    (R-COMBAT-01..07).
+
+    Raises:
+        IllegalCombat: another battle is under way, or no battle is due there.
+    """
+    assert isinstance(order, FightBattle)
+    if state.battle is not None:
+        name = ruleset.map.space_name(state.battle.space)
+        raise IllegalCombat(
+            f"The battle at {name} is not finished yet.",
+            rule="R-COMBAT-02",
+            allowed=f"finish the battle at {name} first",
+        )
+    if order.space not in state.battles_due:
+        names = ", ".join(ruleset.map.space_name(s) for s in state.battles_due) or "none"
+        raise IllegalCombat(
+            f"No battle is due at {ruleset.map.space_name(order.space)}.",
+            rule="R-COMBAT-01",
+            allowed=f"battles due: {names}",
+        )
+    return begin_battle(state, ruleset, dice, order.space, order.faction)
+
+
+def handle_assign_casualties(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Answer a ``casualties`` decision (R-COMBAT-06); a reaction order.
+
+    Raises:
+        IllegalCombat: the faction owes no casualty choice, or the assignment is wrong (count,
+            units, more hits on a unit than it can take); nothing changes.
+    """
+    assert isinstance(order, AssignCasualties)
+    battle = state.battle
+    open_shares = (
+        [s for s in battle.owed if s.chooser == order.faction and s.assignment is None]
+        if battle is not None
+        else []
+    )
+    if battle is None or not open_shares:
+        raise IllegalCombat(
+            f"{order.faction} has no casualties to choose now.",
+            rule="R-COMBAT-06",
+            allowed="wait until your units take hits",
+        )
+    share = open_shares[0]
+    if len(open_shares) > 1 and order.unit_ids:
+        first = state.units.get(str(order.unit_ids[0]))
+        share = next((s for s in open_shares if first and s.faction == first.owner), share)
+    fighters = battle_fighters(state, ruleset, battle)
+    mine = [f for f in fighters if f.side is share.side and f.faction == share.faction]
+    check_assignment(mine, share.hits, order.unit_ids)
+    settle(state, share, list(order.unit_ids))
+    return advance(state, ruleset, dice, battle)
+
+
+def handle_press_on(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """The attacker fights another round (R-COMBAT-08).
+
+    Raises:
+        IllegalCombat: no battle waits for the attacker's choice.
+    """
+    assert isinstance(order, PressOn)
+    battle = awaiting_withdrawal_choice(state, order.faction)
+    drop_decisions(state, battle.id, "press_or_withdraw")
+    next_round(battle)
+    return advance(state, ruleset, dice, battle)
+
+
+def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Withdraw every attacking unit that may (R-COMBAT-08, R-COMBAT-09); the rest fight on.
+
+    Raises:
+        IllegalCombat: no battle waits for the choice; or, with ``withdraw_mixed = forbidden``,
+            some attacking units may not withdraw.
+    """
+    assert isinstance(order, Withdraw)
+    battle = awaiting_withdrawal_choice(state, order.faction)
+    attackers = [f for f in battle_fighters(state, ruleset, battle) if f.side is Side.ATTACKER]
+    leaving = [f.id for f in attackers if f.can_withdraw]
+    staying = [f.id for f in attackers if not f.can_withdraw]
+    if staying and state.options.withdraw_mixed == "forbidden":
+        raise IllegalCombat(
+            "Some attacking units may not withdraw, so none may (withdraw_mixed = forbidden).",
+            rule="R-COMBAT-09",
+            allowed="press on",
+        )
+    drop_decisions(state, battle.id, "press_or_withdraw")
+    events: list[Event] = [withdraw_units(state, battle, leaving)]
+    if not battle.attacker_units:
+        return events + end_battle(state, ruleset, battle, BattleResult.WITHDRAWN)
+    next_round(battle)
+    return events + advance(state, ruleset, dice, battle)

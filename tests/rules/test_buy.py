@@ -1,0 +1,129 @@
+"""Buy, step 5 (R-BUY-01..05, R-ATTR-HERO-01), on the world of ``tests/rules/economy_world.py``."""
+
+import pytest
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.buy import (
+    BuyUnits,
+    CancelPurchase,
+    PurchaseCancelled,
+    RPForfeited,
+    UnitsBought,
+)
+from caedes_bot.rules.engine import apply
+from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
+from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.turn import EndStep
+from tests.rules.economy_world import NO_DICE
+from tests.rules.economy_world import dawnians as _daw
+from tests.rules.economy_world import world as _rs
+
+
+def _buy_state(rp: int = 10, **options: object) -> tuple[Ruleset, GameState]:
+    rs = _rs(**options)
+    return rs, _daw(rs, [("DI", "a")], rp=rp, step=Step.BUY)
+
+
+def test_r_buy_01_buying_pays_full_cost_at_once() -> None:
+    """R-BUY-01: 2 Dawnian Infantry at 3 RP = 6 RP; 10 - 6 = 4; both wait for step 8."""
+    rs, st = _buy_state()
+    out = apply(st, BuyUnits("DAW", "DI", 2), rs, NO_DICE)
+    fs = out.state.factions["DAW"]
+    assert (fs.rp, fs.purchases, fs.purchase_prices) == (4, ["DI", "DI"], [3, 3])
+    assert out.events == (UnitsBought("DAW", "DI", "Dawnian Infantry", 2, 6, 10, 4, None),)
+    assert out.events[0].audience() == ("DAW",)
+
+
+def test_r_buy_02_rp_never_negative() -> None:
+    """R-BUY-02: 4 infantry cost 12 RP, 10 held: refused; 3 are allowed (9 RP)."""
+    rs, st = _buy_state()
+    with pytest.raises(NotEnoughRP) as err:
+        apply(st, BuyUnits("DAW", "DI", 4), rs, NO_DICE)
+    assert err.value.rule == "R-BUY-02"
+    assert err.value.allowed == "at most 3 × Dawnian Infantry"
+
+
+def test_r_buy_01_only_own_order_of_battle() -> None:
+    """R-BUY-01: the Dawnians cannot buy an Orc Trooper."""
+    rs, st = _buy_state()
+    with pytest.raises(RuleViolation) as err:
+        apply(st, BuyUnits("DAW", "OT", 1), rs, NO_DICE)
+    assert err.value.rule == "R-BUY-01"
+    assert err.value.allowed is not None and "DI" in err.value.allowed
+
+
+def test_r_buy_03_heroes_cannot_be_bought() -> None:
+    """R-BUY-03, R-ATTR-HERO-01: a Hero has no cost and is never bought."""
+    rs, st = _buy_state()
+    with pytest.raises(RuleViolation) as err:
+        apply(st, BuyUnits("DAW", "DH", 1), rs, NO_DICE)
+    assert err.value.rule == "R-BUY-03"
+
+
+@pytest.mark.parametrize("kind_id", ["DS", "DU", "DO"])
+def test_units_whose_rules_are_not_built_are_refused_clearly(kind_id: str) -> None:
+    """Ships, Undead and Summoned units cannot be bought yet; the refusal says so."""
+    rs, st = _buy_state(rp=20)
+    with pytest.raises(NotBuiltYet) as err:
+        apply(st, BuyUnits("DAW", kind_id, 1), rs, NO_DICE)
+    assert "not run" in err.value.message
+
+
+def test_unknown_kind_suggests_near_names() -> None:
+    rs, st = _buy_state()
+    with pytest.raises(UnknownName) as err:
+        apply(st, BuyUnits("DAW", "Dawnian Infantri", 1), rs, NO_DICE)
+    assert err.value.suggestions[0] == "Dawnian Infantry"
+
+
+def test_buy_count_must_be_positive() -> None:
+    rs, st = _buy_state()
+    with pytest.raises(RuleViolation):
+        apply(st, BuyUnits("DAW", "DI", 0), rs, NO_DICE)
+
+
+def test_r_buy_04_unmusterable_purchase_is_allowed_with_a_warning() -> None:
+    """R-BUY-04: a Tower needs a Dawnian infantry unit in the province; the only Dawnian unit
+    is a knight (cavalry), so no province can take it: bought, with a warning."""
+    rs = _rs()
+    st = _daw(rs, [("DK", "a")], rp=20, step=Step.BUY)
+    out = apply(st, BuyUnits("DAW", "DT", 1), rs, NO_DICE)
+    (event,) = out.events
+    assert isinstance(event, UnitsBought)
+    assert event.warning is not None and "R-BUY-04" in event.warning
+    assert out.state.factions["DAW"].rp == 2
+
+
+def test_cancel_purchase_refunds_what_was_paid() -> None:
+    """Cancelling 1 of 2 infantry gives back 3 RP: 4 + 3 = 7."""
+    rs, st = _buy_state()
+    st = apply(st, BuyUnits("DAW", "DI", 2), rs, NO_DICE).state
+    out = apply(st, CancelPurchase("DAW", "DI", 1), rs, NO_DICE)
+    assert out.events == (PurchaseCancelled("DAW", "DI", 1, 3, 4, 7),)
+    assert out.state.factions["DAW"].purchases == ["DI"]
+    assert out.state.factions["DAW"].purchase_prices == [3]
+    with pytest.raises(RuleViolation):
+        apply(out.state, CancelPurchase("DAW", "DI", 2), rs, NO_DICE)
+
+
+def test_r_buy_02_rp_carry_over_by_default() -> None:
+    """R-BUY-02: unspent RP stay after step 5."""
+    rs, st = _buy_state()
+    out = apply(st, EndStep("DAW"), rs, NO_DICE)
+    assert out.state.factions["DAW"].rp == 10
+
+
+def test_r_buy_02_option_rp_carryover_off_loses_unspent_rp() -> None:
+    """R-BUY-02 option rp_carryover false: the 10 unspent RP are lost when step 5 ends."""
+    rs, st = _buy_state(rp_carryover=False)
+    out = apply(st, EndStep("DAW"), rs, NO_DICE)
+    assert out.state.factions["DAW"].rp == 0
+    assert RPForfeited("DAW", 10) in out.events
+
+
+def test_r_buy_05_no_limit_on_units_of_one_kind() -> None:
+    """R-BUY-05: 10 infantry at 3 RP each: 30 RP, all bought."""
+    rs, st = _buy_state(rp=30)
+    out = apply(st, BuyUnits("DAW", "DI", 10), rs, NO_DICE)
+    assert out.state.factions["DAW"].purchases == ["DI"] * 10
+    assert out.state.factions["DAW"].rp == 0
