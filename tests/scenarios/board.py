@@ -11,6 +11,7 @@ from typing import Any
 
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import OPTION_CHOICES, Options, Ruleset
+from caedes_bot.gamedata.options import OptionNotBuilt, check_option_built
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import FactionState, GameState, Unit
 from tests.rules import builders
@@ -291,7 +292,8 @@ def _cost(rs: Ruleset, kind_id: str, where: str) -> int:
 
 def _options(base: Options, raw: Mapping[str, Any], where: str) -> Options:
     """``base`` with the options of ``raw``, each checked against its default's type and, for
-    an enumerated option, its choices."""
+    an enumerated option, its choices; an option whose rule is not built yet keeps its
+    default, as in the game data."""
     defaults = Options()
     known = {f.name for f in fields(Options)}
     changes: dict[str, object] = {}
@@ -317,6 +319,10 @@ def _options(base: Options, raw: Mapping[str, Any], where: str) -> Options:
         choices = OPTION_CHOICES.get(key)
         if choices is not None and value not in choices:
             raise ScenarioFileError(f"{where}: option {key} is one of {', '.join(choices)}")
+        try:
+            check_option_built(key, value)
+        except OptionNotBuilt as err:
+            raise ScenarioFileError(f"{where}: {err}") from None
         changes[key] = tuple(value) if isinstance(value, list) else value
     return replace(base, **changes)  # type: ignore[arg-type]
 
