@@ -1,57 +1,20 @@
-"""The one error handler of the command tree (design.md sections 3 and 5, ux.md).
+"""The one error handler of the command tree (design.md sections 3 and 5, ux.md), and the
+refusals the cogs and their checks raise.
 
 Cogs have no ``try/except`` for refusals. Any :class:`~caedes_bot.rules.errors.Refusal` (a
 ``RuleViolation`` from the rules, a refusal of the service, a :class:`UserError` from a cog or
-a check), or a failed check reaches
-:func:`handle_app_command_error`, which answers the member privately with what was wrong, the
-rule ID and what is allowed instead. Anything else is a bug: it is logged with its traceback
-and the member gets a short apology, which says whether the order was carried out before the
-failure (:func:`mark_committed`) or nothing was changed.
-
-Views and modals call :func:`report_error` from their ``on_error`` to get the same treatment.
-
-Discord may deliver the same interaction twice (a gateway resume). A second delivery is not an
-error: :func:`first_delivery` recognises it (the gameplay cogs and the bot's components ask it
-before anything else) and it is dropped with an INFO line; should one still reach a reply,
-Discord's "already acknowledged" is logged at INFO too.
+a check), or a failed check reaches :func:`handle_app_command_error`, which answers through
+:func:`caedes_bot.ui.replies.report_error`: privately, with what was wrong, the rule ID and what
+is allowed instead; a bug gets an apology. The bot's buttons and selects get the same answers.
 """
 
 from __future__ import annotations
-
-import logging
-from collections import OrderedDict
 
 import discord
 from discord import app_commands
 
 from caedes_bot.rules.errors import Refusal
-from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
-
-log = logging.getLogger(__name__)
-
-APOLOGY = (
-    "Sorry, something went wrong on the bot's side and nothing was changed. "
-    "The error has been logged for the admins."
-)
-#: The apology when the order was carried out before the failure (the reply failed).
-APOLOGY_AFTER_ORDER = (
-    "Sorry, something went wrong on the bot's side after your order was carried out: it "
-    "stands (see `/status` or the turn panel). The error has been logged for the admins."
-)
-
-#: The key of :attr:`discord.Interaction.extras` set once an order of the interaction is
-#: committed.
-COMMITTED = "caedes_order_committed"
-
-
-def mark_committed(interaction: discord.Interaction) -> None:
-    """Note that an order given by ``interaction`` has been carried out (and stands)."""
-    interaction.extras[COMMITTED] = True
-
-
-def order_committed(interaction: discord.Interaction) -> bool:
-    """Whether an order given by ``interaction`` has been carried out."""
-    return bool(interaction.extras.get(COMMITTED))
+from caedes_bot.ui.replies import report_error
 
 
 class UserError(Refusal, app_commands.AppCommandError):
@@ -74,106 +37,6 @@ class NotInCampaign(UserError):
 
 class NotPermitted(UserError):
     """The member lacks the role the command needs (admin, umpire)."""
-
-
-class Redelivered(app_commands.CheckFailure):
-    """Discord delivered an interaction the bot has already handled; it is dropped quietly."""
-
-
-#: Interaction ids remembered per client to recognise a second delivery.
-SEEN_LIMIT = 4096
-_SEEN_ATTR = "caedes_seen_interactions"
-#: Discord's error code for a second answer to one interaction.
-ALREADY_ACKNOWLEDGED = 40060
-
-
-def first_delivery(interaction: discord.Interaction) -> bool:
-    """Whether this is the first time the bot sees ``interaction``'s id (in this process);
-    remembers it. Ask once per interaction, before doing anything."""
-    seen: OrderedDict[int, None] | None = getattr(interaction.client, _SEEN_ATTR, None)
-    if seen is None:
-        seen = OrderedDict()
-        setattr(interaction.client, _SEEN_ATTR, seen)
-    if interaction.id in seen:
-        return False
-    seen[interaction.id] = None
-    while len(seen) > SEEN_LIMIT:
-        seen.popitem(last=False)
-    return True
-
-
-def _answered_elsewhere(interaction: discord.Interaction, error: BaseException) -> bool:
-    """Discord refused the answer because another delivery of the interaction answered it."""
-    return (
-        isinstance(error, discord.HTTPException)
-        and error.code == ALREADY_ACKNOWLEDGED
-        and not interaction.response.is_done()
-    )
-
-
-def error_text(error: BaseException) -> str | None:
-    """The private answer for a refusal the member can act on, or ``None`` for a bug.
-
-    Args:
-        error: what the command tree caught (a ``CommandInvokeError`` is unwrapped).
-    """
-    if isinstance(error, app_commands.CommandInvokeError):
-        error = error.original
-    if isinstance(error, Refusal):
-        return error.player_text()
-    if isinstance(error, app_commands.TransformerError):
-        return f"'{error.value}' is not a valid value here."
-    if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works only in a server."
-    if isinstance(error, app_commands.MissingPermissions):
-        missing = ", ".join(p.replace("_", " ") for p in error.missing_permissions)
-        return f"You need the {missing} permission for this."
-    if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {error.retry_after:.0f} s."
-    if isinstance(error, app_commands.CheckFailure):
-        return "You may not use this command here."
-    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        return "This command has just changed. Try again in a minute."
-    return None
-
-
-async def send_private(interaction: discord.Interaction, text: str) -> None:
-    """Answer ``interaction`` privately, whether or not it was already answered or deferred."""
-    text = truncate(text, MESSAGE_LIMIT)
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException as error:
-        if _answered_elsewhere(interaction, error):
-            log.info("interaction %s was already answered (delivered twice)", interaction.id)
-        else:
-            log.warning("could not send an error reply to interaction %s", interaction.id)
-
-
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
-    """Answer a failed command, button or select: the refusal explained, or an apology for a
-    bug (logged at ERROR with its traceback). A second delivery of an interaction is only
-    logged at INFO."""
-    original = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-    if isinstance(original, Redelivered) or _answered_elsewhere(interaction, original):
-        log.info("interaction %s was delivered again; dropped", interaction.id)
-        return
-    text = error_text(error)
-    if text is None:
-        command = interaction.command.qualified_name if interaction.command else "?"
-        log.error(
-            "Unexpected error in %s (interaction %s, user %s)",
-            command,
-            interaction.id,
-            interaction.user.id,
-            exc_info=(type(original), original, original.__traceback__),
-        )
-        text = APOLOGY_AFTER_ORDER if order_committed(interaction) else APOLOGY
-    elif isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-        log.warning("command out of sync: %s", error)
-    await send_private(interaction, text)
 
 
 async def handle_app_command_error(

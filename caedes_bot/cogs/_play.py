@@ -28,14 +28,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import campaign_context, directory_of, is_admin, service_of
-from caedes_bot.cogs._errors import (
-    NotInCampaign,
-    NotPermitted,
-    Redelivered,
-    UserError,
-    first_delivery,
-    mark_committed,
-)
+from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError
 from caedes_bot.cogs._transformers import Choice, resolve_faction
 from caedes_bot.domain.records import CampaignView
 from caedes_bot.gamedata.model import Ruleset
@@ -46,6 +39,7 @@ from caedes_bot.rules.state import GameState, Step
 from caedes_bot.service import Actor, Expect, RulesService, SubmitResult
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
+from caedes_bot.ui.replies import Redelivered, first_delivery, mark_committed
 from caedes_bot.ui.text import ELLIPSIS, choices, split_message
 
 if TYPE_CHECKING:

@@ -33,13 +33,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
-from caedes_bot.cogs._errors import NotInCampaign, Redelivered, UserError, first_delivery
+from caedes_bot.cogs._errors import NotInCampaign, UserError
 from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.service import NAME_MAX, RulesService
+from caedes_bot.ui.replies import Redelivered, first_delivery
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
 from caedes_bot.ui.wording import STATUS_TEXT, describe_problem
 
@@ -77,7 +78,7 @@ class CampaignCog(commands.Cog):
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """Every ``/campaign`` command: an interaction Discord delivers a second time is
-        refused before any work (:class:`~caedes_bot.cogs._errors.Redelivered`, logged at
+        refused before any work (:class:`~caedes_bot.ui.replies.Redelivered`, logged at
         INFO by the error handler; the first delivery answers)."""
         if not first_delivery(interaction):
             raise Redelivered("delivered again")

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context
-from caedes_bot.cogs._errors import UserError, mark_committed
+from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     PlayCog,
     add_play_cog,
@@ -40,6 +40,7 @@ from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
 from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import event_line, faction_name
+from caedes_bot.ui.replies import mark_committed
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
 
 AUDIT_LINES = 15

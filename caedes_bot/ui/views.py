@@ -29,6 +29,7 @@ from typing import Any
 
 import discord
 
+from caedes_bot.ui.replies import first_delivery, report_error, send_private
 from caedes_bot.ui.text import (
     BUTTON_LABEL_LIMIT,
     CUSTOM_ID_LIMIT,
@@ -298,8 +299,6 @@ class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEM
         return cls(item, ref)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        from caedes_bot.cogs._errors import first_delivery, report_error, send_private
-
         if not first_delivery(interaction):
             log.info("interaction %s was delivered again; dropped", interaction.id)
             return

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 import pytest
 
-from caedes_bot.cogs._errors import APOLOGY_AFTER_ORDER
 from caedes_bot.rules.state import Step
+from caedes_bot.ui.replies import APOLOGY_AFTER_ORDER
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import (
     QueuedDice,

@@ -7,7 +7,7 @@ private apology and is logged at ERROR with its traceback.
 from __future__ import annotations
 
 from caedes_bot.app import EXTENSIONS
-from caedes_bot.cogs._errors import APOLOGY
+from caedes_bot.ui.replies import APOLOGY
 from tests.e2e.conftest import MakeBot
 from tests.fakediscord import FakeDiscord
 

@@ -1,4 +1,4 @@
-"""A second delivery of one interaction (caedes_bot/cogs/_errors.py) is recognised and dropped
+"""A second delivery of one interaction (caedes_bot/ui/replies.py) is recognised and dropped
 with an INFO line, never handled as an error."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, cast
 import discord
 import pytest
 
-from caedes_bot.cogs._errors import first_delivery, report_error
+from caedes_bot.ui.replies import first_delivery, report_error
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """One refusal hierarchy (caedes_bot/rules/errors.py): the rules' violations, the service's
 refusals and the cogs' user errors share :class:`Refusal`, and the edge has one handler for it
-(caedes_bot/cogs/_errors.py)."""
+(caedes_bot/ui/replies.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import pytest
 from discord import app_commands
 
 from caedes_bot import service
-from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError, error_text
+from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError
 from caedes_bot.rules.errors import NotYourTurn, Refusal, RuleViolation
+from caedes_bot.ui.replies import error_text
 
 
 @pytest.mark.parametrize(
