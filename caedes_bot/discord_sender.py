@@ -33,7 +33,9 @@ A row Discord refuses for good is reported to ``on_failure`` (the bot tells the 
 
 Errors are sorted for the dispatcher: a rate limit (429), a Discord outage (5xx) or a network
 error is :class:`~caedes_bot.outbox.RetryableError`; any other refusal (4xx: forbidden, unknown
-channel, invalid body) is :class:`~caedes_bot.outbox.PermanentError`.
+channel, invalid body) is :class:`~caedes_bot.outbox.PermanentError`. A server at one of
+Discord's limits (500 channels, 50 in a category, 1,000 active threads) is a permanent error
+that says which limit, in words the umpire can act on.
 """
 
 from __future__ import annotations
@@ -86,6 +88,28 @@ THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 THREAD_ARCHIVED: Final = 50083
 #: Discord's JSON error code for a message that does not exist (any more).
 UNKNOWN_MESSAGE: Final = 10008
+#: Discord's JSON error codes for a server at its limits: 500 channels; 1,000 active threads.
+MAX_CHANNELS_REACHED: Final = 30013
+MAX_ACTIVE_THREADS_REACHED: Final = 160006
+#: Discord's form error (50035) on ``parent_id`` for a category already holding 50 channels.
+CATEGORY_FULL_TEXT: Final = "Maximum number of channels in category"
+
+
+def limit_reached(err: discord.HTTPException) -> str | None:
+    """Which of Discord's server limits ``err`` reports, in words for the umpire, or ``None``."""
+    if err.code == MAX_CHANNELS_REACHED:
+        return (
+            "the server is at Discord's limit of 500 channels (code 30013): delete channels it "
+            "no longer needs"
+        )
+    if err.code == MAX_ACTIVE_THREADS_REACHED:
+        return (
+            "the server is at Discord's limit of 1,000 active threads (code 160006): archive or "
+            "delete threads it no longer needs"
+        )
+    if CATEGORY_FULL_TEXT in err.text:
+        return "the category is at Discord's limit of 50 channels: move some out of it"
+    return None
 
 
 async def _no_owner(_discord_id: int) -> int | None:
@@ -218,6 +242,9 @@ class DiscordSender:
                 raise RetryableError(f"Discord answered {err.status}: {err.text}") from err
             if err.code == THREAD_ARCHIVED:  # archived again between unarchiving and retrying
                 raise RetryableError(f"the thread is archived: {err.text}") from err
+            full = limit_reached(err)
+            if full is not None:
+                raise PermanentError(full) from err
             raise PermanentError(f"Discord refused ({err.status} {err.code}): {err.text}") from err
         except (TimeoutError, aiohttp.ClientError, OSError) as err:
             raise RetryableError(f"network: {type(err).__name__}: {err}") from err

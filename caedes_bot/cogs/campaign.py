@@ -34,6 +34,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
 from caedes_bot.cogs._errors import NotInCampaign, UserError
+from caedes_bot.cogs._limits import require_room
 from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.gamedata.loader import suggest
@@ -153,6 +154,17 @@ class CampaignCog(commands.Cog):
         chosen = self._scenario(scenario)
         if umpire is not None:
             self._not_a_bot(umpire)
+        if interaction.guild is not None:  # Discord's limits: refuse before making anything
+            places = 4 if table_talk else 3
+            threads = len(chosen.factions)
+            require_room(
+                interaction.guild,
+                channels=1 + places,
+                threads=threads,
+                what="a campaign",
+                needs=f"{1 + places} channels (a category and {places} channels) and {threads} "
+                "threads (an orders thread per faction)",
+            )
         info = await self.service.create_campaign(
             interaction.guild_id,
             name,

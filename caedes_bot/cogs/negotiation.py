@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._limits import require_room, shortage
 from caedes_bot.cogs._play import (
     PlayCog,
     actable_factions,
@@ -67,6 +68,13 @@ class NegotiationCog(PlayCog):
                 allowed="negotiate with " + (", ".join(near) if near else "nobody for now"),
             )
         key, name = thread_key(ruleset, seat.faction, other)
+        guild = interaction.guild  # a new thread must fit under Discord's cap of active threads
+        if (
+            guild is not None
+            and shortage(guild, threads=1)
+            and key not in await seat.service.channels(seat.campaign_id)
+        ):
+            require_room(guild, threads=1, what="a negotiation thread", needs="one thread")
         players = seat.campaign.players
         umpire = seat.campaign.info.umpire_user_id
         members = [u for u in (players.get(seat.faction), players.get(other), umpire) if u]

@@ -174,8 +174,8 @@ def describe_problem(problem: DeliveryProblem) -> str:
 
 
 def delivery_notice(problem: DeliveryProblem) -> str:
-    """The notice in ``#umpire`` of a delivery that failed for good."""
-    return (
-        f"⚠️ {describe_problem(problem)}. Check the bot's permissions in this server; "
-        "`/campaign info` lists what failed."
-    )
+    """The notice in ``#umpire`` of a delivery that failed for good. Only a refusal for want
+    of permission (403) points at the bot's permissions; a server at one of Discord's limits
+    is named as such by the error itself."""
+    advice = " Check the bot's permissions in this server;" if "(403 " in problem.error else ""
+    return f"⚠️ {describe_problem(problem)}.{advice} `/campaign info` lists what failed."

@@ -76,3 +76,36 @@ def test_threads_archive_after_their_idle_time_on_the_fake_clock(world: World) -
     assert t["thread_metadata"]["archived"] is False
     world.advance(dt.timedelta(days=1, minutes=1))
     assert t["thread_metadata"]["archived"] is True
+
+
+def test_a_server_holds_500_channels_and_a_category_50(world: World) -> None:
+    owner = world.owner.id
+    category = world.create_channel(owner, {"name": "Camp", "type": 4})
+    for i in range(50):
+        world.create_channel(owner, {"name": f"c{i}", "parent_id": category["id"]})
+    one_more = {"name": "c51", "parent_id": category["id"]}
+    assert refusal(world.create_channel, owner, one_more) == (400, 50035)
+    with pytest.raises(ApiError) as caught:
+        world.create_channel(owner, one_more)
+    assert "parent_id" in caught.value.body()["errors"]
+    while world.channel_count() < 500:
+        world.create_channel_raw(name="filler", type=GUILD_TEXT)
+    assert refusal(world.create_channel, owner, {"name": "one-more"}) == (400, 30013)
+
+
+def test_a_server_holds_a_capped_number_of_active_threads(world: World) -> None:
+    world.max_active_threads = 2  # Discord's cap is 1,000; the fake's can be lowered
+    first, _second = thread(world), thread(world)
+    assert refusal(thread, world) == (400, 160006)
+    # an archived thread does not count, and unarchiving it needs room again
+    world.set_archived(int(first["id"]), archived=True)
+    third = thread(world)
+    assert refusal(world.modify_channel, world.bot.id, int(first["id"]), {"archived": False}) == (
+        400,
+        160006,
+    )
+    assert refusal(world.post_message, world.bot.id, int(first["id"]), {"content": "x"}) == (
+        400,
+        160006,
+    )
+    assert third["thread_metadata"]["archived"] is False

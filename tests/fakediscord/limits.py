@@ -17,14 +17,18 @@ JSON = dict[str, Any]
 class ApiError(Exception):
     """A refusal the fake answers with a 4xx and a Discord error body."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(self, status: int, code: int, message: str, *, errors: JSON | None = None) -> None:
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         self.code = code
         self.message = message
+        self.errors = errors
 
     def body(self) -> JSON:
-        return {"message": self.message, "code": self.code}
+        body: JSON = {"message": self.message, "code": self.code}
+        if self.errors is not None:
+            body["errors"] = self.errors
+        return body
 
 
 def missing_permissions(what: str) -> ApiError:
@@ -63,6 +67,26 @@ MAX_ACTIVE_THREADS = 1000
 #: How long Discord remembers a message's ``nonce`` for ``enforce_nonce``: the documentation
 #: says a few minutes (https://discord.com/developers/docs/resources/message#create-message).
 NONCE_MEMORY = dt.timedelta(minutes=5)
+
+
+def guild_full() -> ApiError:
+    return ApiError(
+        400, MAX_GUILD_CHANNELS_REACHED, "Maximum number of guild channels reached (500)"
+    )
+
+
+def category_full() -> ApiError:
+    """A form error on ``parent_id``, in Discord's nested error format
+    (https://discord.com/developers/docs/reference#error-messages)."""
+    why = f"Maximum number of channels in category reached ({MAX_CATEGORY_CHANNELS})"
+    return ApiError(
+        400,
+        50035,
+        "Invalid Form Body",
+        errors={
+            "parent_id": {"_errors": [{"code": "CHANNEL_PARENT_MAX_CHANNELS", "message": why}]}
+        },
+    )
 
 
 def thread_archived() -> ApiError:

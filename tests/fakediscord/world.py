@@ -11,8 +11,10 @@ The world checks what Discord checks and tells the test what happened:
 * ``nonce`` + ``enforce_nonce`` on a new message returns the message already made with that nonce;
 * threads archive after their idle time on the fake's clock (:meth:`World.advance`) or when a
   test says (:meth:`World.set_archived`); an archived thread refuses message edits and member
-  changes (400, code 50083), a post unarchives it unless it is locked, and a server holds at
-  most :data:`~tests.fakediscord.limits.MAX_ACTIVE_THREADS` active threads (160006).
+  changes (400, code 50083), and a post unarchives it unless it is locked;
+* a server holds at most 500 channels (30013), a category 50 (a form error on ``parent_id``)
+  and the server 1,000 active threads (160006); tests may lower the caps
+  (:attr:`World.max_active_threads` ...).
 
 The codes and limits, with the documentation they come from, are in
 :mod:`tests.fakediscord.limits`.
@@ -39,12 +41,16 @@ from tests.fakediscord.limits import (
     JSON,
     MAX_ACTIVE_THREADS,
     MAX_ACTIVE_THREADS_REACHED,
+    MAX_CATEGORY_CHANNELS,
+    MAX_GUILD_CHANNELS,
     MISSING_ACCESS,
     UNKNOWN_MESSAGE,
     ApiError,
+    category_full,
     check_components,
     check_message_body,
     embed_length,
+    guild_full,
     invalid_form,
     missing_permissions,
     thread_archived,
@@ -250,7 +256,9 @@ class World:
         self.ephemeral: dict[int, JSON] = {}
         self.nonces: dict[tuple[int, int, str], int] = {}
         self.clock_offset = dt.timedelta(0)
-        #: Discord's cap on active threads (a test lowers it to reach it with a few threads)
+        #: Discord's server limits (see tests.fakediscord.limits)
+        self.max_guild_channels = MAX_GUILD_CHANNELS
+        self.max_category_channels = MAX_CATEGORY_CHANNELS
         self.max_active_threads = MAX_ACTIVE_THREADS
         self.thread_activity: dict[int, dt.datetime] = {}
         self.on_event: Callable[[str, JSON, int], None] = lambda name, data, intent: None
@@ -369,6 +377,10 @@ class World:
 
     def children(self, parent_id: int) -> list[JSON]:
         return [c for c in self.channels.values() if c.get("parent_id") == str(parent_id)]
+
+    def channel_count(self) -> int:
+        """Channels counting towards the server's 500: all but threads."""
+        return sum(1 for c in self.channels.values() if c["type"] not in THREAD_TYPES)
 
     def channel_payload(self, channel_id: int) -> JSON:
         channel = dict(self.channel(channel_id))
@@ -496,6 +508,12 @@ class World:
             parent_channel = self.channel(int(parent))
             if parent_channel["type"] != GUILD_CATEGORY:
                 raise invalid_form("parent_id is not a category")
+        # Discord's limits: 500 channels in a server, categories included (30013), and 50 in
+        # one category (a form error on parent_id); see tests.fakediscord.limits
+        if self.channel_count() >= self.max_guild_channels:
+            raise guild_full()
+        if parent is not None and len(self.children(int(parent))) >= self.max_category_channels:
+            raise category_full()
         if ctype == GUILD_TEXT:
             name = name.lower().replace(" ", "-")
         channel = self.create_channel_raw(
