@@ -38,8 +38,9 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.service import Actor, Expect, RulesService, SubmitResult
 from caedes_bot.ui import views
-from caedes_bot.ui.describe import STEP_TEXT, event_line, faction_name
+from caedes_bot.ui.describe import event_line, faction_name
 from caedes_bot.ui.replies import Redelivered, first_delivery, mark_committed
+from caedes_bot.ui.steps import now_text
 from caedes_bot.ui.text import ELLIPSIS, choices, split_message
 
 if TYPE_CHECKING:
@@ -399,8 +400,7 @@ def where_now(state: GameState, ruleset: Ruleset, faction: str) -> str:
         return "No faction is playing."
     if state.active != faction:
         return f"Now playing: {faction_name(ruleset, state.active)} (step {state.step.label})."
-    rule, text = STEP_TEXT[state.step]
-    return f"Now: step {state.step.label} ({rule}). {text}"
+    return f"Now: {now_text(state.step)}"
 
 
 def effect_text(seat: Seat, result: SubmitResult, *, headline: str | None = None) -> str:

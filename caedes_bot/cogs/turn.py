@@ -42,6 +42,7 @@ from caedes_bot.ui import views
 from caedes_bot.ui.announcer import RichAnnouncer, panel_again_reply
 from caedes_bot.ui.describe import kind_counts
 from caedes_bot.ui.embeds import help_embed
+from caedes_bot.ui.steps import over_text
 
 
 async def end_step(seat: Seat, expect: Expect) -> None:
@@ -50,7 +51,7 @@ async def end_step(seat: Seat, expect: Expect) -> None:
     second click or command), nothing is ended (:class:`~caedes_bot.service.StaleOrder`)."""
     step = expect.step or seat.state.step
     order = PayUpkeep(seat.faction) if step is Step.UPKEEP else EndStep(seat.faction)
-    await seat.give(order, expect=expect, headline=f"Step {step.label} is over.")
+    await seat.give(order, expect=expect, headline=over_text(step))
 
 
 def default_ids(decision: PendingDecision | None) -> tuple[int, ...]:

@@ -29,7 +29,7 @@ from caedes_bot.rules import (
 )
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.state import GameState
 
 #: What each attribute does, in one sentence, with the rule that says so (``/unit``).
 ATTRIBUTE_TEXT: Mapping[Attribute, tuple[str, str]] = {
@@ -138,68 +138,6 @@ ATTRIBUTE_TEXT: Mapping[Attribute, tuple[str, str]] = {
         "instead of moving, may take itself and up to 1d10 companions to an empty province",
     ),
 }
-
-#: What each step of a turn is for, with its rules (``/help``, the turn panel).
-STEP_TEXT: Mapping[Step, tuple[str, str]] = {
-    Step.TRADE: (
-        "R-TRADE-01",
-        "Trade RP and commodities with other factions; offers lapse when the step ends.",
-    ),
-    Step.REDEEM: (
-        "R-COMM-02",
-        "Redeem commodities: sets for RP, Iron for RP, Salt against upkeep, or earmark "
-        "discounts for this turn's purchases.",
-    ),
-    Step.COLLECT: ("R-COLL-04", "Collect RP and commodities from the provinces you hold."),
-    Step.UPKEEP: (
-        "R-UPK-01",
-        "Pay upkeep: 1 RP for every 6 units (Undead are free). You may disband units first "
-        "(R-UPK-02); if your RP cannot cover the bill you must (R-UPK-03).",
-    ),
-    Step.BUY: (
-        "R-BUY-01",
-        "Buy units of your order of battle; they wait off the board until step 8.",
-    ),
-    Step.MOVE: (
-        "R-MOVE-01",
-        "Move any of your units; entering a province held by another faction's units is an "
-        "attack, fought in step 7.",
-    ),
-    Step.COMBAT: (
-        "R-COMBAT-01",
-        "Fight a battle in each province you attacked, in the order you choose.",
-    ),
-    Step.MUSTER: (
-        "R-MUSTER-01",
-        "Place the units you bought this turn; anything left is placed by the bot, or lost "
-        "if nowhere can take it.",
-    ),
-}
-
-#: The commands and buttons that serve each step (``/help``).
-STEP_COMMANDS: Mapping[Step, str] = {
-    Step.TRADE: (
-        "`/trade offer` (then the other side answers with the buttons in its thread or "
-        "`/trade accept`); **Done trading** on the turn panel or `/done`."
-    ),
-    Step.REDEEM: (
-        "`/redeem sets`, `/redeem iron`, `/redeem salt`, `/redeem earmark`; **Done redeeming** "
-        "or `/done`."
-    ),
-    Step.COLLECT: "Nothing to do: it runs by itself.",
-    Step.UPKEEP: "**Disband…** on the turn panel; **Pay upkeep** or `/done`.",
-    Step.BUY: "**Buy…** on the turn panel or `/buy unit count`; **Done buying** or `/done`.",
-    Step.MOVE: "**Move…** on the turn panel or `/move units from to`; **Done moving** or `/done`.",
-    Step.COMBAT: (
-        "**Fight…** on the turn panel or `/attack province`; then **Press on** / **Withdraw** "
-        "and the casualty choice on the battle message in #battles; **Done** or `/done`."
-    ),
-    Step.MUSTER: (
-        "**Muster…** on the turn panel or `/muster unit province`; **Done mustering** or `/done` "
-        "places the rest."
-    ),
-}
-
 
 # --------------------------------------------------------------------------- names
 

@@ -32,8 +32,6 @@ from caedes_bot.rules.state import (
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import (
     ATTRIBUTE_TEXT,
-    STEP_COMMANDS,
-    STEP_TEXT,
     commodities_text,
     faction_name,
     kind_counts,
@@ -41,6 +39,7 @@ from caedes_bot.ui.describe import (
     kind_stats,
     space_name,
 )
+from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, STEPS, step_line
 from caedes_bot.ui.text import (
     EMBED_DESCRIPTION_LIMIT,
     EMBED_FIELD_VALUE_LIMIT,
@@ -71,30 +70,6 @@ def _colour(ruleset: Ruleset, faction: str | None) -> discord.Colour | None:
 
 
 # --------------------------------------------------------------------------- turn panel
-
-#: Labels of the "Done" button of each waiting step.
-DONE_LABELS: Mapping[Step, str] = {
-    Step.TRADE: "Done trading",
-    Step.REDEEM: "Done redeeming",
-    Step.UPKEEP: "Pay upkeep",
-    Step.BUY: "Done buying",
-    Step.MOVE: "Done moving",
-    Step.COMBAT: "Done with battles",
-    Step.MUSTER: "Done mustering",
-}
-
-
-def step_line(step: Step) -> str:
-    """``"1 Trade ✓ · … · **5 Buy** · 6 Move …"`` (R-TURN-02)."""
-    parts = []
-    for s in Step:
-        if s < step:
-            parts.append(f"~~{s.label}~~")
-        elif s == step:
-            parts.append(f"**{s.label}**")
-        else:
-            parts.append(s.label)
-    return " · ".join(parts)
 
 
 def treasury_text(state: GameState, faction: str) -> str:
@@ -176,8 +151,10 @@ def turn_panel(
             embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
         return fit_embed(embed), []
     step = state.step
-    rule, text = STEP_TEXT[step]
-    embed.description = f"{step_line(step)}\n\n**Step {step.label}** ({rule}): {text}"
+    words = STEPS[step]
+    embed.description = (
+        f"{step_line(step)}\n\n**Step {step.label}** ({words.rule}): {words.purpose}"
+    )
     if state.passive:
         embed.description += (
             "\n\nThe turn deadline was missed: the bot plays the rest of this turn passively "
@@ -254,20 +231,18 @@ def panel_components(
         items.append(views.button(cid("status"), "Status"))
         items.append(views.button(cid("help"), "Help"))
         return views.layout(items)
+    words = STEPS[step]
     if step is Step.COMBAT and state.battle is None and state.battles_due:
-        options = [views.option(f"Fight at {space_name(ruleset, s)}", s) for s in state.battles_due]
-        items.append(views.select(cid("fight"), options, placeholder="Fight a battle…"))
-    if step is Step.UPKEEP:
-        items.append(views.button(cid("disband"), "Disband…", style="danger"))
-    if step is Step.BUY:
-        items.append(views.button(cid("buy"), "Buy…", style="primary", emoji="🛒"))
-    if step is Step.MOVE:
-        items.append(views.button(cid("move"), "Move…", style="primary", emoji="🚶"))
-    if step is Step.MUSTER and state.factions[faction].purchases:
-        items.append(views.button(cid("muster"), "Muster…", style="primary", emoji="🏳️"))
-    label = DONE_LABELS.get(step)
-    if label is not None:
-        items.append(views.button(cid("done"), label, style="success"))
+        options = [
+            views.option(FIGHT_OPTION.format(place=space_name(ruleset, s)), s)
+            for s in state.battles_due
+        ]
+        items.append(views.select(cid("fight"), options, placeholder=FIGHT_PLACEHOLDER))
+    menu = words.menu
+    if menu is not None and (step is not Step.MUSTER or state.factions[faction].purchases):
+        items.append(views.button(cid(menu.action), menu.label, style=menu.style, emoji=menu.emoji))
+    if words.done is not None:
+        items.append(views.button(cid("done"), words.done, style="success"))
     items.append(views.button(cid("status"), "Status"))
     items.append(views.button(cid("help"), "Help"))
     return views.layout(items)
@@ -331,13 +306,14 @@ def help_embed(state: GameState, ruleset: Ruleset, faction: str | None) -> disco
         )
         return embed
     step = state.step
-    rule, text = STEP_TEXT[step]
+    words = STEPS[step]
     active = faction_name(ruleset, state.active)
     yours = faction is not None and faction == state.active
     embed.description = (
-        f"Game round {state.round}: {active}, step {step.label} ({rule}).\n{text}\n\n"
+        f"Game round {state.round}: {active}, step {step.label} ({words.rule}).\n"
+        f"{words.purpose}\n\n"
         + (
-            STEP_COMMANDS[step]
+            words.commands
             if yours
             else "It is not your turn: you act only to answer what is asked of you (R-TURN-03)."
         )

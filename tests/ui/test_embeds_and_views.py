@@ -14,9 +14,9 @@ from caedes_bot.ui.embeds import (
     casualty_options,
     panel_components,
     status_embed,
-    step_line,
     unit_embed,
 )
+from caedes_bot.ui.steps import step_line
 from tests.ui.skirmish import at_step, ruleset
 
 
