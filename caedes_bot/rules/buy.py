@@ -29,7 +29,9 @@ from caedes_bot.rules.muster import legal_muster_provinces
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
     GameState,
+    Step,
 )
+from caedes_bot.rules.steps import Accepts, StepSpec, active_faction, always
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,3 +244,23 @@ def end_buy_step(state: GameState, faction: str) -> list[Event]:
     lost = fs.rp
     fs.rp = 0
     return [RPForfeited(faction, lost)]
+
+
+# --------------------------------------------------------------------------- step 5
+
+
+def _end_buy(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return end_buy_step(state, active_faction(state))
+
+
+#: Step 5, Buy (R-BUY-01..05).
+SPEC = StepSpec(
+    "buy",
+    Step.BUY,
+    accepts=(
+        Accepts(BuyUnits, handle_buy_units),
+        Accepts(CancelPurchase, handle_cancel_purchase),
+    ),
+    on_leave=_end_buy,
+    waits=always,
+)

@@ -6,8 +6,13 @@ once the module that defines it has been imported. Importing this module imports
 the registries are complete in any process that imports it, whether or not it has applied an
 order: :mod:`caedes_bot.rules.engine` and :mod:`caedes_bot.persistence.mappers` import it.
 
-A new rules module is added to the list below; ``tests/rules/test_catalogue.py`` fails for a
-module of ``caedes_bot/rules/`` that is missing here.
+It also lists the specs the engine is built from (:mod:`caedes_bot.rules.steps`): the spec of
+every step (:data:`STEP_SPECS`) and the specs of orders that belong to no single step
+(:data:`ANYTIME_SPECS`); the turn's own orders are the spec of
+:class:`caedes_bot.rules.turn.Turn`.
+
+A new rules module is added to :data:`MODULES`, and a new spec to its list below;
+``tests/rules/test_catalogue.py`` fails for a module of ``caedes_bot/rules/`` that is missing.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from caedes_bot.rules import (
 from caedes_bot.rules.combat import arithmetic, battle, sides
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
+from caedes_bot.rules.steps import StepSpec
 
 #: The modules of the rules (all but the engine, which imports this one), in no special order.
 MODULES = (
@@ -68,3 +74,19 @@ MODULES = (
     combat_events,
     combat_orders,
 )
+
+#: The spec of every step of the turn, one each (the order of a turn is game data,
+#: ``Ruleset.step_order``).
+STEP_SPECS: tuple[StepSpec, ...] = (
+    trade.SPEC,
+    redeem.SPEC,
+    collect.SPEC,
+    upkeep.SPEC,
+    buy.SPEC,
+    movement.SPEC,
+    combat_orders.SPEC,
+    muster.SPEC,
+)
+
+#: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01).
+ANYTIME_SPECS: tuple[StepSpec, ...] = (umpire.SPEC,)

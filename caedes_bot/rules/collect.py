@@ -16,11 +16,14 @@ from typing import ClassVar
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import redeem
+from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.ownership import garrisoned, held_provinces
 from caedes_bot.rules.state import (
     GameState,
+    Step,
 )
+from caedes_bot.rules.steps import StepSpec, active_faction
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,3 +171,20 @@ def end_of_turn(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]
     fs.purchases.clear()
     fs.purchase_prices.clear()
     return redeem.return_earmarks(state, faction)  # R-COMM-02, R-COMM-07
+
+
+# --------------------------------------------------------------------------- step 3
+
+
+def _collect(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return collect(state, ruleset, active_faction(state))
+
+
+#: Step 3, Collect (R-COLL-04..07): it runs by itself and never waits; the income record is
+#: kept true after every order (R-COLL-04).
+SPEC = StepSpec(
+    "collect",
+    Step.COLLECT,
+    on_enter=_collect,
+    after_every_order=refresh_income_basis,
+)

@@ -5,39 +5,28 @@ given now (whose turn, which step: R-TURN-02, R-TURN-03), dispatches to the hand
 order's class, and returns the new state with the events that happened. A refused order raises
 a :class:`~caedes_bot.rules.errors.RuleViolation` and changes nothing.
 
-Handlers live beside their rules (``turn.py``, ``buy.py``, ``movement.py``,
-``combat/orders.py``, ``muster.py`` ...) and are listed explicitly in :func:`_routes`. A handler has the shape
-``(state, order, ruleset, dice) -> list[Event]`` and mutates the clone it receives.
+The dispatch table (:data:`ROUTES`) is built once from the specs of :mod:`caedes_bot.rules.steps`
+that :mod:`caedes_bot.rules.catalogue` lists, and from the turn's own spec: each spec says the
+orders it accepts, in which steps, and who may give them. A handler has the shape
+``(state, order, ruleset, dice) -> list[Event] | StepDone`` and mutates the clone it receives;
+:data:`TURN` runs the steps that follow a :class:`~caedes_bot.rules.steps.StepDone`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
 from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import (
-    buy,
-    collect,
-    movement,
-    muster,
-    redeem,
-    trade,
-    turn,
-    umpire,
-    upkeep,
-)
-from caedes_bot.rules.combat import orders as combat_orders
+from caedes_bot.rules import catalogue
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
-from caedes_bot.rules.steps import Giver
-
-Handler = Callable[[GameState, Order, Ruleset, Dice], list[Event]]
+from caedes_bot.rules.steps import Giver, Handler, StepSpec
+from caedes_bot.rules.turn import Turn, steps_in_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +39,13 @@ class Route:
         giver: who may give it (:class:`~caedes_bot.rules.steps.Giver`); only an ``ACTIVE``
             order is checked here against the turn (R-TURN-03). Reactions (casualty choices,
             trade answers) are checked by their handler, umpire orders by the service.
+        spec: the name of the spec that accepts it (``"buy"``, ``"turn"``, ``"umpire"``).
     """
 
     handler: Handler
     steps: tuple[Step, ...] = ()
     giver: Giver = Giver.ACTIVE
+    spec: str = ""
 
     @property
     def active_only(self) -> bool:
@@ -70,60 +61,52 @@ class Outcome:
     events: tuple[Event, ...]
 
 
-@cache
-def _routes() -> Mapping[type[Order], Route]:
-    """The dispatch table, built once and read-only."""
+def build_routes(specs: Iterable[StepSpec]) -> Mapping[type[Order], Route]:
+    """The dispatch table of ``specs``: every order class they accept, read-only.
+
+    Raises:
+        ValueError: two specs (or one twice) accept the same order class.
+    """
     table: dict[type[Order], Route] = {}
-    # The turn (R-TURN), collect/upkeep/buy (R-COLL, R-UPK, R-BUY) and muster (R-MUSTER).
-    table[turn.StartCampaign] = Route(turn.handle_start_campaign, giver=Giver.UMPIRE)
-    table[turn.EndStep] = Route(turn.handle_end_step)
-    table[turn.UmpireAdvance] = Route(turn.handle_umpire_advance, giver=Giver.UMPIRE)
-    table[turn.ForfeitTurn] = Route(turn.handle_forfeit_turn, giver=Giver.UMPIRE)
-    # Upkeep, step 4 (R-UPK-02, R-UPK-03); DisbandUnits refuses other steps with R-UPK-02.
-    table[upkeep.DisbandUnits] = Route(turn.handle_disband_units)
-    table[upkeep.PayUpkeep] = Route(turn.handle_pay_upkeep, (Step.UPKEEP,))
-    table[buy.BuyUnits] = Route(buy.handle_buy_units, (Step.BUY,))
-    table[buy.CancelPurchase] = Route(buy.handle_cancel_purchase, (Step.BUY,))
-    table[muster.MusterUnits] = Route(muster.handle_muster_units, (Step.MUSTER,))
-    # Trade, step 1 (R-TRADE-01..04); answers are reactions by the counterparty.
-    table[trade.ProposeTrade] = Route(trade.handle_propose, (Step.TRADE,))
-    table[trade.WithdrawTrade] = Route(trade.handle_withdraw, (Step.TRADE,))
-    table[trade.AcceptTrade] = Route(trade.handle_accept, (Step.TRADE,), giver=Giver.REACTION)
-    table[trade.DeclineTrade] = Route(trade.handle_decline, (Step.TRADE,), giver=Giver.REACTION)
-    # Redeem, step 2; step 5 before the first purchase with redeem_fresh_commodities (R-COMM-02).
-    redeem_steps = (Step.REDEEM, Step.BUY)
-    table[redeem.RedeemSets] = Route(redeem.handle_redeem_sets, redeem_steps)
-    table[redeem.RedeemIron] = Route(redeem.handle_redeem_iron, redeem_steps)
-    table[redeem.RedeemSalt] = Route(redeem.handle_redeem_salt, redeem_steps)
-    table[redeem.Earmark] = Route(redeem.handle_earmark, redeem_steps)
-    # Movement, step 6 (R-MOVE), and combat, step 7 (R-COMBAT); casualty choices are reactions.
-    table[movement.MoveUnits] = Route(movement.handle_move_units, (Step.MOVE,))
-    table[combat_orders.FightBattle] = Route(combat_orders.handle_fight_battle, (Step.COMBAT,))
-    table[combat_orders.AssignCasualties] = Route(
-        combat_orders.handle_assign_casualties, (Step.COMBAT,), giver=Giver.REACTION
-    )
-    table[combat_orders.PressOn] = Route(combat_orders.handle_press_on, (Step.COMBAT,))
-    table[combat_orders.Withdraw] = Route(combat_orders.handle_withdraw, (Step.COMBAT,))
-    # Umpire overrides, any step, anyone's turn (R-PBP-UMP-01); umpire-only in the service.
-    table[umpire.SetRP] = Route(umpire.handle_set_rp, giver=Giver.UMPIRE)
-    table[umpire.SetCommodity] = Route(umpire.handle_set_commodity, giver=Giver.UMPIRE)
-    table[umpire.SetOwner] = Route(umpire.handle_set_owner, giver=Giver.UMPIRE)
+    for spec in specs:
+        for rule in spec.accepts:
+            if rule.order in table:
+                raise ValueError(
+                    f"{rule.order.__name__} is accepted by {table[rule.order].spec!r} and "
+                    f"{spec.name!r}"
+                )
+            if rule.steps is not None:
+                steps = rule.steps
+            else:
+                steps = () if spec.step is None else (spec.step,)
+            table[rule.order] = Route(rule.handler, steps, rule.giver, spec.name)
     return MappingProxyType(table)
+
+
+#: The step sequencer, built from the specs of the steps.
+TURN = Turn(catalogue.STEP_SPECS)
+#: Every spec: the steps', the turn's own, and those of orders of no single step.
+SPECS: tuple[StepSpec, ...] = (*catalogue.STEP_SPECS, TURN.spec, *catalogue.ANYTIME_SPECS)
+#: The dispatch table: order class -> route, read-only.
+ROUTES: Mapping[type[Order], Route] = build_routes(SPECS)
 
 
 def giver_of(order_type: type[Order]) -> Giver | None:
     """Who may give orders of ``order_type`` (R-TURN-03, R-PBP-UMP-01), as the rules declare
     it; ``None`` for a class the rules do not know (:func:`apply` refuses such an order)."""
-    route = _routes().get(order_type)
+    route = ROUTES.get(order_type)
     return None if route is None else route.giver
 
 
-def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:
+def _wrong_step(
+    order: Order, steps: tuple[Step, ...], now: Step, order_of_steps: tuple[Step, ...]
+) -> WrongStep:
     """The refusal of ``order`` in step ``now``, in a player's words (R-TURN-02): "Buying units
     is step 5 Buy; the turn is at step 1 Trade." with what is allowed: going on to the step
     ahead, or nothing more this turn once it is over (steps never come back)."""
     named = " or ".join(f"step {s.label}" for s in steps)
-    ahead = [s for s in steps if s > now]
+    position = {s: n for n, s in enumerate(order_of_steps)}
+    ahead = [s for s in steps if position[s] > position[now]]
     if ahead:
         allowed = f"end the steps before it (Done or /done) to reach step {ahead[0].label}"
     else:
@@ -131,14 +114,6 @@ def _wrong_step(order: Order, steps: tuple[Step, ...], now: Step) -> WrongStep:
         over = "is over" if len(steps) == 1 else "are over"
         allowed = f"nothing this turn: {gone} {over}, and steps never come back"
     return WrongStep(f"{order.label} is {named}; the turn is at step {now.label}.", allowed=allowed)
-
-
-def _after_every_order(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    """What must hold across every order: a passive turn plays on once another faction has
-    answered (R-PBP-DEAD-03); the income record stays true (R-COLL-04)."""
-    events = turn.continue_passive_turn(state, ruleset, dice)
-    collect.refresh_income_basis(state)
-    return events
 
 
 def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outcome:
@@ -163,7 +138,7 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
     """
     if state.finished:
         raise GameOver("The campaign is over; no more orders are taken.")
-    route = _routes().get(type(order))
+    route = ROUTES.get(type(order))
     if route is None:
         raise RuleViolation(f"The order {type(order).__name__} is not known to the rules.")
     if route.active_only and order.faction != state.active:
@@ -180,10 +155,10 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
             allowed="wait for your next turn; answer any decision asked of you",
         )
     if route.steps and state.step not in route.steps:
-        raise _wrong_step(order, route.steps, state.step)
+        raise _wrong_step(order, route.steps, state.step, steps_in_order(ruleset.step_order))
     new = state.clone()
     before = dice.count
-    events = route.handler(new, order, ruleset, dice)
-    events += _after_every_order(new, ruleset, dice)
+    events = TURN.settle(new, ruleset, dice, route.handler(new, order, ruleset, dice))
+    events += TURN.after_every_order(new, ruleset, dice)
     new.dice_rolls += dice.count - before
     return Outcome(new, tuple(events))

@@ -61,12 +61,14 @@ from caedes_bot.gamedata.model import (
     movement_allowance,
 )
 from caedes_bot.rules.combat.arithmetic import combat_terrain_key
+from caedes_bot.rules.combat.battle import begin_combat_step
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import IllegalMove, NotBuiltYet, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.ownership import capture
-from caedes_bot.rules.state import GameState, Unit
+from caedes_bot.rules.state import GameState, Step, Unit
+from caedes_bot.rules.steps import Accepts, StepSpec, always
 
 # --------------------------------------------------------------------------- orders
 
@@ -673,3 +675,20 @@ def handle_move_units(state: GameState, order: Order, ruleset: Ruleset, dice: Di
     assert isinstance(order, MoveUnits)
     plans = plan_order(state, ruleset, order)
     return carry_out(state, ruleset, order.faction, plans)
+
+
+# --------------------------------------------------------------------------- step 6
+
+
+def _list_battles(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return begin_combat_step(state, ruleset)  # R-COMBAT-01: the battles of step 7
+
+
+#: Step 6, Move (R-MOVE-01..22). When it ends the battles of step 7 are listed.
+SPEC = StepSpec(
+    "move",
+    Step.MOVE,
+    accepts=(Accepts(MoveUnits, handle_move_units),),
+    on_leave=_list_battles,
+    waits=always,
+)

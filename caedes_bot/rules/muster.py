@@ -45,6 +45,7 @@ from caedes_bot.rules.errors import IllegalMuster, NotBuiltYet, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step, Unit
+from caedes_bot.rules.steps import Accepts, StepSpec, active_faction
 
 # --------------------------------------------------------------------------- orders, events
 
@@ -354,3 +355,31 @@ def place_remaining(state: GameState, ruleset: Ruleset, faction: str) -> list[Ev
     if lost:
         events.append(PurchaseLost(faction, state.round, tuple(lost)))
     return events
+
+
+# --------------------------------------------------------------------------- step 8
+
+
+def _begin_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return begin_muster_step(state, ruleset)
+
+
+def _end_muster(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return place_remaining(state, ruleset, active_faction(state))
+
+
+def _has_purchases(state: GameState) -> bool:
+    """Step 8 waits only while units bought this turn wait to be placed (R-MUSTER-01)."""
+    return bool(state.factions[active_faction(state)].purchases)
+
+
+#: Step 8, Muster (R-MUSTER-01..08): units bought are placed; what is left is placed by the
+#: bot when the step ends.
+SPEC = StepSpec(
+    "muster",
+    Step.MUSTER,
+    accepts=(Accepts(MusterUnits, handle_muster_units),),
+    on_enter=_begin_muster,
+    on_leave=_end_muster,
+    waits=_has_purchases,
+)

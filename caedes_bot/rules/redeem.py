@@ -45,6 +45,7 @@ from caedes_bot.rules.errors import RuleViolation, UnknownName, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import FactionState, GameState, Step
+from caedes_bot.rules.steps import Accepts, StepSpec, active_faction
 
 #: RP given by a set of N different commodities (R-COMM-10).
 SET_VALUES: Mapping[int, int] = {3: 2, 4: 3, 5: 5, 6: 8}
@@ -507,3 +508,29 @@ def _take(fs: FactionState, commodity: str, count: int) -> None:
 def _sorted_bundle(bundle: Mapping[str, int] | Iterable[tuple[str, int]]) -> dict[str, int]:
     items = bundle.items() if isinstance(bundle, Mapping) else bundle
     return dict(sorted(items, key=lambda kv: _ORDER.index(Commodity(kv[0]))))
+
+
+# --------------------------------------------------------------------------- step 2
+
+
+def _holds_a_commodity(state: GameState) -> bool:
+    """Nothing to redeem without a commodity (R-COMM-02), so step 2 passes at once."""
+    return any(n > 0 for n in state.factions[active_faction(state)].commodities.values())
+
+
+#: Redeem orders are taken in step 2, and in step 5 before the first purchase with the option
+#: ``redeem_fresh_commodities`` (R-COMM-02; the handlers check the option).
+_REDEEM_STEPS = (Step.REDEEM, Step.BUY)
+
+#: Step 2, Redeem (R-COMM-01..11).
+SPEC = StepSpec(
+    "redeem",
+    Step.REDEEM,
+    accepts=(
+        Accepts(RedeemSets, handle_redeem_sets, steps=_REDEEM_STEPS),
+        Accepts(RedeemIron, handle_redeem_iron, steps=_REDEEM_STEPS),
+        Accepts(RedeemSalt, handle_redeem_salt, steps=_REDEEM_STEPS),
+        Accepts(Earmark, handle_earmark, steps=_REDEEM_STEPS),
+    ),
+    waits=_holds_a_commodity,
+)

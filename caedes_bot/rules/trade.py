@@ -48,7 +48,8 @@ from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.redeem import parse_commodity
-from caedes_bot.rules.state import FactionState, GameState, TradeOffer
+from caedes_bot.rules.state import FactionState, GameState, Step, TradeOffer
+from caedes_bot.rules.steps import Accepts, Giver, StepSpec, always
 
 _ORDER = tuple(Commodity)
 
@@ -541,3 +542,26 @@ def _partners(state: GameState, faction: str) -> list[str]:
 
 def _list(codes: list[str]) -> str:
     return ", ".join(codes) if codes else "nobody"
+
+
+# --------------------------------------------------------------------------- step 1
+
+
+def _lapse(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return lapse_trades(state)  # R-TRADE-02: open offers lapse when step 1 ends
+
+
+#: Step 1, Trade (R-TRADE-01..04): the active faction proposes and withdraws; the counterparty
+#: answers (a reaction, in the same step).
+SPEC = StepSpec(
+    "trade",
+    Step.TRADE,
+    accepts=(
+        Accepts(ProposeTrade, handle_propose),
+        Accepts(WithdrawTrade, handle_withdraw),
+        Accepts(AcceptTrade, handle_accept, Giver.REACTION),
+        Accepts(DeclineTrade, handle_decline, Giver.REACTION),
+    ),
+    on_leave=_lapse,
+    waits=always,
+)

@@ -25,6 +25,7 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.redeem import parse_commodity
 from caedes_bot.rules.state import GameState
+from caedes_bot.rules.steps import Accepts, Giver, StepSpec
 
 RULE = "R-PBP-UMP-01"
 
@@ -162,3 +163,17 @@ def handle_set_owner(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
     else:
         state.owners[order.province] = _faction_in_play(state, order.owner)
     return [UmpireOverride("owner", order.province, order.owner or "")]
+
+
+# --------------------------------------------------------------------------- spec
+
+#: The umpire's overrides: any step, anyone's turn (R-PBP-UMP-01); the service takes them
+#: from the umpire, an admin or the bot only.
+SPEC = StepSpec(
+    "umpire",
+    accepts=(
+        Accepts(SetRP, handle_set_rp, Giver.UMPIRE),
+        Accepts(SetCommodity, handle_set_commodity, Giver.UMPIRE),
+        Accepts(SetOwner, handle_set_owner, Giver.UMPIRE),
+    ),
+)

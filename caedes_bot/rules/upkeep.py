@@ -27,16 +27,12 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from caedes_bot.gamedata.model import Attribute, Race, Ruleset
-from caedes_bot.rules.errors import (
-    RuleViolation,
-)
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import (
-    GameState,
-    PendingDecision,
-    Unit,
-)
+from caedes_bot.rules.state import GameState, PendingDecision, Step, Unit
+from caedes_bot.rules.steps import Accepts, StepDone, StepSpec, active_faction
 
 # --------------------------------------------------------------------------- orders and events
 
@@ -602,3 +598,107 @@ def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
         )
     )
     return events
+
+
+# --------------------------------------------------------------------------- step 4
+
+
+def handle_pay_upkeep(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> StepDone:
+    """End step 4 and pay the bill (R-UPK-01); the engine allows it in step 4 only. The bill is
+    paid when the step ends (:func:`_leave_upkeep`).
+
+    Raises:
+        RuleViolation: an ``upkeep_disband`` decision is pending (R-UPK-03): units must be
+            chosen first (raised when the step ends).
+    """
+    return StepDone()
+
+
+def handle_disband_units(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event] | StepDone:
+    """Disband units in step 4 (R-UPK-02, R-UPK-03; see :class:`DisbandUnits`).
+
+    Without a pending ``upkeep_disband`` decision the units go and step 4 stays open, showing
+    the new bill. With one, the units named must make the bill payable; then the bill is paid
+    and the turn runs on to the next step that waits.
+
+    Raises:
+        RuleViolation: outside step 4 (R-UPK-02); a unit that is not the faction's or not on
+            the board; too few units to make the bill payable (R-UPK-03).
+    """
+    assert isinstance(order, DisbandUnits)
+    if state.step is not Step.UPKEEP:
+        when = (
+            "in step 4 of this turn" if state.step < Step.UPKEEP else "in step 4 of your next turn"
+        )
+        raise RuleViolation(
+            f"Units may be disbanded only in step 4 (Upkeep), before the bill is paid; "
+            f"this is step {state.step.label}.",
+            rule="R-UPK-02",
+            allowed=f"disband {when}",
+        )
+    decision = upkeep_decision(state, order.faction)
+    if decision is None:
+        return disband_voluntarily(state, ruleset, order.faction, order.unit_ids)
+    return StepDone(answer_upkeep_disband(state, ruleset, decision, order.unit_ids))
+
+
+def default_answer(
+    state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
+) -> StepDone:
+    """The default answer to an ``upkeep_disband`` decision (R-UPK-03, R-PBP-DEAD-04): the
+    bot's disbanding order, then the bill is paid and step 4 ends.
+
+    Raises:
+        RuleViolation: the decision is out of date (not step 4 of its faction's turn).
+    """
+    if state.step is not Step.UPKEEP or decision.faction != state.active:
+        raise RuleViolation(
+            f"The upkeep decision {decision.id} of {decision.faction} is out of date.",
+            rule="R-PBP-DEAD-04",
+        )
+    return StepDone(answer_upkeep_by_default(state, ruleset, decision), by_umpire=True)
+
+
+def _open_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    # R-UPK-01: show the bill; R-UPK-03: ask who goes if RP fall short (not when passive)
+    return open_upkeep(state, ruleset, active_faction(state), ask=not state.passive)
+
+
+def _leave_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Step 4 ends: the bill is paid, whoever ended the step (R-TURN-02, R-UPK-01); refused
+    while the faction owes an ``upkeep_disband`` answer (R-UPK-03)."""
+    faction = active_faction(state)
+    decision = upkeep_decision(state, faction)
+    if decision is not None:
+        detail = decision.detail
+        raise RuleViolation(
+            f"Upkeep is {detail.get('bill')} RP and you have {detail.get('rp')} RP: choose "
+            f"the units to disband first (at least {detail.get('must_disband_at_least')} of "
+            "those that count).",
+            rule="R-UPK-03",
+            allowed="DisbandUnits with the units to disband (the default choice is preselected)",
+        )
+    return pay_upkeep(state, ruleset, faction)
+
+
+def _has_units(state: GameState) -> bool:
+    """R-UPK-02: a faction with units may disband some before paying, so step 4 waits."""
+    return bool(state.units_of(active_faction(state)))
+
+
+#: Step 4, Upkeep (R-UPK-01..05). ``DisbandUnits`` is taken in any step so that it can refuse
+#: with R-UPK-02 and say when disbanding is possible.
+SPEC = StepSpec(
+    "upkeep",
+    Step.UPKEEP,
+    accepts=(
+        Accepts(DisbandUnits, handle_disband_units, steps=()),
+        Accepts(PayUpkeep, handle_pay_upkeep),
+    ),
+    on_enter=_open_upkeep,
+    on_leave=_leave_upkeep,
+    waits=_has_units,
+    defaults={UPKEEP_DISBAND: default_answer},
+)

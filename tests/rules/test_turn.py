@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import engine
+from caedes_bot.rules import catalogue, engine
 from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.collect import IncomeCollected
 from caedes_bot.rules.dice import ScriptedDice
@@ -24,7 +24,6 @@ from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState, PendingDecision, Step
 from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import (
-    WAITING_STEPS,
     DecisionDefaulted,
     EndStep,
     ForfeitTurn,
@@ -40,6 +39,9 @@ from caedes_bot.rules.turn import (
 from caedes_bot.rules.upkeep import UpkeepDue, UpkeepPaid
 from caedes_bot.rules.victory import CampaignEnded
 from tests.rules.builders import kind, ruleset, state, with_options, with_scenario
+
+#: The steps that may wait for the active faction, as their specs declare (R-TURN-02).
+WAITING_STEPS = frozenset(spec.step for spec in catalogue.STEP_SPECS if spec.waits is not None)
 
 NO_DICE = ScriptedDice([])
 

@@ -12,10 +12,13 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.arithmetic import BattleResult, check_assignment
 from caedes_bot.rules.combat.battle import (
     advance,
+    answer_by_default,
     awaiting_withdrawal_choice,
     begin_battle,
     drop_decisions,
     end_battle,
+    fight_default_battle,
+    finish_combat_step,
     next_round,
     settle,
     withdraw_units,
@@ -30,7 +33,9 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
     GameState,
     Side,
+    Step,
 )
+from caedes_bot.rules.steps import Accepts, Giver, StepSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,3 +172,46 @@ def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
         return events + end_battle(state, ruleset, battle, BattleResult.WITHDRAWN)
     next_round(battle)
     return events + advance(state, ruleset, dice, battle)
+
+
+# --------------------------------------------------------------------------- step 7
+
+
+def _finish(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    return finish_combat_step(state, ruleset)
+
+
+def _battles_to_fight(state: GameState) -> bool:
+    """Step 7 waits while a battle is due or under way, or a decision is pending."""
+    return bool(state.battles_due) or state.battle is not None or bool(state.pending)
+
+
+def _fight_next(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event] | None:
+    """For a faction that does not act: the next due battle, by space name (R-COMBAT-02)."""
+    if state.battle is None and state.battles_due:
+        return fight_default_battle(state, ruleset, dice)
+    return None
+
+
+def _battle_under_way(state: GameState) -> bool:
+    return state.battle is not None
+
+
+#: Step 7, Combat (R-COMBAT-01..15). Battles wait even in a passive turn (R-PBP-DEAD-03); the
+#: default answers are R-COMBAT-06's casualties and no withdrawal (R-COMBAT-08).
+SPEC = StepSpec(
+    "combat",
+    Step.COMBAT,
+    accepts=(
+        Accepts(FightBattle, handle_fight_battle),
+        Accepts(AssignCasualties, handle_assign_casualties, Giver.REACTION),
+        Accepts(PressOn, handle_press_on),
+        Accepts(Withdraw, handle_withdraw),
+    ),
+    on_leave=_finish,
+    waits=_battles_to_fight,
+    waits_when_passive=True,
+    play_by_default=_fight_next,
+    under_way=_battle_under_way,
+    defaults={"casualties": answer_by_default, "press_or_withdraw": answer_by_default},
+)
