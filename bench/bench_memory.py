@@ -64,9 +64,8 @@ async def _drained(bot: Any, timeout: float = 600.0) -> None:
 
 async def _mid_game(service: Any, campaign_id: int) -> None:
     """Start a campaign and play its first faction to the middle of step 6."""
-    from caedes_bot.cogs._transformers import buyable_kinds
     from caedes_bot.rules import movement
-    from caedes_bot.rules.buy import BuyUnits
+    from caedes_bot.rules.buy import BuyUnits, buyable_kinds
     from caedes_bot.rules.movement import MoveUnits
     from caedes_bot.rules.state import Step
     from caedes_bot.rules.turn import EndStep

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
 from caedes_bot.rules import buy, movement, muster
-from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
-from caedes_bot.rules.state import GameState, Step, Unit
+from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
+from caedes_bot.rules.state import GameState, Unit
 from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
+from caedes_bot.ui.reasons import cannot_move
 from caedes_bot.ui.text import truncate
 
 #: At most this many choices (Discord's limit).
@@ -288,50 +289,21 @@ def _movable_here(state: GameState, ruleset: Ruleset, faction: str, province: st
     ]
 
 
-#: Why a unit cannot move, by the rule :func:`caedes_bot.rules.movement.check_movable` cites.
-_STUCK = {
-    "R-ATTR-FORT-01": "Towers never move",
-    "R-MOVE-01": "no movement left this turn",
-    "R-MOVE-04": "their movement has ended this turn",
-    "R-MOVE-02": "they entered another faction's units and must fight there in step 7",
-    "R-MOVE-22": "they were mustered this turn and move from your next turn",
-    "R-MOVE-18": "ship movement is not built yet",
-    "R-MOVE-15": "boarding moves are not built yet",
-}
-
-
-def _why_stuck(state: GameState, ruleset: Ruleset, units: Sequence[Unit]) -> tuple[str, str]:
-    """``(reason, rule)``: why none of ``units`` (one kind) can move now."""
-    for unit in units:
-        try:
-            movement.check_movable(state, ruleset, unit)
-        except RuleViolation as why:
-            return _STUCK.get(why.rule, why.message.rstrip(".")), why.rule
-    return "they can reach no province from here now", "R-MOVE-01"
-
-
 def _stuck(
     state: GameState, ruleset: Ruleset, units: Sequence[Unit], province: str, allowed: str
 ) -> IllegalMove:
-    """The refusal to move ``units`` of the faction (none of which can move), saying why."""
-    where = ruleset.map.space_name(province)
+    """The refusal to move ``units`` of the faction (none of which can move), saying why: for
+    each kind, the first reason the rules give (:func:`caedes_bot.rules.movement.why_stuck`)."""
     by_kind: dict[str, list[Unit]] = {}
     for unit in units:
         by_kind.setdefault(unit.kind, []).append(unit)
-    reasons = [
-        (ruleset.kind(k).display_name, *_why_stuck(state, ruleset, us)) for k, us in by_kind.items()
-    ]
-    if len(reasons) == 1:
-        name, reason, rule = reasons[0]
-        message = f"Your {name} in {where} cannot move: {reason}."
-    else:
-        rule = reasons[0][2]
-        message = (
-            f"None of your units in {where} can move now: "
-            + "; ".join(f"{name}: {reason}" for name, reason, _ in reasons)
-            + "."
-        )
-    return IllegalMove(message, rule=rule, allowed=allowed)
+    reasons: list[tuple[str, movement.Stuck]] = []
+    for kind, group in by_kind.items():
+        found = [movement.why_stuck(state, ruleset, u) for u in group]
+        real = [why for why in found if why is not None and why is not movement.Stuck.NOWHERE]
+        reasons.append((kind, real[0] if real else movement.Stuck.NOWHERE))
+    message = cannot_move(ruleset, province, reasons)
+    return IllegalMove(message, rule=reasons[0][1].rule, allowed=allowed)
 
 
 def _kind_to_move(
@@ -452,47 +424,18 @@ def kind_to_buy(ruleset: Ruleset, faction: str, text: str) -> UnitKind:
 
 
 def kind_to_muster(state: GameState, ruleset: Ruleset, faction: str, text: str) -> UnitKind:
-    """The kind named ``text`` among the units ``faction`` bought this turn and has not placed
-    (R-MUSTER-01). In the faction's own step 8, a kind that is not waiting is refused with the
-    reason; at any other time the kind is returned and the rules refuse the order (whose turn,
-    which step).
+    """The kind named ``text``: looked for among the units ``faction`` bought this turn and has
+    not placed first, then its own order of battle, then every faction's (R-MUSTER-01). The
+    rules refuse a kind that is not waiting, with the reason and what is.
 
     Raises:
-        IllegalMuster: in step 8, the kind is another faction's, was not bought this turn, or
-            every one bought is placed already; the units waiting are named.
         UnknownName: no such unit at all.
     """
     waiting = state.factions[faction].purchases
     waiting_kinds = list({k: ruleset.kind(k) for k in waiting}.values())
     own = list(ruleset.order_of_battle(faction))
     pools = [waiting_kinds, own, list(ruleset.units.values())]
-    kind = resolve_kind_in(ruleset, text, pools, rule="R-MUSTER-01")
-    if kind in waiting_kinds or not (state.active == faction and state.step is Step.MUSTER):
-        return kind
-    allowed = (
-        f"muster what is waiting: {kind_counts(ruleset, waiting)}"
-        if waiting
-        else "nothing: every unit you bought is placed; end the step with Done or /done"
-    )
-    if kind.faction != faction:
-        owner = ruleset.faction(kind.faction).name
-        raise IllegalMuster(
-            f"{kind.display_name} are units of the {owner}; you muster only what you bought "
-            "this turn.",
-            allowed=allowed,
-        )
-    placed = [
-        u
-        for u in state.units_of(faction)
-        if u.kind == kind.id and u.muster_seq > state.muster_start_seq
-    ]
-    if placed:
-        raise IllegalMuster(
-            f"Every {kind.display_name} you bought this turn is placed already "
-            f"({len(placed)} this step).",
-            allowed=allowed,
-        )
-    raise IllegalMuster(f"You bought no {kind.display_name} this turn.", allowed=allowed)
+    return resolve_kind_in(ruleset, text, pools, rule="R-MUSTER-01")
 
 
 # --------------------------------------------------------------------------- choices
@@ -532,31 +475,18 @@ def province_choices(
     return [choice for _, choice in items[:MAX_CHOICES]]
 
 
-def buyable_kinds(ruleset: Ruleset, faction: str) -> list[UnitKind]:
-    """The kinds ``faction`` may buy in step 5 with this version of the bot (R-BUY-01,
-    R-BUY-03), in order-of-battle order."""
-    out = []
-    for kind in ruleset.order_of_battle(faction):
-        try:
-            buy.check_buyable(ruleset, faction, kind.id)
-        except RuleViolation:
-            continue
-        out.append(kind)
-    return out
-
-
 def buy_choices(state: GameState, ruleset: Ruleset, faction: str, current: str) -> list[Choice]:
-    """Units ``faction`` may buy now with their price after discounts (R-BUY-01, R-COMM-09):
-    the affordable ones first. Label: ``"Dawnian Knights - 6 RP - A5 D4 M2"``."""
-    rp = state.factions[faction].rp
+    """Units ``faction`` may buy now with their price after discounts (R-BUY-01, R-COMM-09;
+    :func:`caedes_bot.rules.buy.buy_options`): the affordable ones first. Label:
+    ``"Dawnian Knights - 6 RP - A5 D4 M2"``."""
     items: list[tuple[tuple[int, int], Choice]] = []
-    for index, kind in enumerate(buyable_kinds(ruleset, faction)):
+    for index, option in enumerate(buy.buy_options(state, ruleset, faction)):
+        kind = option.kind
         if not _matches(current, kind.display_name, kind.id):
             continue
-        price = buy.unit_price(state, faction, kind)
-        note = "" if price <= rp else " - too dear now"
-        label = f"{kind.display_name} - {price} RP - {kind_stats(kind)}{note}"
-        items.append(((0 if price <= rp else 1, index), (label, kind.id)))
+        note = "" if option.affordable else " - too dear now"
+        label = f"{kind.display_name} - {option.price} RP - {kind_stats(kind)}{note}"
+        items.append(((0 if option.affordable else 1, index), (label, kind.id)))
     items.sort(key=lambda item: item[0])
     return [choice for _, choice in items[:MAX_CHOICES]]
 
@@ -590,10 +520,7 @@ def muster_province_choices(
     kinds = [kind_id] if kind_id else sorted(set(waiting))
     legal: set[str] = set()
     for kid in kinds:
-        try:
-            legal |= set(muster.legal_muster_provinces(state, ruleset, faction, kid))
-        except KeyError:
-            continue
+        legal |= set(muster.legal_muster_provinces(state, ruleset, faction, kid))
     return province_choices(state, ruleset, faction, current, legal)
 
 

@@ -2,8 +2,9 @@
 
 The thread holds both factions' players and the umpire (a faction nobody holds is the
 umpire's). There is one thread per pair: asking again reuses it (and adds anyone missing).
-Factions that are not neighbours (R-PBP-NEG-02, :func:`caedes_bot.rules.diplomacy.neighbours`)
-are refused, with the factions that are.
+Factions that are not neighbours are refused, with the factions that are: the rules judge
+(:func:`caedes_bot.rules.diplomacy.why_no_talks`, R-PBP-NEG-02) and
+:func:`caedes_bot.ui.reasons.no_talks` words it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._limits import require_room, shortage
 from caedes_bot.cogs._play import (
     PlayCog,
@@ -28,9 +28,9 @@ from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.diplomacy import neighbours, neighbours_of
-from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.diplomacy import neighbours_of, why_no_talks
 from caedes_bot.ui.describe import faction_name
+from caedes_bot.ui.reasons import no_talks
 
 
 def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[ChannelKey, str]:
@@ -57,15 +57,10 @@ class NegotiationCog(PlayCog):
         other = resolve_faction(ruleset, faction, state.in_play, rule="R-PBP-NEG-02")
         mine = faction_name(ruleset, seat.faction)
         theirs = faction_name(ruleset, other)
-        if other == seat.faction:
-            raise UserError(f"{mine} cannot negotiate with itself.", rule="R-PBP-NEG-01")
-        if not neighbours(state, ruleset, seat.faction, other):
-            near = [faction_name(ruleset, c) for c in neighbours_of(state, ruleset, seat.faction)]
-            raise RuleViolation(
-                f"{mine} and {theirs} are not neighbours: no province or unit of one is in or "
-                "beside a province or unit of the other.",
-                rule="R-PBP-NEG-02",
-                allowed="negotiate with " + (", ".join(near) if near else "nobody for now"),
+        why = why_no_talks(state, ruleset, seat.faction, other)
+        if why is not None:
+            raise no_talks(
+                ruleset, why, seat.faction, other, neighbours_of(state, ruleset, seat.faction)
             )
         key, name = thread_key(ruleset, seat.faction, other)
         guild = interaction.guild  # a new thread must fit under Discord's cap of active threads

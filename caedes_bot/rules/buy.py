@@ -5,11 +5,15 @@ pay at once, less earmarked commodity discounts (:mod:`caedes_bot.rules.redeem`)
 wait off the board until step 8 (:mod:`caedes_bot.rules.muster`); a purchase no province could
 take on today's board is allowed with a warning (R-BUY-04). At the end of step 5 unspent RP are
 lost unless the option ``rp_carryover`` is on (R-BUY-02).
+
+What may be bought now: :func:`buy_options` (each kind with its price after discounts), and
+:func:`why_unbuyable` for the reason a kind may not be bought, an :class:`Unbuyable` member.
 """
 
 from __future__ import annotations
 
 import difflib
+import enum
 import itertools
 from collections import Counter
 from dataclasses import dataclass
@@ -106,8 +110,87 @@ def unit_price(state: GameState, faction: str, kind: UnitKind) -> int:
     return redeem.discounted_cost(kind, state.factions[faction].earmarks)[0]
 
 
+class Unbuyable(enum.Enum):
+    """Why a faction may not buy a kind of unit (R-BUY-01, R-BUY-03): the answer of
+    :func:`why_unbuyable`; :attr:`rule` is the rule behind it."""
+
+    HERO = "hero"
+    """Heroes are placed by the scenario, never bought (R-BUY-03, R-ATTR-HERO-01)."""
+    NOT_OWN = "not_own"
+    """Another faction's unit: a faction buys from its own order of battle (R-BUY-01)."""
+    SHIP = "ship"
+    """A ship: the naval rules are not built yet (R-ATTR-WATER-03)."""
+    SUMMONED = "summoned"
+    """A Summoned unit: the magic rules are not built yet (R-RACE-SUM-01)."""
+    UNDEAD = "undead"
+    """An Undead unit: the magic rules are not built yet (R-RACE-UND-01)."""
+
+    @property
+    def rule(self) -> str:
+        """The catalogue rule behind this reason."""
+        return _UNBUYABLE_RULES[self]
+
+
+_UNBUYABLE_RULES = {
+    Unbuyable.HERO: "R-BUY-03",
+    Unbuyable.NOT_OWN: "R-BUY-01",
+    Unbuyable.SHIP: "R-ATTR-WATER-03",
+    Unbuyable.SUMMONED: "R-RACE-SUM-01",
+    Unbuyable.UNDEAD: "R-RACE-UND-01",
+}
+
+
+def why_unbuyable(faction: str, kind: UnitKind) -> Unbuyable | None:
+    """Why ``faction`` may not buy ``kind`` in its step 5, or ``None`` if it may (R-BUY-01,
+    R-BUY-03; ships, Summoned and Undead units wait for rules not built yet)."""
+    if kind.hero or kind.cost is None:
+        return Unbuyable.HERO
+    if kind.faction != faction:
+        return Unbuyable.NOT_OWN
+    if kind.base_type is BaseType.SHIP:
+        return Unbuyable.SHIP
+    if kind.race is Race.SUMMONED:
+        return Unbuyable.SUMMONED
+    if kind.race is Race.UNDEAD:
+        return Unbuyable.UNDEAD
+    return None
+
+
+def buyable_kinds(ruleset: Ruleset, faction: str) -> list[UnitKind]:
+    """The kinds ``faction`` may buy in step 5, in order-of-battle order (R-BUY-01, R-BUY-03)."""
+    return [k for k in ruleset.order_of_battle(faction) if why_unbuyable(faction, k) is None]
+
+
+@dataclass(frozen=True, slots=True)
+class BuyOption:
+    """One kind a faction may buy now (R-BUY-01, R-COMM-09).
+
+    Attributes:
+        kind: the unit kind.
+        price: what the next unit of it costs the faction now, in RP, after earmarked
+            discounts (:func:`unit_price`).
+        affordable: the faction has at least ``price`` RP.
+    """
+
+    kind: UnitKind
+    price: int
+    affordable: bool
+
+
+def buy_options(state: GameState, ruleset: Ruleset, faction: str) -> list[BuyOption]:
+    """Every kind ``faction`` may buy, with its price now, in order-of-battle order
+    (R-BUY-01, R-BUY-03, R-COMM-09). Whether it is ``faction``'s step 5 is not checked."""
+    rp = state.factions[faction].rp
+    out = []
+    for kind in buyable_kinds(ruleset, faction):
+        price = unit_price(state, faction, kind)
+        out.append(BuyOption(kind, price, price <= rp))
+    return out
+
+
 def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
-    """The unit kind ``kind_id`` if ``faction`` may buy it (R-BUY-01, R-BUY-03).
+    """The unit kind ``kind_id`` if ``faction`` may buy it (R-BUY-01, R-BUY-03; see
+    :func:`why_unbuyable`).
 
     Raises:
         UnknownName: no such unit kind (with near matches from the faction's list).
@@ -123,32 +206,32 @@ def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
         names = {k.id: k.id for k in own} | {k.display_name: k.id for k in own}
         close = difflib.get_close_matches(kind_id, list(names), n=3, cutoff=0.5)
         raise UnknownName("unit kind", kind_id, tuple(close), rule="R-BUY-01") from None
-    if kind.hero or kind.cost is None:
+    why = why_unbuyable(faction, kind)
+    if why is None:
+        return kind
+    name = kind.display_name
+    if why is Unbuyable.HERO:
         raise RuleViolation(
-            f"{kind.display_name} is a Hero: heroes are placed by the scenario, never bought.",
-            rule="R-BUY-03",
+            f"{name} is a Hero: heroes are placed by the scenario, never bought.",
+            rule=why.rule,
             allowed=allowed,
         )
-    if kind.faction != faction:
+    if why is Unbuyable.NOT_OWN:
         raise RuleViolation(
-            f"{kind.display_name} is not in {faction}'s order of battle.",
-            rule="R-BUY-01",
-            allowed=allowed,
+            f"{name} is not in {faction}'s order of battle.", rule=why.rule, allowed=allowed
         )
-    if kind.base_type is BaseType.SHIP:
+    if why is Unbuyable.SHIP:
         raise NotBuiltYet(
-            f"Ships cannot be bought yet: this version of the bot does not run the naval rules ({kind.display_name}).",
-            rule="R-ATTR-WATER-03",
+            f"Ships cannot be bought yet: this version of the bot does not run the naval rules ({name}).",
+            rule=why.rule,
             allowed="land units and Towers",
         )
-    if kind.race in (Race.SUMMONED, Race.UNDEAD):
-        rule = "R-RACE-SUM-01" if kind.race is Race.SUMMONED else "R-RACE-UND-01"
-        raise NotBuiltYet(
-            f"{kind.race.value.title()} units cannot be bought yet: this version of the bot does not run the magic rules ({kind.display_name}).",
-            rule=rule,
-            allowed="units of your order of battle that are not Summoned or Undead",
-        )
-    return kind
+    race = "Summoned" if why is Unbuyable.SUMMONED else "Undead"
+    raise NotBuiltYet(
+        f"{race} units cannot be bought yet: this version of the bot does not run the magic rules ({name}).",
+        rule=why.rule,
+        allowed="units of your order of battle that are not Summoned or Undead",
+    )
 
 
 def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:

@@ -24,6 +24,8 @@ or keeps :func:`neighbour_pairs` of it.
 
 from __future__ import annotations
 
+import enum
+
 from caedes_bot.gamedata.model import GameMap, Ruleset
 from caedes_bot.rules.state import GameState
 
@@ -102,6 +104,31 @@ def neighbours_of(state: GameState, ruleset: Ruleset, faction: str) -> list[str]
         for code in state.in_play
         if not _eliminated(state, code) and neighbours(state, ruleset, faction, code)
     ]
+
+
+class NoTalks(enum.Enum):
+    """Why two factions may not open a negotiation (R-PBP-NEG-01, R-PBP-NEG-02): the answer of
+    :func:`why_no_talks`; :attr:`rule` is the rule behind it."""
+
+    SAME_FACTION = "same_faction"
+    """A faction negotiates with other factions, never with itself (R-PBP-NEG-01)."""
+    NOT_NEIGHBOURS = "not_neighbours"
+    """The two are not neighbours now (R-PBP-NEG-02)."""
+
+    @property
+    def rule(self) -> str:
+        """The catalogue rule behind this reason."""
+        return "R-PBP-NEG-01" if self is NoTalks.SAME_FACTION else "R-PBP-NEG-02"
+
+
+def why_no_talks(state: GameState, ruleset: Ruleset, a: str, b: str) -> NoTalks | None:
+    """Why faction ``a`` may not negotiate with ``b`` now, or ``None`` if it may
+    (R-PBP-NEG-01, R-PBP-NEG-02: only neighbours negotiate; see :func:`neighbours`)."""
+    if a == b:
+        return NoTalks.SAME_FACTION
+    if not neighbours(state, ruleset, a, b):
+        return NoTalks.NOT_NEIGHBOURS
+    return None
 
 
 def neighbour_pairs(state: GameState, ruleset: Ruleset) -> list[list[str]]:

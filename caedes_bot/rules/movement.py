@@ -40,6 +40,10 @@ boarding moves, flying moves, Amphibian crossings and teleportation are not buil
 refused with :class:`~caedes_bot.rules.errors.NotBuiltYet` naming their rule. A Flying unit may
 always make a normal move instead (R-ATTR-FLY-02), which is what this module gives it.
 
+What is legal now, for the edge to ask instead of trying orders: :func:`movable_units`,
+:func:`legal_destinations`, :func:`plan_moves`, and :func:`why_stuck`, which names the reason a
+unit cannot move as a :class:`Stuck` member carrying its rule.
+
 An order with several units is all or nothing: if one of them cannot reach the destination the
 whole order is refused, naming the unit, the reason with its rule ID, and where it can go.
 """
@@ -284,10 +288,10 @@ def plan_moves(
 
     Returns:
         destination id -> plan, empty if the unit cannot move (whatever the reason; see
-        :func:`check_movable` for the reason). Provinces are in id order.
+        :func:`why_stuck` for the reason). Provinces are in id order.
     """
     kind = ruleset.kind(unit.kind)
-    if _unmovable_reason(state, ruleset, unit, kind) is not None:
+    if _blocked(ruleset, unit, kind) is not None:
         return {}
     remaining = remaining_movement(unit, kind)
     game_map = ruleset.map
@@ -368,44 +372,113 @@ def _unit_label(ruleset: Ruleset, unit: Unit) -> str:
     return f"{ruleset.kind(unit.kind).display_name} #{unit.id}"
 
 
-def _unmovable_reason(
-    state: GameState, ruleset: Ruleset, unit: Unit, kind: UnitKind
-) -> RuleViolation | None:
-    """Why ``unit`` cannot move at all this step, or ``None`` if it may (R-MOVE-01, -04, -22,
-    R-ATTR-FORT-01; ships, cargo and units at sea are not built yet)."""
-    label = _unit_label(ruleset, unit)
+class Stuck(enum.Enum):
+    """Why a unit cannot move now (R-MOVE-01, -02, -04, -15, -18, -22, R-ATTR-FORT-01): the
+    answer of :func:`why_stuck`. Each member's :attr:`rule` is the rule behind it; the words
+    for players are the edge's (``caedes_bot.ui``)."""
+
+    FORTIFICATION = "fortification"
+    """A Tower or other Fortification: it never moves (R-ATTR-FORT-01)."""
+    SHIP = "ship"
+    """A ship: ship movement is not built yet (R-MOVE-18)."""
+    AFLOAT = "afloat"
+    """Aboard a ship or on water: boarding moves are not built yet (R-MOVE-15)."""
+    ATTACKING = "attacking"
+    """It entered another faction's units and must fight there in step 7 (R-MOVE-02)."""
+    MUSTERED = "mustered"
+    """Mustered this turn: it moves from its faction's next turn (R-MOVE-22)."""
+    MOVE_ENDED = "move_ended"
+    """Its movement has ended this turn (entire movement paid, attack made; R-MOVE-04)."""
+    NO_MOVEMENT_LEFT = "no_movement_left"
+    """Its allowance is spent this turn (R-MOVE-01)."""
+    NOWHERE = "nowhere"
+    """It could move, but no province is within reach now (R-MOVE-01)."""
+
+    @property
+    def rule(self) -> str:
+        """The catalogue rule behind this reason."""
+        return _STUCK_RULES[self]
+
+    @property
+    def not_built(self) -> bool:
+        """The rule that would let the unit move is not built yet."""
+        return self in (Stuck.SHIP, Stuck.AFLOAT)
+
+
+_STUCK_RULES = {
+    Stuck.FORTIFICATION: "R-ATTR-FORT-01",
+    Stuck.SHIP: "R-MOVE-18",
+    Stuck.AFLOAT: "R-MOVE-15",
+    Stuck.ATTACKING: "R-MOVE-02",
+    Stuck.MUSTERED: "R-MOVE-22",
+    Stuck.MOVE_ENDED: "R-MOVE-04",
+    Stuck.NO_MOVEMENT_LEFT: "R-MOVE-01",
+    Stuck.NOWHERE: "R-MOVE-01",
+}
+
+
+def _blocked(ruleset: Ruleset, unit: Unit, kind: UnitKind) -> Stuck | None:
+    """Why ``unit`` cannot move at all this step, or ``None`` if it may try (never
+    :attr:`Stuck.NOWHERE`)."""
     if kind.base_type is BaseType.TOWER or kind.has(Attribute.FORTIFICATION):
-        return IllegalMove(f"{label} is a Fortification and never moves.", rule="R-ATTR-FORT-01")
+        return Stuck.FORTIFICATION
     if kind.base_type is BaseType.SHIP:
-        return NotBuiltYet(f"{label} is a ship; ship movement is not built yet.", rule="R-MOVE-18")
+        return Stuck.SHIP
     if unit.aboard is not None or not ruleset.map.is_province(unit.location):
-        return NotBuiltYet(
-            f"{label} is aboard a ship or on water; boarding moves are not built yet.",
-            rule="R-MOVE-15",
-        )
+        return Stuck.AFLOAT
     if unit.attacking:
-        return IllegalMove(
-            f"{label} entered a province held by another faction and must fight there in step 7.",
-            rule="R-MOVE-02",
-        )
+        return Stuck.ATTACKING
     if unit.move_ended:
         if unit.movement_used == 0 and not unit.path:
-            return IllegalMove(
-                f"{label} was mustered this turn and may move from its faction's next turn.",
-                rule="R-MOVE-22",
-            )
-        return IllegalMove(f"{label} has ended its movement this turn.", rule="R-MOVE-04")
+            return Stuck.MUSTERED
+        return Stuck.MOVE_ENDED
     if remaining_movement(unit, kind) <= 0:
-        return IllegalMove(f"{label} has no movement left this turn.", rule="R-MOVE-01")
+        return Stuck.NO_MOVEMENT_LEFT
     return None
+
+
+def why_stuck(state: GameState, ruleset: Ruleset, unit: Unit) -> Stuck | None:
+    """Why ``unit`` cannot move now, or ``None`` if some province is within its reach
+    (R-MOVE-01..12, R-MOVE-22, R-ATTR-FORT-01).
+
+    Returns:
+        The first reason that holds, in the order of :class:`Stuck`: what keeps the unit from
+        moving at all, else :attr:`Stuck.NOWHERE` when :func:`plan_moves` finds no destination.
+    """
+    blocked = _blocked(ruleset, unit, ruleset.kind(unit.kind))
+    if blocked is not None:
+        return blocked
+    return None if plan_moves(state, ruleset, unit) else Stuck.NOWHERE
+
+
+def _refusal(ruleset: Ruleset, unit: Unit, stuck: Stuck) -> RuleViolation:
+    """The refusal of an order that moves ``unit``, which ``stuck`` keeps in place."""
+    label = _unit_label(ruleset, unit)
+    text = {
+        Stuck.FORTIFICATION: f"{label} is a Fortification and never moves.",
+        Stuck.SHIP: f"{label} is a ship; ship movement is not built yet.",
+        Stuck.AFLOAT: f"{label} is aboard a ship or on water; boarding moves are not built yet.",
+        Stuck.ATTACKING: (
+            f"{label} entered a province held by another faction and must fight there in step 7."
+        ),
+        Stuck.MUSTERED: (
+            f"{label} was mustered this turn and may move from its faction's next turn."
+        ),
+        Stuck.MOVE_ENDED: f"{label} has ended its movement this turn.",
+        Stuck.NO_MOVEMENT_LEFT: f"{label} has no movement left this turn.",
+        Stuck.NOWHERE: f"{label} can reach no province from here now.",
+    }[stuck]
+    error = NotBuiltYet if stuck.not_built else IllegalMove
+    return error(text, rule=stuck.rule)
 
 
 def check_movable(state: GameState, ruleset: Ruleset, unit: Unit) -> None:
     """Raise the reason ``unit`` cannot move at all now, if any (R-MOVE-01, -02, -04, -22,
-    R-ATTR-FORT-01; :class:`NotBuiltYet` for ships and cargo)."""
-    reason = _unmovable_reason(state, ruleset, unit, ruleset.kind(unit.kind))
-    if reason is not None:
-        raise reason
+    R-ATTR-FORT-01; :class:`NotBuiltYet` for ships and cargo). A unit that may move but has
+    nowhere to go passes: the destination check says why."""
+    stuck = _blocked(ruleset, unit, ruleset.kind(unit.kind))
+    if stuck is not None:
+        raise _refusal(ruleset, unit, stuck)
 
 
 def movable_units(state: GameState, ruleset: Ruleset, faction: str) -> list[Unit]:

@@ -19,11 +19,15 @@ Where a unit may go (for one unit of a kind, province by province):
    of its units musterable there;
 5. the one-unit limit of R-MUSTER-04 for limited races, lifted by the faction's Fortification
    (R-ATTR-FORT-04) and, for Bugbears, by its Summoner (R-RACE-BUG-01).
+
+:func:`legal_muster_provinces` answers where one unit of a kind may go now. A muster of a kind
+that is not waiting is refused naming it and the units that are, by name and count.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import ClassVar
@@ -226,9 +230,11 @@ def legal_muster_provinces(
     During ``faction``'s step 8 the judgement uses the board at the start of the step and the
     musters already made in it; at any other time it uses the board as it stands (the R-BUY-04
     warning, autocomplete). Kinds whose muster rules are not built yet (ships, Summoned,
-    Undead) give ``[]``.
+    Undead) and unknown kind ids give ``[]``.
     """
-    kind = ruleset.kind(kind_id)
+    kind = ruleset.units.get(kind_id)
+    if kind is None:
+        return []
     if kind.base_type is BaseType.SHIP or kind.race in (Race.SUMMONED, Race.UNDEAD):
         return []
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
@@ -290,11 +296,7 @@ def handle_muster_units(
     placed: list[Unit] = []
     for kind_id, province_id in order.placements:
         if kind_id not in fs.purchases:
-            waiting = ", ".join(sorted(set(fs.purchases))) or "nothing"
-            raise IllegalMuster(
-                f"No {kind_id} bought this turn is waiting to be mustered.",
-                allowed=f"muster what you bought: {waiting}",
-            )
+            raise _not_waiting(state, ruleset, faction, kind_id)
         kind = _mustered_kind(ruleset, kind_id)
         province = ruleset.map.provinces.get(province_id)
         if province is None:
@@ -313,6 +315,43 @@ def handle_muster_units(
             raise IllegalMuster(message, rule=rule, allowed=_allowed(state, ruleset, faction, kind))
         placed.append(_place(state, faction, kind, province.id, verdict.limit_key))
     return [UnitsMustered(faction, state.round, tuple((u.id, u.kind, u.location) for u in placed))]
+
+
+def _not_waiting(state: GameState, ruleset: Ruleset, faction: str, kind_id: str) -> IllegalMuster:
+    """The refusal to muster a unit of ``kind_id`` that ``faction`` has not waiting: another
+    faction's kind, one not bought this turn, or one whose purchases are all placed
+    (R-MUSTER-01); the units still waiting are named."""
+    waiting = Counter(state.factions[faction].purchases)
+    allowed = (
+        "muster what is waiting: "
+        + ", ".join(f"{n} {ruleset.kind(k).display_name}" for k, n in waiting.items())
+        if waiting
+        else "nothing: every unit you bought is placed; end the step with Done or /done"
+    )
+    kind = ruleset.units.get(kind_id)
+    if kind is None:
+        return IllegalMuster(
+            f"No {kind_id} bought this turn is waiting to be mustered.", allowed=allowed
+        )
+    if kind.faction != faction:
+        owner = ruleset.faction(kind.faction).name
+        return IllegalMuster(
+            f"{kind.display_name} are units of the {owner}; you muster only what you bought "
+            "this turn.",
+            allowed=allowed,
+        )
+    placed = [
+        u
+        for u in state.units_of(faction)
+        if u.kind == kind.id and u.muster_seq > state.muster_start_seq
+    ]
+    if placed:
+        return IllegalMuster(
+            f"Every {kind.display_name} you bought this turn is placed already "
+            f"({len(placed)} this step).",
+            allowed=allowed,
+        )
+    return IllegalMuster(f"You bought no {kind.display_name} this turn.", allowed=allowed)
 
 
 def _allowed(state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind) -> str:

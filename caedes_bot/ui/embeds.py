@@ -19,7 +19,12 @@ import discord
 from caedes_bot.gamedata.model import Ruleset, UnitKind
 from caedes_bot.rules import movement, upkeep
 from caedes_bot.rules.combat import arithmetic, sides
-from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.combat.arithmetic import (
+    BattleResult,
+    CasualtyGroup,
+    casualty_groups,
+    spread_hits,
+)
 from caedes_bot.rules.combat.events import AttackerWithdrew, BattleEnded
 from caedes_bot.rules.state import (
     BattleStepRecord,
@@ -707,31 +712,29 @@ def casualty_options(ruleset: Ruleset, detail: Mapping[str, object]) -> list[JSO
                     )
                 )
         return out
-    for index, (kind, wounded, ids) in enumerate(casualty_groups(units)):
+    for index, group in enumerate(_groups(units)):
+        ids = group.unit_ids
         room = sum(int(u.get("max_hits", 1)) for u in units if int(u["id"]) in ids)
         chosen = sum(default_ids[i] for i in ids)
+        hurt = " (wounded)" if group.wounded else ""
         for k in range(1, min(hits, room) + 1):
-            label = (
-                f"{len(ids)} {kind_name(ruleset, kind)}{' (wounded)' if wounded else ''}: hit {k}"
-            )
+            label = f"{len(ids)} {kind_name(ruleset, group.kind)}{hurt}: hit {k}"
             out.append(views.option(label, f"g{index}:{k}", default=k <= chosen))
     return out[:25]
 
 
-def casualty_groups(units: Sequence[Mapping[str, Any]]) -> list[tuple[str, bool, list[int]]]:
-    """Units of a casualty decision grouped by kind and wound state, in a fixed order; each
-    group's ids from the most recent (highest id) down."""
-    groups: dict[tuple[str, bool], list[int]] = {}
-    for u in sorted(units, key=lambda u: (str(u["kind"]), bool(u.get("wounded")), -int(u["id"]))):
-        groups.setdefault((str(u["kind"]), bool(u.get("wounded"))), []).append(int(u["id"]))
-    return [(kind, wounded, ids) for (kind, wounded), ids in groups.items()]
+def _groups(units: Sequence[Mapping[str, Any]]) -> list[CasualtyGroup]:
+    """The rules' groups of like units (:func:`caedes_bot.rules.combat.arithmetic.casualty_groups`)."""
+    return casualty_groups((int(u["id"]), str(u["kind"]), bool(u.get("wounded"))) for u in units)
 
 
 def casualty_assignment(detail: Mapping[str, object], values: Sequence[str]) -> tuple[int, ...]:
     """The unit ids (one per hit, R-COMBAT-06) chosen with :func:`casualty_options` values.
 
-    A group's hits go to its units in turn, each taking as many as it can (a Fortitude unit
-    two) before the next. Unknown values are ignored; the rules check the result.
+    A group's hits spread over its units as the rules say
+    (:func:`caedes_bot.rules.combat.arithmetic.spread_hits`: in turn, each taking as many as it
+    can, a Fortitude unit two, before the next). Unknown values are ignored; the rules check
+    the result.
     """
     units = _detail_units(detail)
     capacity = {int(u["id"]): int(u.get("max_hits", 1)) for u in units}
@@ -746,15 +749,8 @@ def casualty_assignment(detail: Mapping[str, object], values: Sequence[str]) -> 
             head = value[1:].split(":", 1)[0]
             if head.isdigit():
                 per_group[int(head)] += 1
-    groups = casualty_groups(units)
+    groups = _groups(units)
     for index, count in sorted(per_group.items()):
-        if index >= len(groups):
-            continue
-        left = count
-        for uid in groups[index][2]:
-            take = min(capacity[uid], left)
-            chosen += [uid] * take
-            left -= take
-            if left <= 0:
-                break
+        if index < len(groups):
+            chosen += spread_hits([(uid, capacity[uid]) for uid in groups[index].unit_ids], count)
     return tuple(chosen)

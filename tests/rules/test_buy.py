@@ -8,7 +8,11 @@ from caedes_bot.rules.buy import (
     CancelPurchase,
     PurchaseCancelled,
     RPForfeited,
+    Unbuyable,
     UnitsBought,
+    buy_options,
+    buyable_kinds,
+    why_unbuyable,
 )
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
@@ -127,3 +131,30 @@ def test_r_buy_05_no_limit_on_units_of_one_kind() -> None:
     out = apply(st, BuyUnits("DAW", "DI", 10), rs, NO_DICE)
     assert out.state.factions["DAW"].purchases == ["DI"] * 10
     assert out.state.factions["DAW"].rp == 0
+
+
+def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
+    """R-BUY-01, R-BUY-03, R-ATTR-HERO-01: the kinds the Dawnians may buy are their own, less
+    the Hero, the ship, the Undead and the Summoned (rules not built yet), each with its price
+    now and whether 5 RP pay for it; every other kind has a reason with its rule."""
+    rs, st = _buy_state(rp=5)
+    assert [k.id for k in buyable_kinds(rs, "DAW")] == ["DI", "DK", "DT", "DN"]
+    options = {o.kind.id: (o.price, o.affordable) for o in buy_options(st, rs, "DAW")}
+    assert options["DI"] == (3, True)
+    assert options["DK"] == (6, False)
+    reasons = {k: why_unbuyable("DAW", rs.kind(k)) for k in ("DH", "OT", "DS", "DU", "DO", "DI")}
+    assert reasons == {
+        "DH": Unbuyable.HERO,
+        "OT": Unbuyable.NOT_OWN,
+        "DS": Unbuyable.SHIP,
+        "DU": Unbuyable.UNDEAD,
+        "DO": Unbuyable.SUMMONED,
+        "DI": None,
+    }
+    assert [why.rule for why in Unbuyable] == [
+        "R-BUY-03",
+        "R-BUY-01",
+        "R-ATTR-WATER-03",
+        "R-RACE-SUM-01",
+        "R-RACE-UND-01",
+    ]

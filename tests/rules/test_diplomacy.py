@@ -12,7 +12,13 @@ The map, drawn by hand::
 from __future__ import annotations
 
 from caedes_bot.gamedata.model import Options, Ruleset, river_edge_id
-from caedes_bot.rules.diplomacy import adjacent_spaces, neighbour_pairs, neighbours
+from caedes_bot.rules.diplomacy import (
+    NoTalks,
+    adjacent_spaces,
+    neighbour_pairs,
+    neighbours,
+    why_no_talks,
+)
 from caedes_bot.rules.state import GameState, Unit
 from tests.rules.builders import kind, ruleset, state
 
@@ -46,6 +52,18 @@ def test_r_pbp_neg_02_land_border_makes_neighbours() -> None:
     assert neighbours(st, rs, "DAW", "ORC")
     assert neighbours(st, rs, "ORC", "DAW")
     assert not neighbours(st, rs, "DAW", "WEL")  # a and c do not touch
+
+
+def test_r_pbp_neg_01_02_why_two_factions_may_not_negotiate() -> None:
+    """R-PBP-NEG-01, R-PBP-NEG-02: a faction negotiates with its neighbours only, never with
+    itself; the rules give the reason with its rule."""
+    rs = _rs()
+    st = _state(rs, {"a": "DAW", "b": "ORC", "c": "WEL"})
+    assert why_no_talks(st, rs, "DAW", "ORC") is None
+    assert why_no_talks(st, rs, "DAW", "DAW") is NoTalks.SAME_FACTION
+    assert why_no_talks(st, rs, "DAW", "WEL") is NoTalks.NOT_NEIGHBOURS
+    assert NoTalks.SAME_FACTION.rule == "R-PBP-NEG-01"
+    assert NoTalks.NOT_NEIGHBOURS.rule == "R-PBP-NEG-02"
 
 
 def test_r_pbp_neg_02_river_border_counts() -> None:

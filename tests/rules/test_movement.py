@@ -13,7 +13,13 @@ import pytest
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import Outcome, apply
 from caedes_bot.rules.errors import IllegalMove, UnknownName
-from caedes_bot.rules.movement import MoveUnits, legal_destinations, movable_units
+from caedes_bot.rules.movement import (
+    MoveUnits,
+    Stuck,
+    legal_destinations,
+    movable_units,
+    why_stuck,
+)
 from caedes_bot.rules.state import GameState
 from tests.rules.builders import kind, ruleset, state, with_options
 
@@ -60,6 +66,41 @@ def test_r_attr_fort_01_towers_never_move() -> None:
         move(st, rs, (1,), "b")
     assert err.value.rule == "R-ATTR-FORT-01"
     assert movable_units(st, rs, "DAW") == []
+
+
+def test_r_move_01_why_stuck_gives_the_reason_a_unit_cannot_move() -> None:
+    """R-MOVE-01, R-MOVE-02, R-MOVE-04, R-MOVE-18, R-MOVE-22, R-ATTR-FORT-01: the rules say why
+    each unit cannot move, as a reason with its rule, and ``None`` for one that can."""
+    rs = line_map(extra={"island": ("plains",)})
+    st = state(
+        rs,
+        units=[
+            ("TWR", "DAW", "a"),
+            ("INF", "DAW", "a"),
+            ("SHIP", "DAW", "a"),
+            ("INF", "DAW", "island"),
+            ("CAV", "DAW", "c"),
+            ("ORCI", "ORC", "d"),
+        ],
+    )
+    assert why_stuck(st, rs, st.unit(1)) is Stuck.FORTIFICATION
+    assert why_stuck(st, rs, st.unit(2)) is None
+    assert why_stuck(st, rs, st.unit(3)) is Stuck.SHIP
+    assert why_stuck(st, rs, st.unit(4)) is Stuck.NOWHERE  # no land border from the island
+    st = move(st, rs, (5,), "d").state  # an attack: the move ends there
+    assert why_stuck(st, rs, st.unit(5)) is Stuck.ATTACKING
+    st = move(st, rs, (2,), "b").state  # infantry: its one point is spent
+    assert why_stuck(st, rs, st.unit(2)) is Stuck.NO_MOVEMENT_LEFT
+    st.unit(2).move_ended = True
+    assert why_stuck(st, rs, st.unit(2)) is Stuck.MOVE_ENDED
+    st.unit(4).move_ended = True  # placed this turn, never moved
+    assert why_stuck(st, rs, st.unit(4)) is Stuck.MUSTERED
+    rules = {why: why.rule for why in Stuck}
+    assert rules[Stuck.FORTIFICATION] == "R-ATTR-FORT-01"
+    assert rules[Stuck.MUSTERED] == "R-MOVE-22"
+    assert rules[Stuck.MOVE_ENDED] == "R-MOVE-04"
+    assert rules[Stuck.SHIP] == "R-MOVE-18" and Stuck.SHIP.not_built
+    assert rules[Stuck.NOWHERE] == rules[Stuck.NO_MOVEMENT_LEFT] == "R-MOVE-01"
 
 
 def test_r_attr_quick_01_and_slow_01_allowance() -> None:

@@ -269,3 +269,33 @@ def test_r_gen_05_pact_partners_units_do_not_qualify_a_muster() -> None:
     st = _muster_state(rs_pacts, "DAW", units, ["DT"])
     st.alliances = [["DAW", "ORC"]]
     assert legal_muster_provinces(st, rs_pacts, "DAW", "DT") == ["p1", "p2"]
+
+
+def test_r_muster_01_a_unit_not_waiting_is_refused_by_name_with_what_waits() -> None:
+    """R-MUSTER-01: only units bought this turn and not yet placed are mustered. The refusal
+    names the kind (another faction's, not bought, or all placed) and what is waiting, by name
+    and count; an id that names no kind at all is quoted as given."""
+    rs = _rs()
+    here = [("DI", "DAW", p) for p in ("p1", "p2", "p3")]
+    st = _muster_state(rs, "DAW", here, ["DI", "DI", "DK"])
+
+    def refusal(state: GameState, kind_id: str) -> IllegalMuster:
+        with pytest.raises(IllegalMuster) as err:
+            apply(state, MusterUnits("DAW", ((kind_id, "p1"),)), rs, NO_DICE)
+        return err.value
+
+    other = refusal(st, "OT")
+    assert other.rule == "R-MUSTER-01"
+    assert other.message == "OT are units of the ORC; you muster only what you bought this turn."
+    assert other.allowed == "muster what is waiting: 2 DI, 1 DK"
+    assert refusal(st, "DY").message == "You bought no DY this turn."
+    assert refusal(st, "NOPE").message == "No NOPE bought this turn is waiting to be mustered."
+    placed = _muster(st, rs, "DAW", ("DK", "p1"))
+    again = refusal(placed, "DK")
+    assert again.message == "Every DK you bought this turn is placed already (1 this step)."
+    assert again.allowed == "muster what is waiting: 2 DI"
+    done = _muster(placed, rs, "DAW", ("DI", "p2"), ("DI", "p3"))
+    assert refusal(done, "DI").allowed == (
+        "nothing: every unit you bought is placed; end the step with Done or /done"
+    )
+    assert legal_muster_provinces(st, rs, "DAW", "NOPE") == []

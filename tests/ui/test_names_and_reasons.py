@@ -131,19 +131,26 @@ def _mustering() -> GameState:
     return state
 
 
+def _refused_muster(state: GameState, text: str) -> IllegalMuster:
+    """The rules' refusal to muster one unit of the kind ``text`` names at Brightholm."""
+    kind = kind_to_muster(state, ruleset(), "DAW", text)
+    with pytest.raises(IllegalMuster) as refused:
+        apply(state, MusterUnits("DAW", ((kind.id, "brightholm"),)))
+    return refused.value
+
+
 def test_r_muster_01_a_unit_not_bought_is_refused_with_what_waits() -> None:
-    """R-MUSTER-01: only units bought this turn are mustered; the refusal names what waits."""
+    """R-MUSTER-01: only units bought this turn are mustered; the rules' refusal names what
+    waits, by name (the name is resolved by the cog, the judgement is the rules')."""
     state = _mustering()
     r = ruleset()
     assert kind_to_muster(state, r, "DAW", "infantry").id == "U-DAW-01"
-    with pytest.raises(IllegalMuster) as refused:
-        kind_to_muster(state, r, "DAW", "Yeomen")
-    assert refused.value.rule == "R-MUSTER-01"
-    assert refused.value.message == "You bought no Dawnian Yeomen this turn."
-    assert refused.value.allowed == "muster what is waiting: 2 Dawnian Infantry"
-    with pytest.raises(IllegalMuster) as refused:
-        kind_to_muster(state, r, "DAW", "Orc Troopers")
-    assert refused.value.message == (
+    refused = _refused_muster(state, "Yeomen")
+    assert refused.rule == "R-MUSTER-01"
+    assert refused.message == "You bought no Dawnian Yeomen this turn."
+    assert refused.allowed == "muster what is waiting: 2 Dawnian Infantry"
+    refused = _refused_muster(state, "Orc Troopers")
+    assert refused.message == (
         "Orc Troopers are units of the Orcs; you muster only what you bought this turn."
     )
     with pytest.raises(UnknownName) as unknown:
@@ -156,12 +163,12 @@ def test_r_muster_01_once_all_are_placed_the_refusal_says_so() -> None:
     state = _mustering()
     both = (("U-DAW-01", "brightholm"), ("U-DAW-01", "brightholm"))
     state, _ = apply(state, MusterUnits("DAW", both))
-    with pytest.raises(IllegalMuster) as refused:
-        kind_to_muster(state, ruleset(), "DAW", "Infantry")
-    assert refused.value.message == (
+    refused = _refused_muster(state, "Infantry")
+    assert refused.message == (
         "Every Dawnian Infantry you bought this turn is placed already (2 this step)."
     )
-    assert refused.value.allowed.startswith("nothing: every unit you bought is placed")
+    assert refused.allowed is not None
+    assert refused.allowed.startswith("nothing: every unit you bought is placed")
 
 
 def test_outside_step_8_the_kind_is_left_to_the_rules() -> None:

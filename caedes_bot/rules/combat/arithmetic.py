@@ -6,7 +6,8 @@ defense values on the terrain it uses (:func:`attack_value`, :func:`defense_valu
 which step and against which target (:func:`step_dice`), how hits are shared among defending
 factions (:func:`handout_order`, :func:`share_hits`), the default casualties
 (:func:`default_casualties`), whether a casualty choice is a real one (:func:`has_real_choice`),
-the Mercenary count of a battle round (:func:`mercenary_losses`), end-of-battle cleanup and the
+how hits chosen for a group of like units spread over it (:func:`casualty_groups`,
+:func:`spread_hits`), the Mercenary count of a battle round (:func:`mercenary_losses`), end-of-battle cleanup and the
 result (:func:`survives_cleanup`, :func:`classify`). Real battles
 (:mod:`caedes_bot.rules.combat.battle`) and the odds calculator (:mod:`caedes_bot.rules.odds`)
 both use exactly these, so they cannot disagree.
@@ -349,15 +350,51 @@ def default_casualties(fighters: Sequence[Fighter], hits: int, ctx: StepContext)
     Returns:
         Unit ids, one per hit applied; a Fortitude unit taking two hits appears twice.
     """
-    left = min(hits, hits_absorbable(fighters))
+    ranked = sorted(fighters, key=lambda f: casualty_rank(f, ctx))
+    return spread_hits([(f.id, f.capacity) for f in ranked], hits)
+
+
+def spread_hits(units: Iterable[tuple[int, int]], hits: int) -> list[int]:
+    """Hand ``hits`` to ``units`` in the order given, each taking as many as it can before the
+    next (R-COMBAT-06; a Fortitude unit takes two, R-ATTR-FORTI-01). Hits beyond what the
+    units can take are lost.
+
+    Args:
+        units: ``(unit id, hits it can still take)``, first hit first.
+
+    Returns:
+        Unit ids, one per hit applied; a unit taking two hits appears twice.
+    """
+    left = hits
     out: list[int] = []
-    for f in sorted(fighters, key=lambda f: casualty_rank(f, ctx)):
+    for uid, capacity in units:
         if left <= 0:
             break
-        take = min(f.capacity, left)
-        out.extend([f.id] * take)
+        take = min(capacity, left)
+        out.extend([uid] * take)
         left -= take
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtyGroup:
+    """Interchangeable units of one faction taking hits: one kind, one wound state
+    (R-COMBAT-06). Hits chosen for the group go to :attr:`unit_ids` in order (the most recent
+    unit, with the highest id, first), each taking as many as it can (:func:`spread_hits`).
+    """
+
+    kind: str
+    wounded: bool
+    unit_ids: tuple[int, ...]
+
+
+def casualty_groups(units: Iterable[tuple[int, str, bool]]) -> list[CasualtyGroup]:
+    """``units`` (``(unit id, kind id, wounded)``) grouped by kind and wound state, in a fixed
+    order: by kind id, unwounded before wounded (R-COMBAT-06)."""
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for uid, kind, wounded in sorted(units, key=lambda u: (u[1], u[2], -u[0])):
+        groups.setdefault((kind, wounded), []).append(uid)
+    return [CasualtyGroup(kind, wounded, tuple(ids)) for (kind, wounded), ids in groups.items()]
 
 
 def _choice_classes(fighters: Sequence[Fighter]) -> list[tuple[int, int]]:

@@ -11,9 +11,11 @@ import pytest
 
 from caedes_bot.gamedata.model import Terrain
 from caedes_bot.rules.combat.arithmetic import (
+    CasualtyGroup,
     Fighter,
     attack_value,
     best_combat_terrain,
+    casualty_groups,
     defense_value,
     dice_per_roll,
     handout_order,
@@ -24,6 +26,7 @@ from caedes_bot.rules.combat.arithmetic import (
     missile_usable,
     morale_shift,
     share_hits,
+    spread_hits,
 )
 from caedes_bot.rules.state import Side
 from tests.rules.builders import TURN_ORDER, kind
@@ -163,3 +166,19 @@ def test_r_combat_06_hand_out_order_owner_first_then_turn_order() -> None:
     assert not has_real_choice(two, 1)  # wound either: the same
     assert not has_real_choice(two, 3)  # one destroyed and one wounded, whichever
     assert not has_real_choice(two, 4)
+
+
+def test_r_combat_06_hits_chosen_for_like_units_go_to_the_most_recent_first() -> None:
+    """R-COMBAT-06, R-ATTR-FORTI-01: units are grouped by kind and wound state; a group's
+    hits go to its units from the highest id down, a Fortitude unit taking both its hits
+    before the next; hits beyond the group are lost. The battle's default casualties spread
+    hits the same way."""
+    units = [(1, "T", False), (7, "O", False), (3, "T", False), (9, "O", False), (4, "T", True)]
+    assert casualty_groups(units) == [
+        CasualtyGroup("O", False, (9, 7)),
+        CasualtyGroup("T", False, (3, 1)),
+        CasualtyGroup("T", True, (4,)),
+    ]
+    assert spread_hits([(9, 2), (7, 2)], 3) == [9, 9, 7]
+    assert spread_hits([(3, 1), (1, 1)], 5) == [3, 1]
+    assert spread_hits([(3, 1)], 0) == []
