@@ -38,7 +38,8 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.service import Actor, Expect, RulesService, SubmitResult
 from caedes_bot.ui import views
-from caedes_bot.ui.describe import event_line, faction_name
+from caedes_bot.ui.describe import faction_name
+from caedes_bot.ui.lines import event_line
 from caedes_bot.ui.replies import Redelivered, first_delivery, mark_committed
 from caedes_bot.ui.steps import now_text
 from caedes_bot.ui.text import ELLIPSIS, choices, split_message

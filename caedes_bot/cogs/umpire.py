@@ -39,7 +39,8 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
 from caedes_bot.ui.audit import audit_lines
-from caedes_bot.ui.describe import event_line, faction_name
+from caedes_bot.ui.describe import faction_name
+from caedes_bot.ui.lines import event_line
 from caedes_bot.ui.replies import mark_committed
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
 

@@ -41,8 +41,9 @@ from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
 from caedes_bot.ui import views
-from caedes_bot.ui.describe import BATTLE_DETAIL, event_line, faction_name, turn_summary
+from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
+from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.text import split_message
 
 #: Posts are kept under this many characters (Discord allows 2,000; mentions are added first).

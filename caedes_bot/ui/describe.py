@@ -1,31 +1,27 @@
-"""Words for the game: names, labels, and one line per event (ux.md "Every order gets an answer").
+"""Words for the game: names, labels, offers and turn summaries (ux.md "Every order gets an
+answer").
 
 Everything here is a pure function of the static :class:`~caedes_bot.gamedata.model.Ruleset`,
 a :class:`~caedes_bot.rules.state.GameState` and events: no discord, no I/O. The announcer
 (:mod:`caedes_bot.ui.announcer`), the embeds (:mod:`caedes_bot.ui.embeds`) and the cogs' replies
-all take their sentences from here, so a unit or a province reads the same everywhere.
+all take their names from here, so a unit or a province reads the same everywhere. The line of
+each event is in :mod:`caedes_bot.ui.lines`, the wording of each step in
+:mod:`caedes_bot.ui.steps`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import fields
 
 from caedes_bot.gamedata.model import Attribute, Ruleset, UnitKind
 from caedes_bot.rules import (
     buy,
     collect,
     mercenary,
-    movement,
     muster,
     ownership,
-    redeem,
-    trade,
-    turn,
-    umpire,
     upkeep,
-    victory,
 )
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
@@ -220,174 +216,7 @@ def province_label(state: GameState, ruleset: Ruleset, province_id: str) -> str:
     return f"{province.name} ({', '.join(terrain)}) - {owner} - {unit_text}"
 
 
-# --------------------------------------------------------------------------- events
-
-
-def _units_text(ruleset: Ruleset, units: Sequence[tuple[int, str, str]] | Sequence[str]) -> str:
-    kinds = [u[1] if isinstance(u, tuple) else u for u in units]
-    return kind_counts(ruleset, kinds)
-
-
-def _words(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i:
-            out.append(" ")
-        out.append(ch.lower())
-    return "".join(out)
-
-
-def generic_text(event: Event) -> str:
-    """A readable line for an event without its own wording: its name and fields."""
-    parts = []
-    for f in fields(event):
-        value = getattr(event, f.name)
-        if value in (None, (), [], {}, ""):
-            continue
-        parts.append(f"{f.name.replace('_', ' ')} {value}")
-    head = _words(type(event).__name__)
-    head = head[:1].upper() + head[1:]
-    return head + (": " + "; ".join(parts) if parts else "")
-
-
-def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
-    """One line telling what ``event`` did, for its audience; ``None`` for events that need no
-    line of their own (step bookkeeping, battle detail shown on the battle message)."""
-
-    def f(code: str) -> str:
-        return faction_name(ruleset, code)
-
-    def sp(space: str) -> str:
-        return space_name(ruleset, space)
-
-    if isinstance(event, turn.GameRoundBegan):
-        return f"**Game round {event.round} begins.**"
-    if isinstance(event, turn.TurnBegan):
-        return f"{f(event.faction)} begins its turn (game round {event.round})."
-    if isinstance(event, turn.TurnEnded):
-        return f"{f(event.faction)} ends its turn."
-    if isinstance(event, turn.StepBegan):
-        return None
-    if isinstance(event, turn.StepEnded):
-        if event.by_umpire:
-            return f"The umpire ended step {event.step.label} of {f(event.faction)}."
-        return None
-    if isinstance(event, movement.UnitsMoved):
-        kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
-        what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} units"
-        line = f"{f(event.faction)} moved {what} from {sp(event.origin)} to {sp(event.destination)}"
-        if len(event.path) > 1:
-            line += " by " + ", ".join(sp(p) for p in event.path[:-1])
-        return line + (": **an attack**." if event.attack else ".")
-    if isinstance(event, ownership.ProvinceCaptured):
-        was = f" from {f(event.previous_owner)}" if event.previous_owner else ""
-        return f"**{f(event.faction)} takes {sp(event.province)}**{was}."
-    if isinstance(event, muster.UnitsMustered):
-        how = " (placed by the bot)" if event.by_bot else ""
-        where = ", ".join(Counter(sp(u[2]) for u in event.units))
-        return f"{f(event.faction)} mustered {_units_text(ruleset, event.units)} in {where}{how}."
-    if isinstance(event, upkeep.UnitsDisbanded):
-        return (
-            f"{f(event.faction)} lost {_units_text(ruleset, event.units)}: {event.reason} "
-            f"({event.rule})."
-        )
-    if isinstance(event, mercenary.MercenariesDeserted):
-        units = [k for _, k in event.units]
-        return (
-            f"{kind_counts(ruleset, units)} of {f(event.faction)} deserted at "
-            f"{sp(event.space)} (R-ATTR-MERC-01)."
-        )
-    if isinstance(event, victory.FactionEliminated):
-        return f"**{f(event.faction)} is eliminated** (R-VIC-05)."
-    if isinstance(event, victory.CampaignEnded):
-        winners = ", ".join(f(w) for w in event.winners) or "nobody"
-        reason = event.reason.replace("_", " ")
-        return f"**The campaign is over** ({reason}). Winner: {winners}."
-    if isinstance(event, combat_events.BattlesDue):
-        places = ", ".join(sp(s) for s in event.spaces)
-        return f"{f(event.faction)} must fight at {places}."
-    if isinstance(event, turn.TurnForfeited):
-        return (
-            f"{f(event.faction)} missed its turn deadline at step {event.step.label}: the bot "
-            "plays the rest of its turn passively (R-PBP-DEAD-03)."
-        )
-    if isinstance(event, turn.DecisionDefaulted):
-        what = event.kind.replace("_", " ")
-        return f"The {what} decision of {f(event.faction)} was answered by default (R-PBP-DEAD-04)."
-    if isinstance(event, collect.IncomeCollected):
-        goods = ", ".join(f"{n} {c.title()}" for c, n in event.commodities)
-        text = f"Collected {event.rp_gained} RP" + (f" and {goods}" if goods else "")
-        if event.provinces:
-            text += " from " + ", ".join(sp(p) for p in event.provinces)
-        text += f". {event.rp_after} RP now."
-        if event.withheld:
-            paid = "; ".join(f"{sp(p)} ({why})" for p, why in event.withheld)
-            text += f" Paid nothing: {paid} (R-COLL-04)."
-        return text
-    if isinstance(event, upkeep.UpkeepDue):
-        salt = f", less {event.salt_used} Salt" if event.salt_used else ""
-        text = (
-            f"Upkeep due: {event.units_counted} units cost {event.upkeep} RP{salt}: a bill of "
-            f"{event.bill} RP; you hold {event.rp} RP (R-UPK-01)."
-        )
-        if event.must_disband:
-            text += (
-                f" You must disband at least {event.must_disband} of them before paying (R-UPK-03)."
-            )
-        return text
-    if isinstance(event, upkeep.UpkeepPaid):
-        salt = f", less {event.salt_used} Salt" if event.salt_used else ""
-        return (
-            f"Upkeep: {event.units_counted} units cost {event.upkeep} RP{salt}; paid "
-            f"{event.bill} RP. {event.rp_after} RP left (R-UPK-01)."
-        )
-    if isinstance(event, buy.UnitsBought):
-        text = f"Bought {event.count} {event.name} for {event.total} RP. {event.rp_after} RP left."
-        if event.warning:
-            text += f" Warning: {event.warning}"
-        return text
-    if isinstance(event, buy.PurchaseCancelled):
-        return (
-            f"Cancelled {event.count} {kind_name(ruleset, event.kind_id)}: {event.refund} RP "
-            f"back. {event.rp_after} RP now."
-        )
-    if isinstance(event, buy.RPForfeited):
-        return f"{event.rp} unspent RP were lost at the end of step 5 (R-BUY-02)."
-    if isinstance(event, muster.PurchaseLost):
-        lost = kind_counts(ruleset, event.kind_ids)
-        return f"Lost without refund, with nowhere to muster: {lost} (R-MUSTER-01)."
-    if isinstance(event, umpire.UmpireOverride):
-        if event.what == "owner":
-            owner = f(event.detail) if event.detail else "nobody"
-            return f"The umpire gave {sp(event.target)} to {owner} (R-PBP-UMP-01)."
-        item = "RP" if event.what == "rp" else f"{event.detail.title()} stock"
-        return f"The umpire changed the {item} of {f(event.target)} (R-PBP-UMP-01)."
-    if isinstance(event, umpire.TreasuryOverridden):
-        item = "RP" if event.item == "rp" else event.item.title()
-        return f"The umpire set your {item} from {event.before} to {event.after} (R-PBP-UMP-01)."
-    trade_line = _trade_line(event, ruleset)
-    if trade_line is not None:
-        return trade_line
-    if isinstance(event, redeem.SetsRedeemed):
-        sets = "; ".join(", ".join(c.title() for c in group) for group in event.sets)
-        many = "set" if len(event.sets) == 1 else "sets"
-        return f"Redeemed {len(event.sets)} {many} ({sets}) for {event.rp_gained} RP. {event.rp} RP now (R-COMM-10)."
-    if isinstance(event, redeem.IronRedeemed):
-        return (
-            f"Redeemed {event.count} Iron for {event.rp_gained} RP. {event.rp} RP now (R-COMM-05)."
-        )
-    if isinstance(event, redeem.SaltRedeemed):
-        return f"Redeemed {event.count} Salt: {event.salt_credit} RP off this turn's upkeep (R-COMM-07)."
-    if isinstance(event, redeem.CommoditiesEarmarked):
-        return (
-            f"Earmarked {event.count} {event.commodity.title()} for discounts this turn; "
-            f"earmarked now: {commodities_text(event.earmarks)} (R-COMM-02)."
-        )
-    if isinstance(event, redeem.EarmarksReturned):
-        return f"Unused earmarks went back to stock: {commodities_text(event.commodities)} (R-COMM-02)."
-    if isinstance(event, BATTLE_DETAIL):
-        return None  # shown on the battle message (R-COMBAT-16)
-    return generic_text(event)
+# --------------------------------------------------------------------------- summaries
 
 
 #: The longest a turn summary may be: one line of an ``#announcements`` post (ux.md).
@@ -489,20 +318,6 @@ def turn_summary(
     return truncate(text, SUMMARY_LIMIT)
 
 
-#: Battle events (each names its battle): shown on the battle message rather than as lines of
-#: their own, and grouped by battle by the announcer.
-BATTLE_DETAIL = (
-    combat_events.BattleBegan,
-    combat_events.BattleStepResolved,
-    combat_events.CasualtiesOwed,
-    combat_events.CasualtiesRemoved,
-    combat_events.BattleRoundEnded,
-    combat_events.WithdrawalOffered,
-    combat_events.AttackerWithdrew,
-    combat_events.BattleEnded,
-)
-
-
 def bundle_text(rp: int | None, commodities: Mapping[str, int] | None) -> str:
     """``"3 RP and 1 Grain"``; ``"nothing"`` if empty."""
     parts = []
@@ -527,40 +342,3 @@ def offer_text(
         f"{faction_name(ruleset, proposer)} give {bundle_text(give_rp, give)}; "
         f"{faction_name(ruleset, counterparty)} give {bundle_text(receive_rp, receive)}"
     )
-
-
-def _terms(
-    ruleset: Ruleset, event: trade.TradeProposed | trade.TradeExecuted | trade.TradeAnnounced
-) -> str:
-    """:func:`offer_text` of a trade event's contents (absent contents count as nothing)."""
-    return offer_text(
-        ruleset,
-        event.proposer,
-        event.counterparty,
-        event.give_rp or 0,
-        event.give_commodities or {},
-        event.receive_rp or 0,
-        event.receive_commodities or {},
-    )
-
-
-def _trade_line(event: Event, ruleset: Ruleset) -> str | None:
-    """The line of a trade event (R-TRADE-01, R-TRADE-02), or ``None`` for other events."""
-    if isinstance(event, trade.TradeProposed):
-        return f"Trade offer #{event.trade_id}: {_terms(ruleset, event)}."
-    if isinstance(event, trade.TradeExecuted):
-        return f"Trade #{event.trade_id} done: {_terms(ruleset, event)} (R-TRADE-02)."
-    if isinstance(event, trade.TradeDeclined):
-        who = faction_name(ruleset, event.counterparty)
-        return f"Trade offer #{event.trade_id} was declined by {who}."
-    if isinstance(event, trade.TradeWithdrawn):
-        who = faction_name(ruleset, event.proposer)
-        return f"Trade offer #{event.trade_id} was withdrawn by {who}."
-    if isinstance(event, trade.TradeLapsed):
-        return f"Trade offer #{event.trade_id} lapsed unanswered when step 1 ended (R-TRADE-02)."
-    if isinstance(event, trade.TradeAnnounced):
-        a, b = faction_name(ruleset, event.proposer), faction_name(ruleset, event.counterparty)
-        if event.give_rp is None and event.give_commodities is None:
-            return f"{a} and {b} traded."
-        return f"{a} and {b} traded: {_terms(ruleset, event)}."
-    return None

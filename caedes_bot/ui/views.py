@@ -266,10 +266,25 @@ def handlers_of(client: discord.Client) -> dict[str, Handler]:
     return handlers
 
 
+class DuplicateKind(ValueError):
+    """A second handler was registered for a component kind that already has one."""
+
+
 def register(client: discord.Client, kind: str, handler: Handler) -> None:
     """Send clicks on components whose object starts with ``kind`` to ``handler``; also makes
-    sure :class:`CaedesComponent` is registered with the client (idempotent)."""
-    handlers_of(client)[kind] = handler
+    sure :class:`CaedesComponent` is registered with the client (idempotent).
+
+    Raises:
+        DuplicateKind: ``kind`` already has a handler on this client (two cogs claiming one
+            kind would otherwise silently take each other's clicks).
+    """
+    handlers = handlers_of(client)
+    if kind in handlers:
+        raise DuplicateKind(
+            f"the component kind {kind!r} already has a handler, "
+            f"{getattr(handlers[kind], '__qualname__', handlers[kind])!s}"
+        )
+    handlers[kind] = handler
     client.add_dynamic_items(CaedesComponent)
 
 

@@ -181,7 +181,7 @@ def test_r_pbp_dead_03_a_forfeited_turn_is_announced() -> None:
     plays the rest of the turn passively.
     """
     from caedes_bot.rules.turn import TurnForfeited
-    from caedes_bot.ui.describe import event_line
+    from caedes_bot.ui.lines import event_line
 
     state = at_step(Step.BUY)
     line = event_line(TurnForfeited("DAW", 1, Step.BUY), state, ruleset())

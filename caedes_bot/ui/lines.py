@@ -1,0 +1,419 @@
+"""One line per event class: what each event of the rules tells its audience (ux.md "Every
+order gets an answer").
+
+Each event class of the rules has its own entry in :data:`LINES`, made by a function below
+registered with :func:`_line`. An entry may say "no line of its own" (``None``) only for a
+reason recorded in :data:`SILENT` (a battle's events are shown on its battle message, a step's
+start on the turn panel). There is no generic fallback: :func:`event_line` raises
+:class:`NoWording` for a class without an entry, and ``tests/ui/test_meta.py`` fails for any
+event class of the rules that has none. A new event gets its line here.
+
+Pure functions of the event, the state after it and the static ruleset: no discord, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules import (
+    buy,
+    collect,
+    mercenary,
+    movement,
+    muster,
+    ownership,
+    redeem,
+    trade,
+    turn,
+    umpire,
+    upkeep,
+    victory,
+)
+from caedes_bot.rules.combat import events as combat_events
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import GameState
+from caedes_bot.ui.describe import (
+    commodities_text,
+    faction_name,
+    kind_counts,
+    kind_name,
+    offer_text,
+    space_name,
+)
+
+__all__ = ["BATTLE_DETAIL", "LINES", "SILENT", "NoWording", "event_line"]
+
+E = TypeVar("E", bound=Event)
+
+#: Makes the line of one event: ``(event, state after it, ruleset) -> line or None``.
+LineMaker = Callable[[Any, GameState, Ruleset], "str | None"]
+
+#: The line maker of every event class, by its exact class.
+LINES: dict[type[Event], LineMaker] = {}
+
+#: Battle events (each names its battle): shown on the battle message rather than as lines of
+#: their own, and grouped by battle by the announcer.
+BATTLE_DETAIL = (
+    combat_events.BattleBegan,
+    combat_events.BattleStepResolved,
+    combat_events.CasualtiesOwed,
+    combat_events.CasualtiesRemoved,
+    combat_events.BattleRoundEnded,
+    combat_events.WithdrawalOffered,
+    combat_events.AttackerWithdrew,
+    combat_events.BattleEnded,
+)
+
+#: The events that have no line of their own, and where they are shown instead.
+SILENT: Mapping[type[Event], str] = {
+    turn.StepBegan: "the turn panel shows the step the turn is at",
+    **{cls: "the battle message in #battles shows it (R-COMBAT-16)" for cls in BATTLE_DETAIL},
+}
+
+
+class NoWording(LookupError):
+    """An event class has no line in :data:`LINES` (a new event was added without one)."""
+
+
+def _line(
+    *classes: type[E],
+) -> Callable[[Callable[[E, GameState, Ruleset], str | None]], LineMaker]:
+    """Register the decorated function as the line maker of ``classes``.
+
+    Raises:
+        ValueError: one of them already has a line maker.
+    """
+
+    def register(make: Callable[[E, GameState, Ruleset], str | None]) -> LineMaker:
+        for cls in classes:
+            if cls in LINES:
+                raise ValueError(f"{cls.__name__} already has a line")
+            LINES[cls] = make
+        return make
+
+    return register
+
+
+def event_line(event: Event, state: GameState, ruleset: Ruleset) -> str | None:
+    """One line telling what ``event`` did, for its audience; ``None`` for the events of
+    :data:`SILENT`, shown elsewhere.
+
+    Raises:
+        NoWording: ``type(event)`` has no line of its own.
+    """
+    make = LINES.get(type(event))
+    if make is None:
+        raise NoWording(
+            f"the event {type(event).__name__} has no line: add one in caedes_bot/ui/lines.py"
+        )
+    return make(event, state, ruleset)
+
+
+def _silent(event: Event, state: GameState, ruleset: Ruleset) -> None:
+    return None
+
+
+for _cls in SILENT:
+    LINES[_cls] = _silent
+
+
+def _units_text(ruleset: Ruleset, units: Sequence[tuple[int, str, str]] | Sequence[str]) -> str:
+    kinds = [u[1] if isinstance(u, tuple) else u for u in units]
+    return kind_counts(ruleset, kinds)
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+@_line(turn.GameRoundBegan)
+def _game_round_began(event: turn.GameRoundBegan, state: GameState, ruleset: Ruleset) -> str:
+    return f"**Game round {event.round} begins.**"
+
+
+@_line(turn.TurnBegan)
+def _turn_began(event: turn.TurnBegan, state: GameState, ruleset: Ruleset) -> str:
+    return f"{faction_name(ruleset, event.faction)} begins its turn (game round {event.round})."
+
+
+@_line(turn.TurnEnded)
+def _turn_ended(event: turn.TurnEnded, state: GameState, ruleset: Ruleset) -> str:
+    return f"{faction_name(ruleset, event.faction)} ends its turn."
+
+
+@_line(turn.StepEnded)
+def _step_ended(event: turn.StepEnded, state: GameState, ruleset: Ruleset) -> str | None:
+    if event.by_umpire:
+        who = faction_name(ruleset, event.faction)
+        return f"The umpire ended step {event.step.label} of {who}."
+    return None  # the next step's turn panel shows it
+
+
+@_line(turn.TurnForfeited)
+def _turn_forfeited(event: turn.TurnForfeited, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"{faction_name(ruleset, event.faction)} missed its turn deadline at step "
+        f"{event.step.label}: the bot plays the rest of its turn passively (R-PBP-DEAD-03)."
+    )
+
+
+@_line(turn.DecisionDefaulted)
+def _decision_defaulted(event: turn.DecisionDefaulted, state: GameState, ruleset: Ruleset) -> str:
+    what = event.kind.replace("_", " ")
+    who = faction_name(ruleset, event.faction)
+    return f"The {what} decision of {who} was answered by default (R-PBP-DEAD-04)."
+
+
+# --------------------------------------------------------------------------- the board
+
+
+@_line(movement.UnitsMoved)
+def _units_moved(event: movement.UnitsMoved, state: GameState, ruleset: Ruleset) -> str:
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} units"
+    line = (
+        f"{faction_name(ruleset, event.faction)} moved {what} from "
+        f"{space_name(ruleset, event.origin)} to {space_name(ruleset, event.destination)}"
+    )
+    if len(event.path) > 1:
+        line += " by " + ", ".join(space_name(ruleset, p) for p in event.path[:-1])
+    return line + (": **an attack**." if event.attack else ".")
+
+
+@_line(ownership.ProvinceCaptured)
+def _province_captured(
+    event: ownership.ProvinceCaptured, state: GameState, ruleset: Ruleset
+) -> str:
+    was = f" from {faction_name(ruleset, event.previous_owner)}" if event.previous_owner else ""
+    return (
+        f"**{faction_name(ruleset, event.faction)} takes "
+        f"{space_name(ruleset, event.province)}**{was}."
+    )
+
+
+@_line(muster.UnitsMustered)
+def _units_mustered(event: muster.UnitsMustered, state: GameState, ruleset: Ruleset) -> str:
+    how = " (placed by the bot)" if event.by_bot else ""
+    where = ", ".join(Counter(space_name(ruleset, u[2]) for u in event.units))
+    return (
+        f"{faction_name(ruleset, event.faction)} mustered {_units_text(ruleset, event.units)} "
+        f"in {where}{how}."
+    )
+
+
+@_line(upkeep.UnitsDisbanded)
+def _units_disbanded(event: upkeep.UnitsDisbanded, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"{faction_name(ruleset, event.faction)} lost {_units_text(ruleset, event.units)}: "
+        f"{event.reason} ({event.rule})."
+    )
+
+
+@_line(mercenary.MercenariesDeserted)
+def _mercenaries_deserted(
+    event: mercenary.MercenariesDeserted, state: GameState, ruleset: Ruleset
+) -> str:
+    units = [k for _, k in event.units]
+    return (
+        f"{kind_counts(ruleset, units)} of {faction_name(ruleset, event.faction)} deserted at "
+        f"{space_name(ruleset, event.space)} (R-ATTR-MERC-01)."
+    )
+
+
+@_line(combat_events.BattlesDue)
+def _battles_due(event: combat_events.BattlesDue, state: GameState, ruleset: Ruleset) -> str:
+    places = ", ".join(space_name(ruleset, s) for s in event.spaces)
+    return f"{faction_name(ruleset, event.faction)} must fight at {places}."
+
+
+@_line(victory.FactionEliminated)
+def _faction_eliminated(
+    event: victory.FactionEliminated, state: GameState, ruleset: Ruleset
+) -> str:
+    return f"**{faction_name(ruleset, event.faction)} is eliminated** (R-VIC-05)."
+
+
+@_line(victory.CampaignEnded)
+def _campaign_ended(event: victory.CampaignEnded, state: GameState, ruleset: Ruleset) -> str:
+    winners = ", ".join(faction_name(ruleset, w) for w in event.winners) or "nobody"
+    reason = event.reason.replace("_", " ")
+    return f"**The campaign is over** ({reason}). Winner: {winners}."
+
+
+# --------------------------------------------------------------------------- the treasury
+
+
+@_line(collect.IncomeCollected)
+def _income_collected(event: collect.IncomeCollected, state: GameState, ruleset: Ruleset) -> str:
+    goods = ", ".join(f"{n} {c.title()}" for c, n in event.commodities)
+    text = f"Collected {event.rp_gained} RP" + (f" and {goods}" if goods else "")
+    if event.provinces:
+        text += " from " + ", ".join(space_name(ruleset, p) for p in event.provinces)
+    text += f". {event.rp_after} RP now."
+    if event.withheld:
+        paid = "; ".join(f"{space_name(ruleset, p)} ({why})" for p, why in event.withheld)
+        text += f" Paid nothing: {paid} (R-COLL-04)."
+    return text
+
+
+@_line(upkeep.UpkeepDue)
+def _upkeep_due(event: upkeep.UpkeepDue, state: GameState, ruleset: Ruleset) -> str:
+    salt = f", less {event.salt_used} Salt" if event.salt_used else ""
+    text = (
+        f"Upkeep due: {event.units_counted} units cost {event.upkeep} RP{salt}: a bill of "
+        f"{event.bill} RP; you hold {event.rp} RP (R-UPK-01)."
+    )
+    if event.must_disband:
+        text += f" You must disband at least {event.must_disband} of them before paying (R-UPK-03)."
+    return text
+
+
+@_line(upkeep.UpkeepPaid)
+def _upkeep_paid(event: upkeep.UpkeepPaid, state: GameState, ruleset: Ruleset) -> str:
+    salt = f", less {event.salt_used} Salt" if event.salt_used else ""
+    return (
+        f"Upkeep: {event.units_counted} units cost {event.upkeep} RP{salt}; paid "
+        f"{event.bill} RP. {event.rp_after} RP left (R-UPK-01)."
+    )
+
+
+@_line(buy.UnitsBought)
+def _units_bought(event: buy.UnitsBought, state: GameState, ruleset: Ruleset) -> str:
+    text = f"Bought {event.count} {event.name} for {event.total} RP. {event.rp_after} RP left."
+    if event.warning:
+        text += f" Warning: {event.warning}"
+    return text
+
+
+@_line(buy.PurchaseCancelled)
+def _purchase_cancelled(event: buy.PurchaseCancelled, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"Cancelled {event.count} {kind_name(ruleset, event.kind_id)}: {event.refund} RP "
+        f"back. {event.rp_after} RP now."
+    )
+
+
+@_line(buy.RPForfeited)
+def _rp_forfeited(event: buy.RPForfeited, state: GameState, ruleset: Ruleset) -> str:
+    return f"{event.rp} unspent RP were lost at the end of step 5 (R-BUY-02)."
+
+
+@_line(muster.PurchaseLost)
+def _purchase_lost(event: muster.PurchaseLost, state: GameState, ruleset: Ruleset) -> str:
+    lost = kind_counts(ruleset, event.kind_ids)
+    return f"Lost without refund, with nowhere to muster: {lost} (R-MUSTER-01)."
+
+
+@_line(redeem.SetsRedeemed)
+def _sets_redeemed(event: redeem.SetsRedeemed, state: GameState, ruleset: Ruleset) -> str:
+    sets = "; ".join(", ".join(c.title() for c in group) for group in event.sets)
+    many = "set" if len(event.sets) == 1 else "sets"
+    return (
+        f"Redeemed {len(event.sets)} {many} ({sets}) for {event.rp_gained} RP. "
+        f"{event.rp} RP now (R-COMM-10)."
+    )
+
+
+@_line(redeem.IronRedeemed)
+def _iron_redeemed(event: redeem.IronRedeemed, state: GameState, ruleset: Ruleset) -> str:
+    return f"Redeemed {event.count} Iron for {event.rp_gained} RP. {event.rp} RP now (R-COMM-05)."
+
+
+@_line(redeem.SaltRedeemed)
+def _salt_redeemed(event: redeem.SaltRedeemed, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"Redeemed {event.count} Salt: {event.salt_credit} RP off this turn's upkeep (R-COMM-07)."
+    )
+
+
+@_line(redeem.CommoditiesEarmarked)
+def _commodities_earmarked(
+    event: redeem.CommoditiesEarmarked, state: GameState, ruleset: Ruleset
+) -> str:
+    return (
+        f"Earmarked {event.count} {event.commodity.title()} for discounts this turn; "
+        f"earmarked now: {commodities_text(event.earmarks)} (R-COMM-02)."
+    )
+
+
+@_line(redeem.EarmarksReturned)
+def _earmarks_returned(event: redeem.EarmarksReturned, state: GameState, ruleset: Ruleset) -> str:
+    returned = commodities_text(event.commodities)
+    return f"Unused earmarks went back to stock: {returned} (R-COMM-02)."
+
+
+# --------------------------------------------------------------------------- the umpire
+
+
+@_line(umpire.UmpireOverride)
+def _umpire_override(event: umpire.UmpireOverride, state: GameState, ruleset: Ruleset) -> str:
+    if event.what == "owner":
+        owner = faction_name(ruleset, event.detail) if event.detail else "nobody"
+        return f"The umpire gave {space_name(ruleset, event.target)} to {owner} (R-PBP-UMP-01)."
+    item = "RP" if event.what == "rp" else f"{event.detail.title()} stock"
+    target = faction_name(ruleset, event.target)
+    return f"The umpire changed the {item} of {target} (R-PBP-UMP-01)."
+
+
+@_line(umpire.TreasuryOverridden)
+def _treasury_overridden(
+    event: umpire.TreasuryOverridden, state: GameState, ruleset: Ruleset
+) -> str:
+    item = "RP" if event.item == "rp" else event.item.title()
+    return f"The umpire set your {item} from {event.before} to {event.after} (R-PBP-UMP-01)."
+
+
+# --------------------------------------------------------------------------- trade
+
+
+def _terms(
+    ruleset: Ruleset, event: trade.TradeProposed | trade.TradeExecuted | trade.TradeAnnounced
+) -> str:
+    """:func:`~caedes_bot.ui.describe.offer_text` of a trade event's contents (absent contents
+    count as nothing)."""
+    return offer_text(
+        ruleset,
+        event.proposer,
+        event.counterparty,
+        event.give_rp or 0,
+        event.give_commodities or {},
+        event.receive_rp or 0,
+        event.receive_commodities or {},
+    )
+
+
+@_line(trade.TradeProposed)
+def _trade_proposed(event: trade.TradeProposed, state: GameState, ruleset: Ruleset) -> str:
+    return f"Trade offer #{event.trade_id}: {_terms(ruleset, event)}."
+
+
+@_line(trade.TradeExecuted)
+def _trade_executed(event: trade.TradeExecuted, state: GameState, ruleset: Ruleset) -> str:
+    return f"Trade #{event.trade_id} done: {_terms(ruleset, event)} (R-TRADE-02)."
+
+
+@_line(trade.TradeDeclined)
+def _trade_declined(event: trade.TradeDeclined, state: GameState, ruleset: Ruleset) -> str:
+    who = faction_name(ruleset, event.counterparty)
+    return f"Trade offer #{event.trade_id} was declined by {who}."
+
+
+@_line(trade.TradeWithdrawn)
+def _trade_withdrawn(event: trade.TradeWithdrawn, state: GameState, ruleset: Ruleset) -> str:
+    who = faction_name(ruleset, event.proposer)
+    return f"Trade offer #{event.trade_id} was withdrawn by {who}."
+
+
+@_line(trade.TradeLapsed)
+def _trade_lapsed(event: trade.TradeLapsed, state: GameState, ruleset: Ruleset) -> str:
+    return f"Trade offer #{event.trade_id} lapsed unanswered when step 1 ended (R-TRADE-02)."
+
+
+@_line(trade.TradeAnnounced)
+def _trade_announced(event: trade.TradeAnnounced, state: GameState, ruleset: Ruleset) -> str:
+    a, b = faction_name(ruleset, event.proposer), faction_name(ruleset, event.counterparty)
+    if event.give_rp is None and event.give_commodities is None:
+        return f"{a} and {b} traded."
+    return f"{a} and {b} traded: {_terms(ruleset, event)}."
