@@ -6,7 +6,9 @@ at least once, so every row is safe to repeat:
 * a category, channel or thread is looked up by name under its parent first and reused when it
   exists (unless another campaign owns it), so a retry after a lost answer creates nothing twice;
 * a post carries the row's ``nonce`` with ``enforce_nonce=True``: Discord answers a repeat with
-  the message it already made;
+  the message it already made, but only for a few minutes; so a post the dispatcher hands over
+  with ``look_first`` (it may have been posted before) is first looked for among the bot's
+  own newer messages in the channel, and the copy's id returned if it is there;
 * adding or removing a thread member, or granting or revoking channel access, twice changes
   nothing.
 
@@ -88,6 +90,10 @@ THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 THREAD_ARCHIVED: Final = 50083
 #: Discord's JSON error code for a message that does not exist (any more).
 UNKNOWN_MESSAGE: Final = 10008
+#: How many of a channel's messages newer than its queue's last known post are read to find
+#: a post Discord may have made already (one request).
+LOOK_BACK: Final = 100
+
 #: Discord's JSON error codes for a server at its limits: 500 channels; 1,000 active threads.
 MAX_CHANNELS_REACHED: Final = 30013
 MAX_ACTIVE_THREADS_REACHED: Final = 160006
@@ -180,6 +186,27 @@ def message_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
         users=[discord.Object(u) for u in mention_ids],
     )
     return fields
+
+
+def message_shape(content: str | None, embeds: Sequence[discord.Embed]) -> tuple[object, ...]:
+    """What a message shows, to tell a copy of a post: its text and each embed's title,
+    description, fields and footer."""
+
+    def text(value: str | None) -> str:  # Discord trims what it stores
+        return (value or "").strip()
+
+    return (
+        text(content),
+        tuple(
+            (
+                text(e.title),
+                text(e.description),
+                tuple((text(f.name), text(f.value)) for f in e.fields),
+                text(e.footer.text),
+            )
+            for e in embeds
+        ),
+    )
 
 
 class DiscordSender:
@@ -421,12 +448,37 @@ class DiscordSender:
         if "content" not in fields and "embeds" not in fields:
             raise PermanentError(f"row {row.id}: nothing to post")
         channel = self._messageable(row)
+        if row.look_first:
+            copy = await self._posted_before(channel, row, fields)
+            if copy is not None:
+                log.info("outbox row %s was posted before, as message %s", row.id, copy)
+                return DeliveryResult(copy, {"found": True})
         if row.payload.get("unarchive"):
             await self._thread(await self._guild(row), channel.id)
         message = await self._unarchiving(
             channel.id, lambda: channel.send(nonce=row.nonce, **fields)
         )
         return DeliveryResult(message.id)
+
+    async def _posted_before(
+        self, channel: discord.PartialMessageable, row: OutboxRow, fields: Mapping[str, Any]
+    ) -> int | None:
+        """The id of a copy of ``row`` Discord already holds, or ``None``.
+
+        Discord does not give a message's nonce back when it is read, so the copy is known by
+        what the bot controls: it is the bot's own message (not an interaction's answer) newer
+        than ``row.after_message_id`` (the queue's rows go in order, so nothing older can be
+        it) that shows the same content and embeds. Reads at most :data:`LOOK_BACK` messages.
+        """
+        me = self.client.user.id if self.client.user else None
+        after = discord.Object(row.after_message_id) if row.after_message_id else None
+        want = message_shape(fields.get("content"), fields.get("embeds") or ())
+        async for message in channel.history(limit=LOOK_BACK, after=after, oldest_first=True):
+            if message.author.id != me or message.webhook_id is not None:
+                continue
+            if message_shape(message.content, message.embeds) == want:
+                return message.id
+        return None
 
     async def _edit(self, row: OutboxRow) -> DeliveryResult:
         await self.client.wait_until_ready()

@@ -19,8 +19,19 @@ hands them, one at a time, to a :class:`Sender`
 Delivery is at least once, so the sender must make a repeat harmless: send posts with
 ``row.nonce`` and ``enforce_nonce=True`` (Discord drops a duplicate), and before creating a
 category, channel or thread look for an existing one of ``payload["name"]`` under the same
-parent and return it. Then a crash between Discord's answer and the database update costs a
-repeat call, never a duplicate. Direct replies to interactions never go through the outbox.
+parent and return it. Direct replies to interactions never go through the outbox.
+
+Discord remembers a nonce only for a few minutes, and a retry may come later (the backoff goes
+up to :attr:`OutboxDispatcher.max_delay`, a restart later still). So:
+
+* each row is marked delivered as soon as Discord accepts it, never at the end of a pass: a
+  crash loses the record of at most the row in flight;
+* a post that may have reached Discord before (a retry, or a row pending when this dispatcher
+  started, which a previous process may have sent) is handed over with ``look_first`` and
+  ``after_message_id``, the newest message its queue is known to have posted. Rows of a queue
+  go in order, so a copy of it can only be a message of the bot's newer than that one; the
+  sender looks there first and returns the copy's id (``detail["found"]``) instead of posting.
+  When it finds none, the rows after it in the queue were not posted either, and go straight.
 """
 
 from __future__ import annotations
@@ -103,6 +114,10 @@ class OutboxRow:
             creating it).
         parent_id: for a creating row, the Discord id of the parent (category or channel).
         message_id: for an ``edit``, the Discord id of the message to edit.
+        look_first: a post that may have reached Discord already: look for it before posting
+            (see the module docstring).
+        after_message_id: with ``look_first``, the newest message id its queue is known to
+            have posted (``None``: none yet); a copy can only be newer.
     """
 
     id: int
@@ -116,6 +131,8 @@ class OutboxRow:
     channel_id: int | None = None
     parent_id: int | None = None
     message_id: int | None = None
+    look_first: bool = False
+    after_message_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,6 +221,8 @@ class OutboxDispatcher:
         self._batch = batch
         self._wake = asyncio.Event()
         self._stopping = False
+        #: rows created before this instant may have been sent by a previous process
+        self._started = clock()
 
     # ----------------------------------------------------------------------- control
 
@@ -274,47 +293,46 @@ class OutboxDispatcher:
         return delivered
 
     async def _serve_queue(self, rows: list[OutboxRecord], ctx: QueueContext) -> tuple[int, bool]:
-        """Serve one queue's rows in order; delivered rows are marked in batches (one write
-        per batch), and at once after a row that created a place (others may need its id)."""
-        delivered: list[tuple[OutboxRecord, DeliveryResult]] = []
+        """Serve one queue's rows in order; each row is marked delivered as soon as Discord
+        has accepted it (Discord forgets a nonce after a few minutes, so a record kept back
+        would let a crash post it twice)."""
         count = 0
         progress = False
-        try:
-            for record in rows:
-                if record.kind is OutboxKind.EDIT and delivered:
-                    # the message it edits may be among them: store their ids first
-                    await self._mark_delivered(delivered)
-                    delivered = []
-                outcome = await self._serve(record, ctx)
-                if isinstance(outcome, DeliveryResult):
-                    delivered.append((record, outcome))
-                    count += 1
-                    progress = True
-                    if record.kind in CREATING_KINDS or len(delivered) >= self._batch:
-                        await self._mark_delivered(delivered)
-                        delivered = []
-                    continue
-                if outcome == _WAITING:
-                    break
+        looked = False  # a look-up found nothing: the later rows were never posted
+        for record in rows:
+            suspect = self._may_be_posted(record, looked)
+            outcome = await self._serve(record, ctx, look_first=suspect)
+            if isinstance(outcome, DeliveryResult):
+                await self._mark_delivered(record, outcome)
+                looked = looked or (suspect and not outcome.detail.get("found"))
+                count += 1
                 progress = True
-        finally:
-            if delivered:
-                await self._mark_delivered(delivered)
+                continue
+            if outcome == _WAITING:
+                break
+            progress = True
         return count, progress
 
-    async def _mark_delivered(self, done: list[tuple[OutboxRecord, DeliveryResult]]) -> None:
-        marks = [
-            Delivered(record, result.discord_id, dict(result.detail) if result.detail else None)
-            for record, result in done
-        ]
-        await self.delivery.mark_delivered(marks, now=self._clock())
+    def _may_be_posted(self, record: OutboxRecord, looked: bool) -> bool:
+        """Whether ``record`` is a post Discord may already have: it was tried and its answer
+        lost, or it was pending when this dispatcher started (unless a look-up earlier in its
+        queue showed that nothing after was posted)."""
+        if record.kind is not OutboxKind.POST:
+            return False
+        return record.attempts > 0 or (not looked and record.created_at < self._started)
 
-    async def _serve(self, record: OutboxRecord, ctx: QueueContext) -> DeliveryResult | str:
+    async def _mark_delivered(self, record: OutboxRecord, result: DeliveryResult) -> None:
+        mark = Delivered(record, result.discord_id, dict(result.detail) if result.detail else None)
+        await self.delivery.mark_delivered([mark], now=self._clock())
+
+    async def _serve(
+        self, record: OutboxRecord, ctx: QueueContext, *, look_first: bool = False
+    ) -> DeliveryResult | str:
         """Try one row: its Discord result if delivered (not yet marked), else what became of
-        it (failed, or still waiting)."""
+        it (failed, or still waiting). ``look_first``: it may have been posted already."""
         async with self._semaphore:
             try:
-                row = await self._resolve(record, ctx)
+                row = await self._resolve(record, ctx, look_first=look_first)
             except _Wait as wait:
                 until = wait.until
                 await self.delivery.defer(record.id, until=until)
@@ -350,7 +368,9 @@ class OutboxDispatcher:
         log.warning("outbox row %s (%s) failed for good: %s", record.id, record.kind, error)
         await self.delivery.fail(record, error=error)
 
-    async def _resolve(self, record: OutboxRecord, ctx: QueueContext) -> OutboxRow:
+    async def _resolve(
+        self, record: OutboxRecord, ctx: QueueContext, *, look_first: bool = False
+    ) -> OutboxRow:
         """The row with the Discord ids it needs (from ``ctx``; the database only for a
         dependency or an edit).
 
@@ -371,7 +391,9 @@ class OutboxDispatcher:
         message_id: int | None = None
         if record.kind in CREATING_KINDS and record.kind is not OutboxKind.CREATE_CATEGORY:
             parent_key = record.payload.get("parent_key") or own_parent
-            parent = ctx.channels.get(ChannelKey(parent_key)) if isinstance(parent_key, str) else None
+            parent = (
+                ctx.channels.get(ChannelKey(parent_key)) if isinstance(parent_key, str) else None
+            )
             if parent is None or parent[0] is None:
                 raise PermanentError(f"parent {parent_key!r} of {record.channel_key} missing")
             parent_id = parent[0]
@@ -384,6 +406,9 @@ class OutboxDispatcher:
             message_id = await self.delivery.delivered_message_id(record.campaign_id, key)
             if message_id is None:
                 raise PermanentError(f"message {key!r} to edit was never posted")
+        after: int | None = None
+        if look_first:
+            after = await self.delivery.last_posted(record.campaign_id, record.channel_key)
         return OutboxRow(
             id=record.id,
             campaign_id=record.campaign_id,
@@ -396,4 +421,6 @@ class OutboxDispatcher:
             channel_id=channel_id,
             parent_id=parent_id,
             message_id=message_id,
+            look_first=look_first,
+            after_message_id=after,
         )

@@ -90,6 +90,13 @@ class Delivery:
             lambda conn: repo.delivered_message_id(conn, campaign_id, message_key)
         )
 
+    async def last_posted(self, campaign_id: int, channel_key: ChannelKey) -> int | None:
+        """The newest Discord message id the queue is known to have posted (its delivered
+        posts and edits), or ``None``: a post not recorded yet can only be newer."""
+        return await self.db.read(
+            lambda conn: repo.last_posted_message_id(conn, campaign_id, channel_key)
+        )
+
     async def mark_delivered(self, done: Sequence[Delivered], *, now: datetime) -> None:
         """Mark rows delivered, in one transaction; a row that made a place stores its id."""
         marks = list(done)

@@ -245,6 +245,10 @@ async def test_channels_threads_and_nonce(fake: FakeDiscord, probe: BotRunner) -
     body = {"content": "again", "nonce": "n-1", "enforce_nonce": True}
     message, created = world.post_message(fake.bot_user.id, int(thread["id"]), body)
     assert not created and message["content"] == "welcome"
+    # read back later, a message has no nonce (Discord gives it only with the post's answer)
+    channel = probe.bot.get_partial_messageable(int(thread["id"]))
+    read = [m async for m in channel.history(limit=5)]
+    assert read and all(m.nonce is None for m in read)
     # the bot's cache saw the new channels through the gateway
     await fake.wait_for(lambda: probe.bot.get_channel(int(thread["id"])) is not None)
     probe.assert_clean()

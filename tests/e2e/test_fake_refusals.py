@@ -109,3 +109,15 @@ def test_a_server_holds_a_capped_number_of_active_threads(world: World) -> None:
         160006,
     )
     assert third["thread_metadata"]["archived"] is False
+
+
+def test_a_nonce_is_remembered_for_a_few_minutes_of_the_fake_clock(world: World) -> None:
+    channel = int(world.general["id"])
+    body = {"content": "once", "nonce": "row-1", "enforce_nonce": True}
+    first, made = world.post_message(world.bot.id, channel, body)
+    again, made_again = world.post_message(world.bot.id, channel, body)
+    assert made and not made_again and again["id"] == first["id"]
+    world.advance(dt.timedelta(minutes=10))
+    later, made_later = world.post_message(world.bot.id, channel, body)
+    assert made_later and later["id"] != first["id"]
+    assert [m["content"] for m in world.messages[channel]] == ["once", "once"]

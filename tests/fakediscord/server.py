@@ -1025,14 +1025,17 @@ class FakeDiscord:
         if not self.world.can(self.world.bot.id, cid, "read_message_history"):
             return _json([])
         limit = int(request.query.get("limit", 50))
-        newest_first = list(reversed(self.world.messages[cid]))
+        oldest_first = list(self.world.messages[cid])
         before = request.query.get("before")
         after = request.query.get("after")
         if before:
-            newest_first = [m for m in newest_first if int(m["id"]) < int(before)]
+            oldest_first = [m for m in oldest_first if int(m["id"]) < int(before)]
         if after:
-            newest_first = [m for m in newest_first if int(m["id"]) > int(after)]
-        return _json(newest_first[:limit])
+            # the ``limit`` messages just after ``after``, newest first, as Discord pages them
+            page = [m for m in oldest_first if int(m["id"]) > int(after)][:limit]
+        else:
+            page = oldest_first[-limit:] if limit else []
+        return _json([as_read(m) for m in reversed(page)])
 
     async def _post_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
         message, _created = self.world.post_message(
@@ -1053,7 +1056,7 @@ class FakeDiscord:
         return message
 
     async def _get_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
-        return _json(self._channel_message(p))
+        return _json(as_read(self._channel_message(p)))
 
     async def _edit_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
         message = self._channel_message(p)
@@ -1316,6 +1319,13 @@ class FakeDiscord:
     def problems(self) -> list[str]:
         """What went wrong on the fake's side: its own bugs and routes it does not serve."""
         return self.bugs + [f"unhandled {r.method} {r.path}" for r in self.unhandled]
+
+
+def as_read(message: JSON) -> JSON:
+    """A message as Discord gives it when it is read later: without its ``nonce``, which
+    only the answer to the post and the MESSAGE_CREATE event carry
+    (https://discord.com/developers/docs/resources/message#create-message)."""
+    return {k: v for k, v in message.items() if k != "nonce"}
 
 
 def _channel_id(channel: JSON | int | None, default: JSON | None) -> int:

@@ -44,6 +44,7 @@ from tests.fakediscord.limits import (
     MAX_CATEGORY_CHANNELS,
     MAX_GUILD_CHANNELS,
     MISSING_ACCESS,
+    NONCE_MEMORY,
     UNKNOWN_MESSAGE,
     ApiError,
     category_full,
@@ -232,7 +233,8 @@ class World:
         thread_members: per thread, the ids of its members.
         messages: per channel, its messages in order (ephemeral messages are kept elsewhere).
         ephemeral: ephemeral interaction messages by id.
-        nonces: ``(channel_id, author_id, nonce) -> message id`` for ``enforce_nonce``.
+        nonces: ``(channel_id, author_id, nonce) -> (message id, when)`` for ``enforce_nonce``,
+            forgotten after :data:`~tests.fakediscord.limits.NONCE_MEMORY` on the fake's clock.
         clock_offset: how far the fake's clock is ahead of real time (:meth:`advance`).
         thread_activity: per thread, when it was last active (a message, unarchiving).
     """
@@ -254,7 +256,7 @@ class World:
         self.messages: dict[int, list[JSON]] = {}
         self.message_index: dict[int, JSON] = {}
         self.ephemeral: dict[int, JSON] = {}
-        self.nonces: dict[tuple[int, int, str], int] = {}
+        self.nonces: dict[tuple[int, int, str], tuple[int, dt.datetime]] = {}
         self.clock_offset = dt.timedelta(0)
         #: Discord's server limits (see tests.fakediscord.limits)
         self.max_guild_channels = MAX_GUILD_CHANNELS
@@ -277,7 +279,8 @@ class World:
         return dt.datetime.now(dt.UTC) + self.clock_offset
 
     def advance(self, delta: dt.timedelta) -> None:
-        """Move the fake's clock on by ``delta``: idle threads archive (:meth:`archive_idle`)."""
+        """Move the fake's clock on by ``delta``: idle threads archive (:meth:`archive_idle`)
+        and nonces older than Discord's few minutes are forgotten."""
         self.clock_offset += delta
         self.archive_idle()
         self.on_change()
@@ -819,9 +822,11 @@ class World:
     def post_message(self, author_id: int, channel_id: int, body: JSON) -> tuple[JSON, bool]:
         """``POST /channels/{channel}/messages``; returns the message and whether it is new.
 
-        With ``enforce_nonce`` a second post with the same nonce by the same author returns the
-        first message and creates nothing (Discord keeps nonces for a few minutes; the fake
-        keeps them for the whole test).
+        With ``enforce_nonce`` a second post with the same nonce by the same author within
+        :data:`~tests.fakediscord.limits.NONCE_MEMORY` returns the first message and creates
+        nothing; Discord checks a nonce only "in the past few minutes"
+        (https://discord.com/developers/docs/resources/message#create-message), so later the
+        same nonce makes a new message, as here.
         """
         channel = self.channel(channel_id)
         if not self.can_send(author_id, channel_id):
@@ -831,8 +836,14 @@ class World:
             raise ApiError(400, 50006, "Cannot send an empty message")
         nonce = body.get("nonce")
         key = (channel_id, author_id, str(nonce)) if nonce is not None else None
-        if key is not None and body.get("enforce_nonce") and key in self.nonces:
-            return self.message_index[self.nonces[key]], False
+        seen = self.nonces.get(key) if key is not None else None
+        if (
+            seen is not None
+            and body.get("enforce_nonce")
+            and self.now() - seen[1] < NONCE_MEMORY
+            and seen[0] in self.message_index
+        ):
+            return self.message_index[seen[0]], False
         if channel["type"] in THREAD_TYPES and channel["thread_metadata"]["archived"]:
             # a message unarchives a thread by itself, but not a locked one
             # (https://discord.com/developers/docs/topics/threads#active-archived-threads):
@@ -844,7 +855,7 @@ class World:
         message = self.new_message(channel_id, self.user(author_id), body)
         self._store(channel_id, message)
         if key is not None:
-            self.nonces[key] = int(message["id"])
+            self.nonces[key] = (int(message["id"]), self.now())
         return message, True
 
     def _store(self, channel_id: int, message: JSON) -> None:

@@ -211,6 +211,20 @@ def delivered_message_id(conn: Connection, campaign_id: int, message_key: str) -
     return value
 
 
+def last_posted_message_id(conn: Connection, campaign_id: int, channel_key: str) -> int | None:
+    """The newest Discord message id a delivered post or edit of the queue ``(campaign,
+    channel_key)`` recorded, or ``None``: what the queue is known to have posted up to."""
+    value: int | None = conn.scalar(
+        sa.select(sa.func.max(outbox.c.discord_message_id)).where(
+            outbox.c.campaign_id == campaign_id,
+            outbox.c.channel_key == channel_key,
+            outbox.c.status == OutboxStatus.DELIVERED,
+            outbox.c.kind.in_([OutboxKind.POST, OutboxKind.EDIT]),
+        )
+    )
+    return value
+
+
 def mark_outbox_delivered(
     conn: Connection,
     row: OutboxRecord,
