@@ -8,7 +8,8 @@ the event loop (through aiosqlite every statement is a hop: measured here at abo
 each, several times the cost of the transaction itself). On SQLite the writer opens its
 transactions with ``BEGIN IMMEDIATE``, so a read made inside the transaction can never be
 stale; readers (a small thread pool, :meth:`Database.read`) use plain ``BEGIN`` and see one WAL
-snapshot, and never wait for the writer.
+snapshot, and never wait for the writer. The writer alone checkpoints the WAL, on its own
+connection, when it is idle (:mod:`caedes_bot.persistence.writer`).
 
 Every SQLite connection gets ``foreign_keys=ON``, ``journal_mode=WAL``, ``busy_timeout`` and
 ``synchronous=NORMAL``. The configured URL is the async one the rest of the project uses
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,15 +35,17 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from caedes_bot.persistence.writer import (
+    BUSY_CHECKPOINT_WRITES,
+    IDLE_CHECKPOINT_SECONDS,
+    WriterThread,
+)
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
 T = TypeVar("T")
 
-log = logging.getLogger(__name__)
-
-#: The writer checkpoints SQLite's WAL after this many write transactions.
-CHECKPOINT_EVERY = 100
 
 #: Milliseconds a SQLite connection waits for a lock before failing with "database is locked".
 BUSY_TIMEOUT_MS = 30_000
@@ -113,7 +115,7 @@ def _make_engine(
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             if not autocheckpoint:
-                # the writer checkpoints between transactions instead (Database._checkpoint)
+                # the writer thread checkpoints when idle instead (persistence/writer.py)
                 cursor.execute("PRAGMA wal_autocheckpoint=0")
             cursor.close()
 
@@ -131,12 +133,25 @@ class Database:
         url: the SQLAlchemy URL (async or sync driver; see :func:`sync_url`).
         echo: log every statement.
         readers: reader threads (and connections).
+        idle_checkpoint: seconds of quiet after which the writer checkpoints the WAL
+            (:mod:`caedes_bot.persistence.writer`).
+        busy_checkpoint: writes after which a writer that is never idle checkpoints anyway.
 
     Attributes:
         url: the URL as given. writer: the writer's engine. reader: the readers' engine.
+        writer_thread: the thread every write runs on (its ``checkpoints`` say when and
+            where each checkpoint ran).
     """
 
-    def __init__(self, url: str, *, echo: bool = False, readers: int = 4) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        echo: bool = False,
+        readers: int = 4,
+        idle_checkpoint: float = IDLE_CHECKPOINT_SECONDS,
+        busy_checkpoint: int = BUSY_CHECKPOINT_WRITES,
+    ) -> None:
         self.url = url
         target = sync_url(url)
         self._sqlite = is_sqlite(target)
@@ -144,46 +159,43 @@ class Database:
             target, pool_size=1, begin="BEGIN IMMEDIATE", echo=echo, autocheckpoint=False
         )
         self.reader = _make_engine(target, pool_size=readers, begin="BEGIN", echo=echo)
-        self._write_thread = ThreadPoolExecutor(1, thread_name_prefix="caedes-db-writer")
-        self._writes = 0
+        self.writer_thread = WriterThread(
+            self._checkpoint if self._sqlite else None,
+            idle_seconds=idle_checkpoint,
+            busy_writes=busy_checkpoint,
+        )
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="caedes-db-reader")
 
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         with self.writer.begin() as conn:
-            result = work(conn)
-        self._writes += 1
-        if self._sqlite and self._writes % CHECKPOINT_EVERY == 0:
-            # queued behind this transaction on the writer thread, not inside it: the caller
-            # does not wait for it, and the next write waits only if it comes at once
-            self._write_thread.submit(self._checkpoint)
-        return result
+            return work(conn)
 
-    def _checkpoint(self, mode: str = "PASSIVE") -> None:
-        """Copy the WAL back into the database file (SQLite), on the writer thread.
+    def _checkpoint(self, mode: str) -> tuple[int, tuple[int, int]]:
+        """Copy the WAL back into the database file (SQLite), on the writer's connection (the
+        pool holds only that one), outside any transaction. Run by the writer thread only.
 
-        The writer's own automatic checkpoint is off, so no order's commit pays for one.
+        Returns:
+            ``id()`` of the DBAPI connection used, and SQLite's frames (in the WAL, copied).
         """
+        raw = self.writer.raw_connection()
         try:
-            raw = self.writer.raw_connection()  # outside any transaction
-            try:
-                cursor = raw.cursor()
-                cursor.execute(f"PRAGMA wal_checkpoint({mode})")
-                cursor.fetchall()
-                cursor.close()
-            finally:
-                raw.close()
-        except Exception:  # a failed checkpoint is retried by the next one
-            log.exception("WAL checkpoint failed")
+            cursor = raw.cursor()
+            cursor.execute(f"PRAGMA wal_checkpoint({mode})")
+            row = cursor.fetchone()
+            cursor.close()
+            return id(raw.dbapi_connection), (int(row[1]), int(row[2])) if row else (-1, -1)
+        finally:
+            raw.close()
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(conn)`` as one transaction on the writer thread; commit if it returns,
         roll back if it raises (the exception reaches the caller).
 
         ``work`` must not touch the event loop. Writes are serialised: one at a time, in the
-        order asked. If the awaiting task is cancelled the transaction still completes.
+        order asked. If the awaiting task is cancelled once the transaction has started, it
+        still completes (cancelled before it starts, it never runs).
         """
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._write_thread, self._transaction, work)
+        return await asyncio.wrap_future(self.writer_thread.submit(lambda: self._transaction(work)))
 
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(conn)`` in one read transaction (a consistent snapshot) on a reader
@@ -199,13 +211,16 @@ class Database:
                 tx.rollback()
 
     async def dispose(self) -> None:
-        """Close every connection and stop the threads."""
-        loop = asyncio.get_running_loop()
+        """Checkpoint the whole WAL (SQLite), close every connection and stop the threads."""
+        writer = self.writer_thread
         if self._sqlite:
-            await loop.run_in_executor(self._write_thread, self._checkpoint, "TRUNCATE")
-        await loop.run_in_executor(self._write_thread, self.writer.dispose)
+            await asyncio.wrap_future(
+                writer.submit(lambda: writer.checkpoint("close", "TRUNCATE"), write=False)
+            )
+        await asyncio.wrap_future(writer.submit(self.writer.dispose, write=False))
+        await asyncio.to_thread(writer.close)
+        loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._read_threads, self.reader.dispose)
-        self._write_thread.shutdown(wait=True)
         self._read_threads.shutdown(wait=True)
 
 

@@ -1,0 +1,121 @@
+"""The writer thread checkpoints SQLite's WAL itself, on its own connection, when it is idle
+(design.md section 4: one writer; a second connection checkpointing is SQLite 3.40's WAL-reset
+race). Correctness only: what ran, where and in what order, never how long it took."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.writer import Checkpoint
+
+WAIT = 30.0  # seconds a test waits for the writer before failing (never reached when green)
+
+
+class Watch:
+    """Collects the writer's checkpoints and lets a test wait for the next one."""
+
+    def __init__(self, db: Database) -> None:
+        self.seen: list[Checkpoint] = []
+        self._event = threading.Event()
+        db.writer_thread.on_checkpoint = self._record
+
+    def _record(self, done: Checkpoint) -> None:
+        self.seen.append(done)
+        self._event.set()
+
+    async def next(self) -> Checkpoint:
+        assert await asyncio.to_thread(self._event.wait, WAIT), "no checkpoint came"
+        self._event.clear()
+        return self.seen[-1]
+
+
+def _writer_identity(conn: Connection) -> tuple[int, str]:
+    conn.execute(sa.text("UPDATE campaigns SET name = name WHERE 0"))
+    return id(conn.connection.dbapi_connection), threading.current_thread().name
+
+
+def _touch(n: int) -> Callable[[Connection], int]:
+    def work(conn: Connection) -> int:
+        conn.execute(sa.text("CREATE TABLE IF NOT EXISTS touched (n INTEGER)"))
+        conn.execute(sa.text("INSERT INTO touched (n) VALUES (:n)"), {"n": n})
+        return n
+
+    return work
+
+
+@pytest.fixture
+async def idle_db(db_url: str) -> AsyncIterator[Database]:
+    """A database whose writer checkpoints after 10 ms of quiet and never when busy."""
+    database = Database(db_url, idle_checkpoint=0.01, busy_checkpoint=1_000_000)
+    yield database
+    await database.dispose()
+
+
+async def test_the_writer_connection_never_checkpoints_on_its_own(idle_db: Database) -> None:
+    """No commit pays for an automatic checkpoint: the writer's is off."""
+    assert await idle_db.write(lambda c: c.scalar(sa.text("PRAGMA wal_autocheckpoint"))) == 0
+
+
+async def test_an_idle_writer_checkpoints_on_its_own_connection(idle_db: Database) -> None:
+    watch = Watch(idle_db)
+    connection, thread = await idle_db.write(_writer_identity)
+    await idle_db.write(_touch(1))
+    done = await watch.next()
+    assert done.reason == "idle"
+    assert (done.connection, done.thread) == (connection, thread)
+    assert thread.startswith("caedes-db-writer")
+    assert done.writes >= 1 and done.frames[0] > 0
+    # nothing more is written: no more checkpoints, whatever the wait
+    assert idle_db.writer_thread.checkpoints == watch.seen
+
+
+async def test_no_checkpoint_while_writes_are_queued(idle_db: Database) -> None:
+    """Writes queued behind one another run back to back; the checkpoint comes after them."""
+    watch = Watch(idle_db)
+    gate = threading.Event()
+
+    def blocker(_conn: Connection) -> int:
+        assert gate.wait(WAIT)
+        return -1
+
+    first = asyncio.ensure_future(idle_db.write(blocker))
+    await asyncio.sleep(0)  # the blocker is queued first
+    rest = [asyncio.ensure_future(idle_db.write(_touch(n))) for n in range(10)]
+    await asyncio.sleep(0)
+    gate.set()
+    assert await asyncio.gather(first, *rest) == [-1, *range(10)]
+    done = await watch.next()
+    assert [(c.reason, c.writes) for c in watch.seen] == [("idle", 11)]
+    assert done.frames[0] > 0
+
+
+async def test_a_writer_that_is_never_idle_checkpoints_every_busy_writes(db_url: str) -> None:
+    database = Database(db_url, idle_checkpoint=3600.0, busy_checkpoint=5)
+    try:
+        results = await asyncio.gather(*(database.write(_touch(n)) for n in range(12)))
+        assert results == list(range(12))
+        reasons = [(c.reason, c.writes) for c in database.writer_thread.checkpoints]
+        assert reasons == [("busy", 5), ("busy", 5)]
+    finally:
+        await database.dispose()
+    assert database.writer_thread.checkpoints[-1].reason == "close"
+
+
+async def test_closing_checkpoints_the_whole_wal(db_url: str, tmp_path: Path) -> None:
+    database = Database(db_url, idle_checkpoint=3600.0)
+    await database.write(_touch(1))
+    await database.dispose()
+    last = database.writer_thread.checkpoints[-1]
+    assert last.reason == "close" and last.frames[0] == last.frames[1]
+    wal = tmp_path / "caedes.db-wal"  # beside the fixture's database file
+    assert not wal.exists() or wal.stat().st_size == 0
+    with pytest.raises(RuntimeError, match="closed"):
+        database.writer_thread.submit(lambda: None)
