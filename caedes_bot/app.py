@@ -186,7 +186,11 @@ class CaedesBot(commands.Bot):
             self.ruleset = self._given_ruleset
         else:
             self.ruleset = await asyncio.to_thread(load_ruleset, self.settings.config_dir)
-        service_options = {"announcer": RichAnnouncer(), **self._service_options}
+        service_options = {
+            "announcer": RichAnnouncer(),
+            "cache_size": self.settings.state_cache_size,
+            **self._service_options,
+        }
         self.service = RulesService(self.db, self.ruleset, **service_options)
         self.directory = ChannelDirectory(self.service)
         for name in self._extensions:

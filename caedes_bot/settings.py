@@ -2,7 +2,7 @@
 
 Every variable is prefixed ``CAEDES_``: ``CAEDES_DISCORD_TOKEN``, ``CAEDES_DATABASE_URL``,
 ``CAEDES_DEV_GUILD_IDS`` (comma-separated), ``CAEDES_LOG_LEVEL``, ``CAEDES_CONFIG_DIR``,
-``CAEDES_SYNC_COMMANDS``. ``.env.example`` at the root of the repository lists them. The
+``CAEDES_SYNC_COMMANDS``, ``CAEDES_STATE_CACHE_SIZE``. ``.env.example`` at the root of the repository lists them. The
 ``.env`` file is read from the current folder (``scripts/bot`` runs the bot from the root of
 the repository).
 
@@ -19,6 +19,10 @@ from typing import Annotated
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+#: The default of ``CAEDES_STATE_CACHE_SIZE`` (the service's ``cache_size``; kept equal to it
+#: by a test, so that the settings need not import the service).
+DEFAULT_CACHE_SIZE = 100
+
 #: Prefix of every environment variable.
 ENV_PREFIX = "CAEDES_"
 
@@ -34,6 +38,7 @@ ACCEPTS: dict[str, str] = {
     "log_level": "one of " + ", ".join(LOG_LEVELS),
     "config_dir": "a folder holding the game data, like config/caedes (or leave it unset)",
     "sync_commands": "true or false",
+    "state_cache_size": "a whole number of campaigns, at least 1",
 }
 
 
@@ -54,6 +59,8 @@ class Settings(BaseSettings):
         sync_commands: sync the slash commands with Discord at start (to ``dev_guild_ids``
             when set, which is immediate; globally otherwise, which Discord may take a while
             to show).
+        state_cache_size: how many campaigns' states the bot keeps in memory, the most
+            recently used; an order on another campaign first reads it from the database.
 
     Raises:
         pydantic.ValidationError: a value is not what its setting accepts (:data:`ACCEPTS`).
@@ -70,6 +77,7 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     config_dir: Path | None = None
     sync_commands: bool = True
+    state_cache_size: int = Field(default=DEFAULT_CACHE_SIZE, ge=1)
 
     @field_validator("dev_guild_ids", mode="before")
     @classmethod

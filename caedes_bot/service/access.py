@@ -243,6 +243,7 @@ class Access(ServiceCore):
         cached.info = info
         cached.players.clear()
         cached.players.update(players)
+        self._store(cached)
 
     async def open_thread(
         self,

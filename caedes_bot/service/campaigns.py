@@ -161,7 +161,7 @@ class Campaigns(Orders):
         except IntegrityError as err:  # another process took the name first (unique index)
             raise taken(name) from err
         assert info is not None
-        self._cache[campaign_id] = Cached(info, state, 0, {}, frozenset())
+        self._store(Cached(info, state, 0, {}, frozenset()))
         self._notify(campaign_id)
         return info
 
@@ -298,4 +298,5 @@ class Campaigns(Orders):
             info = await self.db.write(_tx)
             assert info is not None
             cached.info = info
+            self._store(cached)
             return info

@@ -2,6 +2,13 @@
 locks, the cache of the last state of each campaign (keyed by its version), and the listeners
 woken after each commit.
 
+The cache is bounded: it holds the ``cache_size`` campaigns used most recently and forgets
+the least recently used one when a new one comes in (an order on a forgotten campaign reads
+it back from the database, a few milliseconds). Every change the service commits goes
+through :meth:`ServiceCore._store`, which also counts a generation per campaign, so a read
+from the database that was under way while the campaign changed is never cached in place of
+the change (it reads again).
+
 :class:`ServiceCore` is the base of the service's parts (orders, campaigns, access, deadlines,
 queries, delivery reports); :class:`~caedes_bot.service.RulesService` is composed of them.
 """
@@ -10,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -37,6 +45,9 @@ log = logging.getLogger(__name__)
 ApplyFn = Callable[[GameState, Order, Ruleset, Dice], engine.Outcome]
 #: Builds a campaign's first state: ``(ruleset, scenario id, dice seed) -> GameState``.
 NewGameFn = Callable[[Ruleset, str, str], GameState]
+
+#: Campaigns whose last state the service keeps in memory, by default (``CAEDES_STATE_CACHE_SIZE``).
+DEFAULT_CACHE_SIZE = 100
 
 
 def seeded_dice(state: GameState) -> Dice:
@@ -87,6 +98,11 @@ class ServiceCore:
         max_retries: how often a stale write is retried before giving up.
         dice_factory: the dice an order is applied with, from the state before it; by default
             the campaign's seeded dice (R-GEN-01). End-to-end tests pass scripted dice.
+        cache_size: how many campaigns' states are kept in memory (the least recently used is
+            forgotten first); at least 1.
+
+    Raises:
+        ValueError: ``cache_size`` is below 1.
 
     Attributes:
         delivery: the delivery API over the same database, for the outbox dispatcher.
@@ -104,7 +120,10 @@ class ServiceCore:
         deadlines: DeadlinePolicy | None = None,
         max_retries: int = 5,
         dice_factory: Callable[[GameState], Dice] | None = None,
+        cache_size: int = DEFAULT_CACHE_SIZE,
     ) -> None:
+        if cache_size < 1:
+            raise ValueError(f"cache_size must be at least 1, not {cache_size}")
         self.db = db
         self.ruleset = ruleset
         self._apply = apply
@@ -114,7 +133,9 @@ class ServiceCore:
         self.deadline_policy = deadlines or DeadlinePolicy()
         self._max_retries = max_retries
         self._dice_factory = dice_factory or seeded_dice
-        self._cache: dict[int, Cached] = {}
+        self.cache_size = cache_size
+        self._cache: OrderedDict[int, Cached] = OrderedDict()
+        self._generations: dict[int, int] = {}
         self._locks = Locks()
         self._listeners: list[Callable[[int], None]] = []
         self.delivery = Delivery(db)
@@ -131,16 +152,47 @@ class ServiceCore:
             except Exception:  # a listener must never undo a committed order
                 log.exception("listener failed after commit of campaign %s", campaign_id)
 
+    def _cached(self, campaign_id: int) -> Cached | None:
+        """The campaign's cached entry, now the most recently used; ``None`` if not cached."""
+        cached = self._cache.get(campaign_id)
+        if cached is not None:
+            self._cache.move_to_end(campaign_id)
+        return cached
+
+    def _store(self, cached: Cached) -> None:
+        """Cache ``cached`` (after a committed change, or changed in place) as the campaign's
+        current entry, the most recently used; forget the least recently used beyond
+        ``cache_size``."""
+        campaign_id = cached.info.id
+        self._generations[campaign_id] = self._generations.get(campaign_id, 0) + 1
+        self._cache[campaign_id] = cached
+        self._cache.move_to_end(campaign_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
     async def _load(self, campaign_id: int) -> Cached:
         """The campaign from the cache, or read from the database (and cached).
 
         Raises:
             UnknownCampaign: no such campaign.
         """
-        cached = self._cache.get(campaign_id)
-        if cached is not None:
-            return cached
+        while True:
+            cached = self._cached(campaign_id)
+            if cached is not None:
+                return cached
+            generation = self._generations.get(campaign_id, 0)
+            loaded = await self._read_campaign(campaign_id)
+            if self._generations.get(campaign_id, 0) != generation:
+                continue  # changed while it was read: what was read may be older
+            current = self._cached(campaign_id)
+            if current is not None and current.info.version >= loaded.info.version:
+                return current  # another read of the same campaign came first
+            self._cache[campaign_id] = loaded
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+            return loaded
 
+    async def _read_campaign(self, campaign_id: int) -> Cached:
         def _tx(
             conn: Connection,
         ) -> tuple[CampaignRecord, GameState, dict[str, int], list[DeadlineRecord], set[str]]:
@@ -158,7 +210,7 @@ class ServiceCore:
             return record, state, players, open_deadlines, armed
 
         record, state, players, open_deadlines, armed = await self.db.read(_tx)
-        cached = Cached(
+        return Cached(
             record.info,
             state,
             record.last_event_seq,
@@ -166,14 +218,14 @@ class ServiceCore:
             frozenset(d.decision_key for d in open_deadlines) | armed,
             {d.decision_key: d.due_at for d in open_deadlines},
         )
-        current = self._cache.get(campaign_id)
-        if current is None or current.info.version < cached.info.version:
-            self._cache[campaign_id] = cached
-        return self._cache[campaign_id]
+
+    def cached_campaigns(self) -> list[int]:
+        """The ids of the campaigns in the cache, least recently used first."""
+        return list(self._cache)
 
     def forget(self, campaign_id: int | None = None) -> None:
         """Drop cached states (all, or one campaign's); the next access reads the database."""
-        if campaign_id is None:
-            self._cache.clear()
-        else:
-            self._cache.pop(campaign_id, None)
+        ids = list(self._cache) if campaign_id is None else [campaign_id]
+        for cid in ids:
+            self._generations[cid] = self._generations.get(cid, 0) + 1
+            self._cache.pop(cid, None)

@@ -93,8 +93,13 @@ class Deadlines(ServiceCore):
                 now=now,
             )
 
-        await self.db.write(_tx)
-        cached = self._cache.get(deadline.campaign_id)
-        if cached is not None and deadline.decision_key in cached.deadline_keys:
-            cached.deadline_due[deadline.decision_key] = due_at
+        async with self._locks.get(deadline.campaign_id):
+            await self.db.write(_tx)
+            cached = self._cached(deadline.campaign_id)
+            if cached is None:
+                self.forget(deadline.campaign_id)  # a read under way must read again
+            else:
+                if deadline.decision_key in cached.deadline_keys:
+                    cached.deadline_due[deadline.decision_key] = due_at
+                self._store(cached)
         self._notify(deadline.campaign_id)

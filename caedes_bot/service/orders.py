@@ -133,12 +133,12 @@ class Orders(ServiceCore):
                     )
                 except StaleVersion:
                     log.warning("campaign %s: stale version, reloading", campaign_id)
-                    self._cache.pop(campaign_id, None)
+                    self.forget(campaign_id)
                 except IntegrityError:
                     if interaction_id is None:
                         raise
                     # another writer handled this interaction: our cached state is behind
-                    self._cache.pop(campaign_id, None)
+                    self.forget(campaign_id)
                     first = await self._first_result(campaign_id, interaction_id)
                     if first is None:
                         raise
@@ -301,13 +301,15 @@ class Orders(ServiceCore):
             created_at=info.created_at,
             updated_at=now,
         )
-        self._cache[info.id] = Cached(
-            new_info,
-            new_state,
-            cached.last_event_seq + len(events),
-            cached.players,
-            frozenset(wanted),
-            due,
+        self._store(
+            Cached(
+                new_info,
+                new_state,
+                cached.last_event_seq + len(events),
+                cached.players,
+                frozenset(wanted),
+                due,
+            )
         )
         self._notify(info.id)
         return SubmitResult(
