@@ -19,10 +19,11 @@ from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import Database
 from caedes_bot.rules.buy import BuyUnits
-from caedes_bot.rules.state import PendingDecision, Step
+from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep, UmpireAdvance
 from caedes_bot.service import Actor, Expect, RulesService, StaleOrder, SubmitResult
 from tests.persistence.fixtures import db, db_template, db_url
+from tests.rules.decision_samples import decision, press
 
 __all__ = ["db", "db_template", "db_url"]
 
@@ -129,7 +130,7 @@ def test_r_combat_08_an_answered_decision_is_refused(rules: Ruleset) -> None:
     from tests.ui.skirmish import at_step
 
     state = at_step(Step.MOVE)
-    state.pending.append(PendingDecision(id=7, faction="DAW", kind="press_or_withdraw"))
+    state.pending.append(decision(7, "DAW", press([1])))
     pressed = Expect(decision_id=7, rule="R-COMBAT-08")
     assert pressed.refusal(state, rules) is None
     state.pending.clear()

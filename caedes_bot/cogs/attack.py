@@ -33,7 +33,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.events import BattleEnded, BattleRoundEnded
 from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.state import CasualtiesDetail, GameState
 from caedes_bot.service import Expect, SubmitResult
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
@@ -53,7 +53,7 @@ def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> 
                 f"{RESULT_TEXT[event.result]}; it is held by {owner}."
             )
     if state.battle is not None:
-        waiting = [d for d in state.pending if d.detail.get("battle") == state.battle.id]
+        waiting = [d for d in state.pending if d.battle_id == state.battle.id]
         if waiting:
             who = ", ".join(faction_name(ruleset, d.faction) for d in waiting)
             lines.append(f"Waiting for {who} on the battle message in #battles.")
@@ -94,17 +94,18 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
         order = Withdraw(decision.faction)
         head = "You withdraw (R-COMBAT-08)."
     else:
-        if ref.action == "default":
-            default = decision.detail.get("default")
-            ids = tuple(int(str(u)) for u in default) if isinstance(default, list) else ()
-        else:
-            ids = casualty_assignment(decision.detail, ref.values)
+        # a casualty choice; on a decision of another kind nothing is chosen and the rules refuse
+        detail = decision.detail if isinstance(decision.detail, CasualtiesDetail) else None
+        ids: tuple[int, ...] = ()
+        kinds: dict[int, str] = {}
+        if detail is not None:
+            ids = (
+                detail.default
+                if ref.action == "default"
+                else casualty_assignment(detail, ref.values)
+            )
+            kinds = {item.id: item.kind for item in detail.units}
         order = AssignCasualties(decision.faction, ids)
-        kinds = {}
-        units = decision.detail.get("units")
-        for item in units if isinstance(units, list) else ():
-            if isinstance(item, dict):
-                kinds[int(item["id"])] = str(item["kind"])
         chosen = kind_counts(ruleset, [kinds.get(u, "?") for u in ids])
         head = f"Casualties chosen: {chosen} (R-COMBAT-06)."
     await seat.give(order, expect=expect, headline=head, news=news_of(ruleset))

@@ -34,7 +34,7 @@ from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
 from caedes_bot.cogs.move import move_menu
 from caedes_bot.cogs.muster import muster_menu
 from caedes_bot.rules import upkeep
-from caedes_bot.rules.state import PendingDecision, Step
+from caedes_bot.rules.state import PendingDecision, Step, UpkeepDisbandDetail
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.rules.upkeep import PayUpkeep
 from caedes_bot.service import Expect
@@ -55,10 +55,11 @@ async def end_step(seat: Seat, expect: Expect) -> None:
 
 
 def default_ids(decision: PendingDecision | None) -> tuple[int, ...]:
-    """The units an ``upkeep_disband`` decision disbands by default (``detail["default"]``, in
+    """The units an ``upkeep_disband`` decision disbands by default (``detail.default``, in
     the order of R-UPK-03); empty without a decision."""
-    default = decision.detail.get("default") if decision is not None else None
-    return tuple(int(str(u)) for u in default) if isinstance(default, list) else ()
+    if decision is None or not isinstance(decision.detail, UpkeepDisbandDetail):
+        return ()
+    return decision.detail.default
 
 
 def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
@@ -79,7 +80,11 @@ def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
         )
         for u in units
     ]
-    least = int(str(decision.detail.get("must_disband_at_least", 1))) if decision else 1
+    least = (
+        decision.detail.must_disband_at_least
+        if decision is not None and isinstance(decision.detail, UpkeepDisbandDetail)
+        else 1
+    )
     obj: list[object] = ["db", seat.faction, state.round]
     items = [
         views.select(

@@ -2,7 +2,12 @@
 
 * The game state is one JSON document per campaign, written and read with pydantic's
   ``TypeAdapter(GameState)``, which round-trips the rules' plain dataclasses (enums, tuples and
-  nested dataclasses included) without any serialisation code in the rules core.
+  nested dataclasses included) without any serialisation code in the rules core. The document
+  carries no version of its own, so its shape is kept: a pending decision is stored as
+  ``{"id", "faction", "kind", "reaction", "detail"}`` with ``kind`` the
+  :class:`~caedes_bot.rules.state.DecisionKind` value and ``detail`` an object of its typed
+  detail's fields, as before details were typed (``tests/persistence/saved`` holds documents
+  of that time).
 * Orders and events are stored as ``{"type": ClassName, ...fields}``; the class is found in
   :attr:`Order.registry` / :attr:`Event.registry` and each class has its own cached adapter.
   Importing :mod:`caedes_bot.rules.catalogue` fills both registries, so every class is found

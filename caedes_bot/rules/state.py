@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import pickle
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from caedes_bot.gamedata.model import Options, Terrain
 
@@ -112,25 +113,6 @@ class FactionState:
     turns_taken: int = 0
     eliminated: bool = False
     hero_alive: bool = True
-
-
-@dataclass
-class PendingDecision:
-    """A decision the game waits for (design.md section 3).
-
-    Attributes:
-        id: unique within the campaign.
-        faction: who must decide.
-        kind: what is asked, e.g. ``"casualties"``, ``"press_or_withdraw"``, ``"upkeep_disband"``.
-        reaction: ``True`` if asked of a non-active faction (reaction deadline, R-PBP-DEAD-01).
-        detail: what the Discord edge needs to show the choice (JSON-friendly).
-    """
-
-    id: int
-    faction: str
-    kind: str
-    reaction: bool = False
-    detail: dict[str, object] = field(default_factory=dict)
 
 
 class Side(enum.StrEnum):
@@ -277,6 +259,179 @@ class TradeOffer:
     give_commodities: dict[str, int] = field(default_factory=dict)
     receive_rp: int = 0
     receive_commodities: dict[str, int] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- pending decisions
+
+
+class DecisionKind(enum.StrEnum):
+    """What a pending decision asks (design.md section 3); stored as its value.
+
+    Each kind has one detail class (:data:`DecisionDetail`) and one default answer, in the
+    ``defaults`` of the spec of the step that asks it (R-PBP-DEAD-04).
+    """
+
+    CASUALTIES = "casualties"
+    """Which of a faction's units take the hits it owes in a battle step (R-COMBAT-06);
+    detail :class:`CasualtiesDetail`."""
+
+    PRESS_OR_WITHDRAW = "press_or_withdraw"
+    """Whether the attacker fights another round or withdraws (R-COMBAT-08), some units
+    perhaps bound to stay (R-COMBAT-09); detail :class:`PressOrWithdrawDetail`."""
+
+    UPKEEP_DISBAND = "upkeep_disband"
+    """Which units go when RP cannot pay the upkeep bill (R-UPK-03); detail
+    :class:`UpkeepDisbandDetail`."""
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtyCandidate:
+    """One unit that may take a hit, as a ``casualties`` decision shows it (R-COMBAT-06).
+
+    Attributes:
+        id: unit id. kind: unit kind id. wounded: it has already taken a hit (R-ATTR-FORTI-01).
+        max_hits: hits it can still absorb this step (2 for an unwounded Fortitude unit).
+    """
+
+    id: int
+    kind: str
+    wounded: bool
+    max_hits: int
+
+
+@dataclass(frozen=True, slots=True)
+class CasualtiesDetail:
+    """What a ``casualties`` decision asks (R-COMBAT-06).
+
+    Attributes:
+        battle: the battle's id. space: where it is fought. round: battle round, from 1.
+        step: the dice step whose hits are owed.
+        faction: whose units take the hits (the chooser may be the opponent, option
+            ``casualty_chooser``).
+        hits: hits to assign, already capped at what the units can absorb.
+        units: the faction's fighting units, in id order.
+        default: the unit ids the bot chooses if asked to (a unit listed twice takes two hits).
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.CASUALTIES
+    battle: int
+    space: str
+    round: int
+    step: CombatStep
+    faction: str
+    hits: int
+    units: tuple[CasualtyCandidate, ...]
+    default: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PressOrWithdrawDetail:
+    """What a ``press_or_withdraw`` decision asks the attacker (R-COMBAT-08, R-COMBAT-09).
+
+    Attributes:
+        battle: the battle's id. space: where it is fought. round: the round just ended.
+        can_withdraw: ids of the attacking units that may withdraw.
+        must_stay: ids of the attacking units that may not (R-COMBAT-09).
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.PRESS_OR_WITHDRAW
+    battle: int
+    space: str
+    round: int
+    can_withdraw: tuple[int, ...]
+    must_stay: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DisbandCandidate:
+    """One unit that counts for upkeep, as an ``upkeep_disband`` decision shows it (R-UPK-03).
+
+    Attributes:
+        id: unit id. kind: unit kind id. name: the kind's display name. space: where it is.
+        cost: the kind's price in RP, ``None`` for a kind that is never bought (a Hero).
+        hero: it is a Hero (disbanded last by default).
+        cargo: ids of the units aboard it, which go with it (R-MOVE-19).
+    """
+
+    id: int
+    kind: str
+    name: str
+    space: str
+    cost: int | None
+    hero: bool
+    cargo: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UpkeepDisbandDetail:
+    """What an ``upkeep_disband`` decision asks (R-UPK-01, R-UPK-03, R-COMM-07).
+
+    Attributes:
+        round: game round. bill: RP owed after Salt. upkeep: ceil(N/6) before Salt.
+        salt: Salt credit redeemed this turn. rp: RP held. units_counted: N.
+        must_disband_at_least: counted units that must leave the board before the bill fits.
+        candidates: the counted units, in the bot's disbanding order.
+        default: the unit ids the bot disbands if asked to.
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.UPKEEP_DISBAND
+    round: int
+    bill: int
+    upkeep: int
+    salt: int
+    rp: int
+    units_counted: int
+    must_disband_at_least: int
+    candidates: tuple[DisbandCandidate, ...]
+    default: tuple[int, ...]
+
+
+#: The detail of a pending decision: one frozen dataclass per :class:`DecisionKind`, each
+#: naming its kind in ``kind``. Stored as a JSON object of its fields; the decision's stored
+#: ``kind`` says which one it is.
+DecisionDetail = CasualtiesDetail | PressOrWithdrawDetail | UpkeepDisbandDetail
+
+#: The detail class of each decision kind.
+DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
+    cls.kind: cls for cls in (CasualtiesDetail, PressOrWithdrawDetail, UpkeepDisbandDetail)
+}
+
+
+@dataclass
+class PendingDecision:
+    """A decision the game waits for (design.md section 3).
+
+    Attributes:
+        id: unique within the campaign.
+        faction: who must decide.
+        kind: what is asked; always ``detail.kind``.
+        reaction: ``True`` if asked of a non-active faction (reaction deadline, R-PBP-DEAD-01).
+        detail: what the Discord edge needs to show the choice, of the class of ``kind``.
+
+    Raises:
+        ValueError: ``detail`` is not of the class of ``kind`` (on loading, pydantic reports it
+            as a ``ValidationError``).
+    """
+
+    id: int
+    faction: str
+    kind: DecisionKind
+    reaction: bool
+    detail: DecisionDetail
+
+    def __post_init__(self) -> None:
+        if self.detail.kind is not self.kind:
+            raise ValueError(
+                f"decision {self.id} is of kind {self.kind!s} but its detail is a "
+                f"{type(self.detail).__name__} ({self.detail.kind!s})"
+            )
+
+    @property
+    def battle_id(self) -> int | None:
+        """The battle this decision belongs to, or ``None`` for a decision outside battles."""
+        if isinstance(self.detail, CasualtiesDetail | PressOrWithdrawDetail):
+            return self.detail.battle
+        return None
 
 
 @dataclass

@@ -33,7 +33,7 @@ from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Step
+from caedes_bot.rules.state import DecisionKind, GameState, PendingDecision, Step
 
 
 class Giver(enum.Enum):
@@ -125,7 +125,7 @@ class StepSpec:
     waits_when_passive: bool = False
     play_by_default: DefaultPlay | None = None
     under_way: StatePredicate | None = None
-    defaults: Mapping[str, DefaultAnswer] = field(default_factory=dict)
+    defaults: Mapping[DecisionKind, DefaultAnswer] = field(default_factory=dict)
     after_every_order: Callable[[GameState], None] | None = None
 
     def __post_init__(self) -> None:

@@ -53,7 +53,7 @@ from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.mercenary import mercenary_check
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Step
+from caedes_bot.rules.state import DecisionKind, GameState, PendingDecision, Step
 from caedes_bot.rules.steps import (
     Accepts,
     DefaultAnswer,
@@ -169,7 +169,7 @@ class DecisionDefaulted(Event):
 
     faction: str
     decision_id: int
-    kind: str
+    kind: DecisionKind
 
 
 # --------------------------------------------------------------------------- the sequencer
@@ -207,7 +207,7 @@ class Turn:
 
     def __init__(self, steps: Iterable[StepSpec]) -> None:
         by_step: dict[Step, StepSpec] = {}
-        defaults: dict[str, DefaultAnswer] = {}
+        defaults: dict[DecisionKind, DefaultAnswer] = {}
         for spec in steps:
             if spec.step is None:
                 raise ValueError(f"spec {spec.name!r} is not a step of the turn")
@@ -216,13 +216,13 @@ class Turn:
             by_step[spec.step] = spec
             for kind, answer in spec.defaults.items():
                 if kind in defaults:
-                    raise ValueError(f"two default answers for decisions of kind {kind!r}")
+                    raise ValueError(f"two default answers for decisions of kind '{kind}'")
                 defaults[kind] = answer
         missing = [s.label for s in Step if s not in by_step]
         if missing:
             raise ValueError(f"no spec for step {', '.join(missing)}")
         self._steps: Mapping[Step, StepSpec] = MappingProxyType(by_step)
-        self._defaults: Mapping[str, DefaultAnswer] = MappingProxyType(defaults)
+        self._defaults: Mapping[DecisionKind, DefaultAnswer] = MappingProxyType(defaults)
         self.spec = StepSpec(
             "turn",
             accepts=(
@@ -239,7 +239,7 @@ class Turn:
         return self._steps
 
     @property
-    def default_kinds(self) -> tuple[str, ...]:
+    def default_kinds(self) -> tuple[DecisionKind, ...]:
         """The kinds of decision that have a default answer (R-PBP-DEAD-04), sorted."""
         return tuple(sorted(self._defaults))
 

@@ -31,13 +31,18 @@ from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Step, Unit
+from caedes_bot.rules.state import (
+    DecisionKind,
+    DisbandCandidate,
+    GameState,
+    PendingDecision,
+    Step,
+    Unit,
+    UpkeepDisbandDetail,
+)
 from caedes_bot.rules.steps import Accepts, StepDone, StepSpec, active_faction
 
 # --------------------------------------------------------------------------- orders and events
-
-#: The kind of the pending decision step 4 asks when RP cannot cover the bill (R-UPK-03).
-UPKEEP_DISBAND = "upkeep_disband"
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,10 +398,9 @@ def check_disbanding(
 
 def open_upkeep(state: GameState, ruleset: Ruleset, faction: str, *, ask: bool) -> list[Event]:
     """Step 4 begins: show ``faction`` its bill (R-UPK-01). If RP cannot cover it and ``ask``,
-    add a pending ``upkeep_disband`` decision (R-UPK-03), whose ``detail`` holds: ``bill``,
-    ``upkeep``, ``salt``, ``rp``, ``units_counted``, ``must_disband_at_least`` (counted units
-    that must leave the board), ``candidates`` (the counted units in default order, each
-    ``{id, kind, name, space, cost, hero, cargo}``) and ``default`` (unit ids).
+    add a pending ``upkeep_disband`` decision (R-UPK-03) with an :class:`UpkeepDisbandDetail`:
+    the bill, the fewest counted units that must leave the board, the counted units in the
+    bot's disbanding order and its default choice.
 
     Mutates ``state``; returns ``[UpkeepDue]``.
     """
@@ -407,36 +411,36 @@ def open_upkeep(state: GameState, ruleset: Ruleset, faction: str, *, ask: bool) 
         default = tuple(default_disbanding(state, ruleset, faction))
     if bill.short and ask:
         counted = disband_order(upkeep_units(state, ruleset, faction), ruleset)
-        candidates: list[object] = []
+        candidates: list[DisbandCandidate] = []
         for unit in counted:
             kind = ruleset.kind(unit.kind)
             candidates.append(
-                {
-                    "id": unit.id,
-                    "kind": kind.id,
-                    "name": kind.display_name,
-                    "space": unit.location,
-                    "cost": kind.cost,
-                    "hero": kind.hero,
-                    "cargo": [u.id for u in _cargo(state, unit.id)],
-                }
+                DisbandCandidate(
+                    id=unit.id,
+                    kind=kind.id,
+                    name=kind.display_name,
+                    space=unit.location,
+                    cost=kind.cost,
+                    hero=kind.hero,
+                    cargo=tuple(u.id for u in _cargo(state, unit.id)),
+                )
             )
         pending = PendingDecision(
             id=state.new_id(),
             faction=faction,
-            kind=UPKEEP_DISBAND,
+            kind=DecisionKind.UPKEEP_DISBAND,
             reaction=False,
-            detail={
-                "round": state.round,
-                "bill": bill.bill,
-                "upkeep": bill.upkeep,
-                "salt": bill.salt_credit,
-                "rp": bill.rp,
-                "units_counted": bill.units_counted,
-                "must_disband_at_least": bill.must_disband,
-                "candidates": candidates,
-                "default": list(default),
-            },
+            detail=UpkeepDisbandDetail(
+                round=state.round,
+                bill=bill.bill,
+                upkeep=bill.upkeep,
+                salt=bill.salt_credit,
+                rp=bill.rp,
+                units_counted=bill.units_counted,
+                must_disband_at_least=bill.must_disband,
+                candidates=tuple(candidates),
+                default=default,
+            ),
         )
         state.pending.append(pending)
         decision = pending.id
@@ -468,13 +472,20 @@ def _due(
 def upkeep_decision(state: GameState, faction: str) -> PendingDecision | None:
     """``faction``'s pending ``upkeep_disband`` decision, if any (R-UPK-03)."""
     return next(
-        (d for d in state.pending if d.kind == UPKEEP_DISBAND and d.faction == faction), None
+        (
+            d
+            for d in state.pending
+            if d.kind is DecisionKind.UPKEEP_DISBAND and d.faction == faction
+        ),
+        None,
     )
 
 
 def _drop_upkeep_decisions(state: GameState, faction: str) -> None:
     state.pending = [
-        d for d in state.pending if not (d.kind == UPKEEP_DISBAND and d.faction == faction)
+        d
+        for d in state.pending
+        if not (d.kind is DecisionKind.UPKEEP_DISBAND and d.faction == faction)
     ]
 
 
@@ -542,7 +553,7 @@ def answer_upkeep_by_default(
     Raises:
         RuleViolation: ``decision`` is not an upkeep decision.
     """
-    if decision.kind != UPKEEP_DISBAND:
+    if decision.kind is not DecisionKind.UPKEEP_DISBAND:
         raise RuleViolation(
             f"Decision {decision.id} ({decision.kind}) is not an upkeep decision.",
             rule="R-PBP-DEAD-04",
@@ -671,11 +682,11 @@ def _leave_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]
     while the faction owes an ``upkeep_disband`` answer (R-UPK-03)."""
     faction = active_faction(state)
     decision = upkeep_decision(state, faction)
-    if decision is not None:
+    if decision is not None and isinstance(decision.detail, UpkeepDisbandDetail):
         detail = decision.detail
         raise RuleViolation(
-            f"Upkeep is {detail.get('bill')} RP and you have {detail.get('rp')} RP: choose "
-            f"the units to disband first (at least {detail.get('must_disband_at_least')} of "
+            f"Upkeep is {detail.bill} RP and you have {detail.rp} RP: choose "
+            f"the units to disband first (at least {detail.must_disband_at_least} of "
             "those that count).",
             rule="R-UPK-03",
             allowed="DisbandUnits with the units to disband (the default choice is preselected)",
@@ -700,5 +711,5 @@ SPEC = StepSpec(
     on_enter=_open_upkeep,
     on_leave=_leave_upkeep,
     waits=_has_units,
-    defaults={UPKEEP_DISBAND: default_answer},
+    defaults={DecisionKind.UPKEEP_DISBAND: default_answer},
 )

@@ -39,7 +39,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import trade, turn
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import Battle, BattleStepRecord, GameState
+from caedes_bot.rules.state import Battle, BattleStepRecord, CasualtiesDetail, GameState
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
@@ -279,7 +279,7 @@ class RichAnnouncer:
                 continue
             due: dict[int, datetime | None] = {}
             for decision in state.pending:
-                if decision.detail.get("battle") != battle_id:
+                if decision.battle_id != battle_id:
                     continue
                 key = (
                     f"decision:{decision.id}"
@@ -454,10 +454,9 @@ def battle_history(
             history.kinds.setdefault(unit.id, unit.kind)
             history.owners.setdefault(unit.id, unit.owner)
         for decision in source.pending:
-            units = decision.detail.get("units")
-            for item in units if isinstance(units, list) else ():
-                if isinstance(item, dict):
-                    history.kinds.setdefault(int(item["id"]), str(item["kind"]))
+            if isinstance(decision.detail, CasualtiesDetail):
+                for item in decision.detail.units:
+                    history.kinds.setdefault(item.id, item.kind)
     for record in history.records:
         for die in record.dice:
             history.kinds.setdefault(die.unit, die.kind)

@@ -28,8 +28,11 @@ from caedes_bot.rules.combat.arithmetic import (
 from caedes_bot.rules.combat.events import AttackerWithdrew, BattleEnded
 from caedes_bot.rules.state import (
     BattleStepRecord,
+    CasualtiesDetail,
+    CasualtyCandidate,
     GameState,
     PendingDecision,
+    PressOrWithdrawDetail,
     Side,
     Step,
     Unit,
@@ -111,18 +114,15 @@ def movable_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 
 
 def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
     """What a pending decision asks, in a few words."""
-    space = decision.detail.get("space")
-    where = f" at {space_name(ruleset, space)}" if isinstance(space, str) else ""
-    if decision.kind == "casualties":
-        hits = decision.detail.get("hits")
-        what = "casualty" if hits == 1 else "casualties"
-        return f"choose {hits} {what} in the battle{where} (R-COMBAT-06)"
-    if decision.kind == "press_or_withdraw":
+    detail = decision.detail
+    if isinstance(detail, CasualtiesDetail):
+        where = f" at {space_name(ruleset, detail.space)}"
+        what = "casualty" if detail.hits == 1 else "casualties"
+        return f"choose {detail.hits} {what} in the battle{where} (R-COMBAT-06)"
+    if isinstance(detail, PressOrWithdrawDetail):
+        where = f" at {space_name(ruleset, detail.space)}"
         return f"press on or withdraw in the battle{where} (R-COMBAT-08)"
-    if decision.kind == "upkeep_disband":
-        least = decision.detail.get("must_disband_at_least")
-        return f"disband at least {least} units to pay upkeep (R-UPK-03)"
-    return decision.kind.replace("_", " ") + where
+    return f"disband at least {detail.must_disband_at_least} units to pay upkeep (R-UPK-03)"
 
 
 def panel_object(faction: str, round_no: int, step: Step) -> list[object]:
@@ -608,7 +608,7 @@ def battle_message(
             name="Result (R-COMBAT-11)", value=truncate(text, EMBED_FIELD_VALUE_LIMIT), inline=False
         )
     else:
-        owed = [d for d in state.pending if d.detail.get("battle") == history.id]
+        owed = [d for d in state.pending if d.battle_id == history.id]
         lines = []
         items: list[JSON] = []
         for decision in owed:
@@ -631,7 +631,8 @@ def decision_components(
     """The controls of one battle decision: Press on / Withdraw (R-COMBAT-08), or the casualty
     select with a "Use default" button (R-COMBAT-06)."""
     obj = ["dec", decision.id]
-    if decision.kind == "press_or_withdraw":
+    detail = decision.detail
+    if isinstance(detail, PressOrWithdrawDetail):
         return [
             views.button(
                 views.custom_id(campaign_id, obj, "press"), "Press on", style="primary", emoji="⚔️"
@@ -640,11 +641,11 @@ def decision_components(
                 views.custom_id(campaign_id, obj, "withdraw"), "Withdraw", style="danger", emoji="🏳️"
             ),
         ]
-    if decision.kind == "casualties":
-        hits = int(str(decision.detail.get("hits", 1)))
-        options = casualty_options(ruleset, decision.detail)
-        who = faction_name(ruleset, str(decision.detail.get("faction", decision.faction)))
-        default = casualty_default_text(ruleset, decision.detail)
+    if isinstance(detail, CasualtiesDetail):
+        hits = detail.hits
+        options = casualty_options(ruleset, detail)
+        who = faction_name(ruleset, detail.faction)
+        default = casualty_default_text(ruleset, detail)
         return [
             views.select(
                 views.custom_id(campaign_id, obj, "pick"),
@@ -661,20 +662,13 @@ def decision_components(
     return []
 
 
-def _detail_units(detail: Mapping[str, object]) -> list[dict[str, Any]]:
-    units = detail.get("units")
-    return [dict(u) for u in units if isinstance(u, dict)] if isinstance(units, list) else []
-
-
-def casualty_default_text(ruleset: Ruleset, detail: Mapping[str, object]) -> str:
+def casualty_default_text(ruleset: Ruleset, detail: CasualtiesDetail) -> str:
     """The default casualties of a decision (R-COMBAT-06), e.g. ``"2 Orc Troopers"``."""
-    default = detail.get("default")
-    ids = [int(str(u)) for u in default] if isinstance(default, list) else []
-    kinds = {int(u["id"]): str(u["kind"]) for u in _detail_units(detail)}
-    return kind_counts(ruleset, [kinds.get(u, "?") for u in dict.fromkeys(ids)])
+    kinds = {u.id: u.kind for u in detail.units}
+    return kind_counts(ruleset, [kinds.get(u, "?") for u in dict.fromkeys(detail.default)])
 
 
-def casualty_options(ruleset: Ruleset, detail: Mapping[str, object]) -> list[JSON]:
+def casualty_options(ruleset: Ruleset, detail: CasualtiesDetail) -> list[JSON]:
     """The options of a casualty select (R-COMBAT-06, R-ATTR-FORTI-01; ux.md "Casualties with
     many units").
 
@@ -683,26 +677,24 @@ def casualty_options(ruleset: Ruleset, detail: Mapping[str, object]) -> list[JSO
     is the k-th hit on group n (units of one kind and wound state), as many as the hits owed.
     The default is preselected.
     """
-    units = _detail_units(detail)
-    hits = int(str(detail.get("hits", 1)))
-    default = detail.get("default")
-    default_ids = Counter(int(str(u)) for u in default) if isinstance(default, list) else Counter()
-    slots = sum(int(u.get("max_hits", 1)) for u in units)
+    units = detail.units
+    hits = detail.hits
+    default_ids = Counter(detail.default)
+    slots = sum(u.max_hits for u in units)
     out: list[JSON] = []
     if slots <= 25:
-        for u in sorted(units, key=lambda u: int(u["id"])):
-            uid = int(u["id"])
-            name = f"{kind_name(ruleset, str(u['kind']))} #{uid}"
-            wounded = bool(u.get("wounded"))
+        for u in sorted(units, key=lambda u: u.id):
+            uid = u.id
+            name = f"{kind_name(ruleset, u.kind)} #{uid}"
             out.append(
                 views.option(
-                    name + (" (wounded)" if wounded else ""),
+                    name + (" (wounded)" if u.wounded else ""),
                     f"u{uid}",
-                    description="destroyed" if int(u.get("max_hits", 1)) == 1 else "wounded",
+                    description="destroyed" if u.max_hits == 1 else "wounded",
                     default=default_ids[uid] >= 1,
                 )
             )
-            if int(u.get("max_hits", 1)) >= 2:
+            if u.max_hits >= 2:
                 out.append(
                     views.option(
                         f"{name}: second hit",
@@ -714,7 +706,7 @@ def casualty_options(ruleset: Ruleset, detail: Mapping[str, object]) -> list[JSO
         return out
     for index, group in enumerate(_groups(units)):
         ids = group.unit_ids
-        room = sum(int(u.get("max_hits", 1)) for u in units if int(u["id"]) in ids)
+        room = sum(u.max_hits for u in units if u.id in ids)
         chosen = sum(default_ids[i] for i in ids)
         hurt = " (wounded)" if group.wounded else ""
         for k in range(1, min(hits, room) + 1):
@@ -723,12 +715,12 @@ def casualty_options(ruleset: Ruleset, detail: Mapping[str, object]) -> list[JSO
     return out[:25]
 
 
-def _groups(units: Sequence[Mapping[str, Any]]) -> list[CasualtyGroup]:
+def _groups(units: Sequence[CasualtyCandidate]) -> list[CasualtyGroup]:
     """The rules' groups of like units (:func:`caedes_bot.rules.combat.arithmetic.casualty_groups`)."""
-    return casualty_groups((int(u["id"]), str(u["kind"]), bool(u.get("wounded"))) for u in units)
+    return casualty_groups((u.id, u.kind, u.wounded) for u in units)
 
 
-def casualty_assignment(detail: Mapping[str, object], values: Sequence[str]) -> tuple[int, ...]:
+def casualty_assignment(detail: CasualtiesDetail, values: Sequence[str]) -> tuple[int, ...]:
     """The unit ids (one per hit, R-COMBAT-06) chosen with :func:`casualty_options` values.
 
     A group's hits spread over its units as the rules say
@@ -736,8 +728,8 @@ def casualty_assignment(detail: Mapping[str, object], values: Sequence[str]) -> 
     can, a Fortitude unit two, before the next). Unknown values are ignored; the rules check
     the result.
     """
-    units = _detail_units(detail)
-    capacity = {int(u["id"]): int(u.get("max_hits", 1)) for u in units}
+    units = detail.units
+    capacity = {u.id: u.max_hits for u in units}
     chosen: list[int] = []
     per_group: Counter[int] = Counter()
     for value in values:

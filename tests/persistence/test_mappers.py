@@ -16,9 +16,12 @@ from caedes_bot.persistence.mappers import (
     load_order,
     load_state,
 )
-from caedes_bot.rules.state import PendingDecision, Step
+from caedes_bot.rules.state import CasualtiesDetail, DecisionKind, Step
 from tests.persistence.support import StandInBump, StandInBumped, small_ruleset
 from tests.rules.builders import state
+from tests.rules.decision_samples import casualties, decision
+
+_OWED = casualties(2, [(3, "ORC-INF", 1)], [3, 3], faction="ORC", space="b")
 
 
 def _rich_state():  # type: ignore[no-untyped-def]
@@ -35,7 +38,7 @@ def _rich_state():  # type: ignore[no-untyped-def]
     st.units["1"].path = ["b", "a"]
     st.units["2"].wounded = True
     st.factions["DAW"].commodities = {"grain": 2, "iron": 1}
-    st.pending.append(PendingDecision(9, "ORC", "casualties", True, {"hits": 2, "units": [3]}))
+    st.pending.append(decision(9, "ORC", _OWED, reaction=True))
     st.alliances = [["DAW", "ORC"]]
     st.fealty = {"ORC": "DAW"}
     st.dice_rolls = 17
@@ -50,7 +53,9 @@ def test_game_state_round_trips_through_json() -> None:
     assert isinstance(back.step, Step) and back.step is Step.COMBAT
     assert back.units["1"].terrain is Terrain.PLAINS
     assert back.options.upkeep_exempt_types == ("tower",)
-    assert back.pending[0].detail == {"hits": 2, "units": [3]}
+    assert back.pending[0].detail == _OWED
+    assert isinstance(back.pending[0].detail, CasualtiesDetail)
+    assert back.pending[0].kind is DecisionKind.CASUALTIES
     # also from an already parsed document (what a JSON column returns)
     assert load_state(json.loads(text)) == st
     assert dump_state(back) == text

@@ -21,7 +21,13 @@ from caedes_bot.rules.errors import NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.mercenary import MercenariesDeserted, mercenary_check
 from caedes_bot.rules.setup import new_game
-from caedes_bot.rules.state import GameState, PendingDecision, Step
+from caedes_bot.rules.state import (
+    DecisionKind,
+    GameState,
+    PendingDecision,
+    PressOrWithdrawDetail,
+    Step,
+)
 from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import (
     DecisionDefaulted,
@@ -480,17 +486,29 @@ def test_r_pbp_dead_04_umpire_advance_answers_a_casualty_choice_of_another_facti
     assert [d.kind for d in out.state.pending] == ["press_or_withdraw"]
 
 
-def test_r_pbp_dead_04_a_decision_of_unknown_kind_is_refused_clearly() -> None:
+def test_r_pbp_dead_04_a_decision_of_unknown_kind_is_refused_clearly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """R-PBP-DEAD-04: UmpireAdvance never guesses a default: a decision kind with none known
-    is refused with the rule, the kind and who must answer; nothing changes."""
+    (here ``press_or_withdraw``, its default taken away) is refused with the rule, the kind and
+    who must answer; nothing changes."""
+    kept = {
+        k: a for k, a in engine.TURN._defaults.items() if k is not DecisionKind.PRESS_OR_WITHDRAW
+    }
+    monkeypatch.setattr(engine.TURN, "_defaults", kept)
     rs = _world()
     st, _ = _start(rs)
-    st.pending = [PendingDecision(id=99, faction="ORC", kind="enchanted_unit", reaction=True)]
+    detail = PressOrWithdrawDetail(battle=98, space="b", round=1, can_withdraw=(1,), must_stay=())
+    st.pending = [
+        PendingDecision(
+            id=99, faction="ORC", kind=DecisionKind.PRESS_OR_WITHDRAW, reaction=True, detail=detail
+        )
+    ]
     before = st.clone()
     with pytest.raises(RuleViolation) as err:
         apply(st, UmpireAdvance("DAW"), rs, NO_DICE)
     assert err.value.rule == "R-PBP-DEAD-04"
-    assert "enchanted_unit" in err.value.message
+    assert "press_or_withdraw" in err.value.message
     assert err.value.allowed is not None and "upkeep_disband" in err.value.allowed
     assert st == before
 
@@ -592,7 +610,7 @@ def test_r_pbp_dead_03_passive_turn_fights_due_battles_and_waits_for_reactions()
 def test_r_pbp_dead_03_forfeit_answers_a_pending_upkeep_decision_by_default() -> None:
     """R-PBP-DEAD-03, R-UPK-03: the deadline passes while the Dawnians (7 infantry, 1 RP) owe
     their disbanding choice: the default takes the newest infantry (id 7), 6 pay 1 RP."""
-    from caedes_bot.rules.upkeep import UPKEEP_DISBAND, UnitsDisbanded
+    from caedes_bot.rules.upkeep import UnitsDisbanded
 
     rs = _world()
     st = state(
@@ -604,9 +622,9 @@ def test_r_pbp_dead_03_forfeit_answers_a_pending_upkeep_decision_by_default() ->
     )
     st = apply(st, EndStep("DAW"), rs, NO_DICE).state
     (decision,) = st.pending
-    assert (st.step, decision.kind) == (Step.UPKEEP, UPKEEP_DISBAND)
+    assert (st.step, decision.kind) == (Step.UPKEEP, DecisionKind.UPKEEP_DISBAND)
     out = apply(st, ForfeitTurn("DAW"), rs, NO_DICE)
-    assert DecisionDefaulted("DAW", decision.id, UPKEEP_DISBAND) in out.events
+    assert DecisionDefaulted("DAW", decision.id, DecisionKind.UPKEEP_DISBAND) in out.events
     (gone,) = [e for e in out.events if isinstance(e, UnitsDisbanded)]
     assert [u[0] for u in gone.units] == [7]
     assert out.state.factions["DAW"].rp == 0 and out.state.active == "ORC"

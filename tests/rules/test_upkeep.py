@@ -18,7 +18,7 @@ collects nothing and RP stay what each test sets.
 
 from __future__ import annotations
 
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import pytest
 
@@ -28,10 +28,16 @@ from caedes_bot.rules.engine import Outcome, apply
 from caedes_bot.rules.errors import RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, PendingDecision, Step
+from caedes_bot.rules.state import (
+    DecisionKind,
+    DisbandCandidate,
+    GameState,
+    PendingDecision,
+    Step,
+    UpkeepDisbandDetail,
+)
 from caedes_bot.rules.turn import DecisionDefaulted, EndStep, StepEnded, UmpireAdvance
 from caedes_bot.rules.upkeep import (
-    UPKEEP_DISBAND,
     DisbandUnits,
     PayUpkeep,
     UnitsDisbanded,
@@ -100,10 +106,13 @@ def _of(events: tuple[Event, ...] | list[Event], cls: type[E]) -> list[E]:
     return [e for e in events if isinstance(e, cls)]
 
 
-def _candidates(decision: PendingDecision) -> list[dict[str, object]]:
-    found = decision.detail["candidates"]
-    assert isinstance(found, list)
-    return cast(list[dict[str, object]], found)
+def _detail(decision: PendingDecision) -> UpkeepDisbandDetail:
+    assert isinstance(decision.detail, UpkeepDisbandDetail)
+    return decision.detail
+
+
+def _candidates(decision: PendingDecision) -> tuple[DisbandCandidate, ...]:
+    return _detail(decision).candidates
 
 
 def _ids(st: GameState) -> list[int]:
@@ -276,22 +285,26 @@ def test_r_upk_03_shortfall_asks_which_units_go() -> None:
     units = [("DI", "a")] * 9 + [("DK", "a"), ("DK", "b"), ("DH", "b")]
     _, st, events = _to_upkeep(units, rp=1)
     (decision,) = st.pending
-    assert (decision.kind, decision.faction, decision.reaction) == (UPKEEP_DISBAND, "DAW", False)
-    detail = decision.detail
-    assert (detail["bill"], detail["rp"], detail["must_disband_at_least"]) == (2, 1, 6)
-    assert detail["default"] == [9, 8, 7, 6, 5, 4]
+    assert (decision.kind, decision.faction, decision.reaction) == (
+        DecisionKind.UPKEEP_DISBAND,
+        "DAW",
+        False,
+    )
+    detail = _detail(decision)
+    assert (detail.bill, detail.rp, detail.must_disband_at_least) == (2, 1, 6)
+    assert detail.default == (9, 8, 7, 6, 5, 4)
     candidates = _candidates(decision)
     assert len(candidates) == 12
-    assert candidates[0] == {
-        "id": 9,
-        "kind": "DI",
-        "name": "Dawnian Infantry",
-        "space": "a",
-        "cost": 3,
-        "hero": False,
-        "cargo": [],
-    }
-    assert candidates[-1]["id"] == 12  # the Hero last
+    assert candidates[0] == DisbandCandidate(
+        id=9,
+        kind="DI",
+        name="Dawnian Infantry",
+        space="a",
+        cost=3,
+        hero=False,
+        cargo=(),
+    )
+    assert candidates[-1].id == 12  # the Hero last
     assert _of(events, UpkeepDue) == [
         UpkeepDue("DAW", 1, 12, 2, 0, 0, 2, 1, 6, decision.id, (9, 8, 7, 6, 5, 4))
     ]
@@ -347,9 +360,9 @@ def test_r_upk_04_undead_mixed_in_are_never_needed_and_do_not_help() -> None:
     units = [("DI", "a")] * 6 + [("DN", "a")] + [("DU", "a")] * 3
     rs, st, _ = _to_upkeep(units, rp=1)
     (decision,) = st.pending
-    assert decision.detail["must_disband_at_least"] == 1
-    assert decision.detail["default"] == [6]
-    assert all(c["kind"] != "DU" for c in _candidates(decision))
+    assert _detail(decision).must_disband_at_least == 1
+    assert _detail(decision).default == (6,)
+    assert all(c.kind != "DU" for c in _candidates(decision))
     with pytest.raises(RuleViolation) as err:
         _give(st, DisbandUnits("DAW", (8,)), rs)
     assert err.value.rule == "R-UPK-03"
@@ -365,9 +378,9 @@ def test_r_upk_03_a_ship_takes_its_cargo_and_counts_for_all_of_them() -> None:
     st.unit(3).aboard = 1
     st = _give(st, EndStep("DAW"), rs).state
     (decision,) = st.pending
-    assert decision.detail["must_disband_at_least"] == 2
-    ship = next(c for c in _candidates(decision) if c["id"] == 1)
-    assert ship["cargo"] == [2, 3]
+    assert _detail(decision).must_disband_at_least == 2
+    ship = next(c for c in _candidates(decision) if c.id == 1)
+    assert ship.cargo == (2, 3)
     out = _give(st, DisbandUnits("DAW", (1,)), rs)
     (gone,) = _of(out.events, UnitsDisbanded)
     assert [u[0] for u in gone.units] == [1, 2, 3]
@@ -401,7 +414,7 @@ def test_r_pbp_dead_04_umpire_advance_disbands_by_default_and_pays() -> None:
     rs, st, _ = _to_upkeep(units, rp=2)
     (decision,) = st.pending
     out = _give(st, UmpireAdvance("DAW"), rs)
-    assert out.events[0] == DecisionDefaulted("DAW", decision.id, UPKEEP_DISBAND)
+    assert out.events[0] == DecisionDefaulted("DAW", decision.id, DecisionKind.UPKEEP_DISBAND)
     assert out.events[1] == UnitsDisbanded(
         "DAW",
         ((10, "DI", "a"),),

@@ -17,6 +17,7 @@ from caedes_bot.ui.embeds import (
     unit_embed,
 )
 from caedes_bot.ui.steps import step_line
+from tests.rules.decision_samples import casualties
 from tests.ui.skirmish import at_step, ruleset
 
 
@@ -70,14 +71,7 @@ def test_unit_embed_explains_each_attribute_with_its_rule() -> None:
     assert "**Blitz**:" in attributes and "(R-ATTR-BLITZ-02)" in attributes
 
 
-DETAIL = {
-    "hits": 2,
-    "units": [
-        {"id": 10, "kind": "U-ORC-05", "wounded": False, "max_hits": 2},
-        {"id": 12, "kind": "U-ORC-02", "wounded": False, "max_hits": 1},
-    ],
-    "default": [12, 10],
-}
+DETAIL = casualties(2, [(10, "U-ORC-05", 2), (12, "U-ORC-02", 1)], [12, 10])
 
 
 def test_r_attr_forti_01_a_fortitude_unit_offers_a_second_hit() -> None:
@@ -98,9 +92,9 @@ def test_r_combat_06_many_units_are_chosen_by_kind_and_count() -> None:
     take 3 hits; the select offers hits by kind (the 25-option limit), and a kind's hits go to
     its most recent units, an Ogre taking both its hits before the next.
     """
-    units = [{"id": i, "kind": "U-ORC-02", "wounded": False, "max_hits": 1} for i in range(1, 31)]
-    units += [{"id": 40 + i, "kind": "U-ORC-05", "wounded": False, "max_hits": 2} for i in (1, 2)]
-    detail = {"hits": 3, "units": units, "default": [30, 29, 28]}
+    units = [(i, "U-ORC-02", 1) for i in range(1, 31)]
+    units += [(40 + i, "U-ORC-05", 2) for i in (1, 2)]
+    detail = casualties(3, units, [30, 29, 28])
     options = casualty_options(ruleset(), detail)
     assert [o["value"] for o in options] == ["g0:1", "g0:2", "g0:3", "g1:1", "g1:2", "g1:3"]
     assert options[0]["label"] == "30 Orc Troopers: hit 1"

@@ -7,7 +7,7 @@ import pytest
 from caedes_bot.cogs._errors import NotPermitted
 from caedes_bot.cogs._play import choose_faction
 from caedes_bot.rules.errors import UnknownName
-from caedes_bot.rules.state import PendingDecision
+from tests.rules.decision_samples import casualties, decision
 from tests.ui.skirmish import ALICE, BOB, UMPIRE, ruleset, started
 
 
@@ -21,7 +21,8 @@ def test_a_member_with_several_factions_acts_for_the_one_playing() -> None:
 def test_otherwise_the_faction_that_owes_a_decision() -> None:
     """R-TURN-03: a faction that is not playing acts only to answer what it is asked."""
     state, _ = started()
-    state.pending.append(PendingDecision(id=99, faction="ACH", kind="casualties", reaction=True))
+    owed = casualties(1, [(3, "U-ACH-01", 1)], [3], faction="ACH")
+    state.pending.append(decision(99, "ACH", owed, reaction=True))
     players = {"ORC": BOB, "ACH": BOB}
     assert choose_faction(ruleset(), state, players, BOB, is_umpire=False) == "ACH"
     state.pending.clear()

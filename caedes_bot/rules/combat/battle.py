@@ -77,10 +77,14 @@ from caedes_bot.rules.state import (
     BattleDie,
     BattlePhase,
     BattleStepRecord,
+    CasualtiesDetail,
+    CasualtyCandidate,
     CasualtyShare,
     CombatStep,
+    DecisionKind,
     GameState,
     PendingDecision,
+    PressOrWithdrawDetail,
     Side,
 )
 
@@ -203,7 +207,7 @@ def answer_by_default(
         RuleViolation: the decision is not a battle decision of the current battle.
     """
     battle = state.battle
-    if battle is not None and decision.kind == "casualties":
+    if battle is not None and isinstance(decision.detail, CasualtiesDetail):
         share = next((s for s in battle.owed if s.decision == decision.id), None)
         if share is not None:
             fighters = battle_fighters(state, ruleset, battle)
@@ -213,10 +217,10 @@ def answer_by_default(
             return advance(state, ruleset, dice, battle)
     if (
         battle is not None
-        and decision.kind == "press_or_withdraw"
+        and isinstance(decision.detail, PressOrWithdrawDetail)
         and battle.phase is BattlePhase.PRESS_OR_WITHDRAW
     ):
-        drop_decisions(state, battle.id, "press_or_withdraw")
+        drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
         next_round(battle)
         return advance(state, ruleset, dice, battle)
     raise RuleViolation(
@@ -244,10 +248,8 @@ def awaiting_withdrawal_choice(state: GameState, faction: str) -> Battle:
     return battle
 
 
-def drop_decisions(state: GameState, battle_id: int, kind: str) -> None:
-    state.pending = [
-        d for d in state.pending if not (d.kind == kind and d.detail.get("battle") == battle_id)
-    ]
+def drop_decisions(state: GameState, battle_id: int, kind: DecisionKind) -> None:
+    state.pending = [d for d in state.pending if not (d.kind is kind and d.battle_id == battle_id)]
 
 
 def settle(state: GameState, share: CasualtyShare, unit_ids: list[int]) -> None:
@@ -398,26 +400,21 @@ def _owe(
             decision = PendingDecision(
                 id=state.new_id(),
                 faction=chooser,
-                kind="casualties",
+                kind=DecisionKind.CASUALTIES,
                 reaction=chooser != state.active,
-                detail={
-                    "battle": battle.id,
-                    "space": battle.space,
-                    "round": battle.round,
-                    "step": battle.records[-1].step.value,
-                    "faction": faction,
-                    "hits": share_count,
-                    "units": [
-                        {
-                            "id": f.id,
-                            "kind": f.kind.id,
-                            "wounded": f.wounded,
-                            "max_hits": f.capacity,
-                        }
+                detail=CasualtiesDetail(
+                    battle=battle.id,
+                    space=battle.space,
+                    round=battle.round,
+                    step=battle.records[-1].step,
+                    faction=faction,
+                    hits=share_count,
+                    units=tuple(
+                        CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
                         for f in sorted(mine, key=lambda f: f.id)
-                    ],
-                    "default": default,
-                },
+                    ),
+                    default=tuple(default),
+                ),
             )
             state.pending.append(decision)
             share.decision = decision.id
@@ -492,15 +489,9 @@ def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list
     decision = PendingDecision(
         id=state.new_id(),
         faction=battle.attacker,
-        kind="press_or_withdraw",
+        kind=DecisionKind.PRESS_OR_WITHDRAW,
         reaction=battle.attacker != state.active,
-        detail={
-            "battle": battle.id,
-            "space": battle.space,
-            "round": battle.round,
-            "can_withdraw": list(leaving),
-            "must_stay": list(staying),
-        },
+        detail=PressOrWithdrawDetail(battle.id, battle.space, battle.round, leaving, staying),
     )
     state.pending.append(decision)
     battle.phase = BattlePhase.PRESS_OR_WITHDRAW
@@ -572,6 +563,6 @@ def end_battle(
         )
     )
     state.battles_due = [s for s in state.battles_due if s != battle.space]
-    state.pending = [d for d in state.pending if d.detail.get("battle") != battle.id]
+    state.pending = [d for d in state.pending if d.battle_id != battle.id]
     state.battle = None
     return events

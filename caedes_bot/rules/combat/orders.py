@@ -31,6 +31,7 @@ from caedes_bot.rules.errors import (
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
+    DecisionKind,
     GameState,
     Side,
     Step,
@@ -143,7 +144,7 @@ def handle_press_on(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
     """
     assert isinstance(order, PressOn)
     battle = awaiting_withdrawal_choice(state, order.faction)
-    drop_decisions(state, battle.id, "press_or_withdraw")
+    drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
     next_round(battle)
     return advance(state, ruleset, dice, battle)
 
@@ -166,7 +167,7 @@ def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
             rule="R-COMBAT-09",
             allowed="press on",
         )
-    drop_decisions(state, battle.id, "press_or_withdraw")
+    drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
     events: list[Event] = [withdraw_units(state, battle, leaving)]
     if not battle.attacker_units:
         return events + end_battle(state, ruleset, battle, BattleResult.WITHDRAWN)
@@ -213,5 +214,8 @@ SPEC = StepSpec(
     waits_when_passive=True,
     play_by_default=_fight_next,
     under_way=_battle_under_way,
-    defaults={"casualties": answer_by_default, "press_or_withdraw": answer_by_default},
+    defaults={
+        DecisionKind.CASUALTIES: answer_by_default,
+        DecisionKind.PRESS_OR_WITHDRAW: answer_by_default,
+    },
 )

@@ -30,7 +30,16 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.mercenary import MercenariesDeserted
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.ownership import ProvinceCaptured
-from caedes_bot.rules.state import BattleDie, CombatStep, GameState, Side, Step
+from caedes_bot.rules.state import (
+    BattleDie,
+    CasualtiesDetail,
+    CombatStep,
+    GameState,
+    PendingDecision,
+    PressOrWithdrawDetail,
+    Side,
+    Step,
+)
 from tests.rules.builders import kind, ruleset, state
 
 KINDS = [
@@ -60,6 +69,18 @@ HEROES = [
     kind("H-ORC-01", "ORC", attributes=["fear"], hero=True),
     kind("H-DAW-01", "DAW", attributes=["inspiring"], hero=True),
 ]
+
+
+def casualties_of(decision: PendingDecision) -> CasualtiesDetail:
+    """The detail of a ``casualties`` decision (R-COMBAT-06)."""
+    assert isinstance(decision.detail, CasualtiesDetail)
+    return decision.detail
+
+
+def press_of(decision: PendingDecision) -> PressOrWithdrawDetail:
+    """The detail of a ``press_or_withdraw`` decision (R-COMBAT-08)."""
+    assert isinstance(decision.detail, PressOrWithdrawDetail)
+    return decision.detail
 
 
 def battle_setup(
@@ -415,8 +436,8 @@ def test_r_combat_06_both_sides_choose_at_once_then_removal() -> None:
     out = fight(st, rs, [1, 9, 1, 9])
     decisions = {d.faction: d for d in out.state.pending}
     assert decisions["ORC"].reaction is True and decisions["DAW"].reaction is False
-    assert decisions["ORC"].detail["hits"] == 1
-    assert decisions["ORC"].detail["default"] == [3]  # cheapest first: ORCI (3 RP)
+    assert casualties_of(decisions["ORC"]).hits == 1
+    assert casualties_of(decisions["ORC"]).default == (3,)  # cheapest first: ORCI (3 RP)
     out2 = fight(out.state, rs, [], AssignCasualties("ORC", (4,)))
     assert "4" in out2.state.units  # nothing is removed until both have chosen
     out3 = fight(out2.state, rs, [], AssignCasualties("DAW", (2,)))
@@ -464,11 +485,13 @@ def test_r_combat_06_default_is_cheapest_then_lower_value_then_most_recent() -> 
 
     rs2, st2 = battle_setup(["INF"], [("ORCI", "ORC"), ("ORCMEEK", "ORC")])
     out2 = fight(st2, rs2, [1, 9, 9])
-    assert out2.state.pending[0].detail["default"] == [3]  # Meek defends at 2: lower value
+    assert casualties_of(out2.state.pending[0]).default == (3,)  # Meek defends at 2: lower value
 
     rs3, st3 = battle_setup(["INF"], [("ORCI", "ORC"), ("ORCI2", "ORC")])
     out3 = fight(st3, rs3, [1, 9, 9])
-    assert out3.state.pending[0].detail["default"] == [3]  # same cost and value: latest muster
+    assert casualties_of(out3.state.pending[0]).default == (
+        3,
+    )  # same cost and value: latest muster
 
 
 def test_r_combat_06_casualty_chooser_opponent() -> None:
@@ -478,7 +501,7 @@ def test_r_combat_06_casualty_chooser_opponent() -> None:
     )
     out = fight(st, rs, [1, 9, 9])
     (decision,) = out.state.pending
-    assert (decision.faction, decision.reaction, decision.detail["faction"]) == (
+    assert (decision.faction, decision.reaction, casualties_of(decision).faction) == (
         "DAW",
         False,
         "ORC",
@@ -509,7 +532,7 @@ def test_r_attr_forti_01_wound_or_destroy_is_a_choice() -> None:
     rs, st = battle_setup(["INF", "INF"], [("ORCFORT", "ORC"), ("ORCFORT", "ORC")])
     out = fight(st, rs, [1, 1, 9, 9])
     (decision,) = out.state.pending
-    assert decision.detail["hits"] == 2
+    assert casualties_of(decision).hits == 2
     with pytest.raises(IllegalCombat) as err:
         fight(out.state, rs, [], AssignCasualties("ORC", (3, 3, 3)))
     assert err.value.rule == "R-COMBAT-06"  # three ids for two hits
@@ -564,11 +587,11 @@ def test_r_combat_08_withdraw_returns_units_where_they_came_from() -> None:
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC")])
     out = fight(st, rs, [9, 9, 9])
     (decision,) = out.state.pending
-    assert decision.kind == "press_or_withdraw" and decision.detail["can_withdraw"] == [1, 2]
+    assert decision.kind == "press_or_withdraw" and press_of(decision).can_withdraw == (1, 2)
     out2 = fight(out.state, rs, [], Withdraw("DAW"))
     assert (
-        AttackerWithdrew(decision.detail["battle"], "x", "DAW", (1, 2), ("a", "a")) in out2.events
-    )  # type: ignore[arg-type]
+        AttackerWithdrew(press_of(decision).battle, "x", "DAW", (1, 2), ("a", "a")) in out2.events
+    )
     unit = out2.state.unit(1)
     assert (unit.location, unit.move_ended, unit.attacking) == ("a", True, False)
     result = ended(out2)
@@ -595,7 +618,7 @@ def test_r_combat_09_landed_units_stay_while_others_withdraw() -> None:
     rs, st = battle_setup(["INF", "INF"], [("ORCI", "ORC")])
     st.unit(2).entered_from = "sea"  # came ashore: may not withdraw
     out = fight(st, rs, [9, 9, 9])
-    assert out.state.pending[0].detail["must_stay"] == [2]
+    assert press_of(out.state.pending[0]).must_stay == (2,)
     out2 = fight(out.state, rs, [9, 1], Withdraw("DAW"))
     assert out2.state.unit(1).location == "a"
     # The battle goes on with the landed unit, which is killed in round 2.

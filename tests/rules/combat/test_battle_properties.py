@@ -20,7 +20,7 @@ from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.odds import odds_for
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, Side
+from caedes_bot.rules.state import CasualtiesDetail, GameState, Side
 from tests.rules.combat.test_battle import KINDS, battle_setup
 
 ATTACKER_KINDS = [
@@ -127,10 +127,9 @@ def test_battles_keep_their_invariants(
         decision = current.pending[0]
         if decision.kind == "casualties":
             detail = decision.detail
-            units = detail["units"]
-            hits = detail["hits"]
-            assert isinstance(units, list) and isinstance(hits, int)
-            room = {u["id"]: u["max_hits"] for u in units}
+            assert isinstance(detail, CasualtiesDetail)
+            hits = detail.hits
+            room = {u.id: u.max_hits for u in detail.units}
             _refused_changes_nothing(current, rs, AssignCasualties(decision.faction, ()))
             picks: list[int] = []
             for _ in range(hits):

@@ -1,0 +1,133 @@
+"""Pending decisions for tests: small builders and hypothesis strategies, one per kind
+(casualties R-COMBAT-06, press_or_withdraw R-COMBAT-08 and R-COMBAT-09, upkeep_disband
+R-UPK-03)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from hypothesis import strategies as st
+
+from caedes_bot.rules.state import (
+    CasualtiesDetail,
+    CasualtyCandidate,
+    CombatStep,
+    DecisionDetail,
+    DecisionKind,
+    DisbandCandidate,
+    PendingDecision,
+    PressOrWithdrawDetail,
+    UpkeepDisbandDetail,
+)
+
+
+def decision(
+    id: int, faction: str, detail: DecisionDetail, *, reaction: bool = False
+) -> PendingDecision:
+    """A pending decision of the kind of ``detail``."""
+    return PendingDecision(
+        id=id, faction=faction, kind=detail.kind, reaction=reaction, detail=detail
+    )
+
+
+def casualties(
+    hits: int,
+    units: Sequence[tuple[int, str, int]],
+    default: Sequence[int],
+    *,
+    faction: str = "ORC",
+    battle: int = 1,
+    space: str = "x",
+) -> CasualtiesDetail:
+    """A ``casualties`` detail: ``units`` as ``(id, kind, max_hits)``, none wounded."""
+    return CasualtiesDetail(
+        battle=battle,
+        space=space,
+        round=1,
+        step=CombatStep.MELEE,
+        faction=faction,
+        hits=hits,
+        units=tuple(CasualtyCandidate(uid, kind, False, room) for uid, kind, room in units),
+        default=tuple(default),
+    )
+
+
+def press(
+    can_withdraw: Sequence[int], must_stay: Sequence[int] = (), *, battle: int = 1
+) -> PressOrWithdrawDetail:
+    """A ``press_or_withdraw`` detail in space ``x``, round 1."""
+    return PressOrWithdrawDetail(battle, "x", 1, tuple(can_withdraw), tuple(must_stay))
+
+
+# --------------------------------------------------------------------------- strategies
+
+_ids = st.integers(min_value=1, max_value=10_000)
+_id_tuples = st.lists(_ids, max_size=6).map(tuple)
+_codes = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789", min_size=1, max_size=10)
+_names = st.text(max_size=20)
+_counts = st.integers(min_value=0, max_value=500)
+
+casualties_details = st.builds(
+    CasualtiesDetail,
+    battle=_ids,
+    space=_codes,
+    round=st.integers(min_value=1, max_value=50),
+    step=st.sampled_from(CombatStep),
+    faction=_codes,
+    hits=st.integers(min_value=1, max_value=30),
+    units=st.lists(
+        st.builds(
+            CasualtyCandidate,
+            id=_ids,
+            kind=_codes,
+            wounded=st.booleans(),
+            max_hits=st.integers(min_value=1, max_value=2),
+        ),
+        max_size=6,
+    ).map(tuple),
+    default=_id_tuples,
+)
+
+press_details = st.builds(
+    PressOrWithdrawDetail,
+    battle=_ids,
+    space=_codes,
+    round=st.integers(min_value=1, max_value=50),
+    can_withdraw=_id_tuples,
+    must_stay=_id_tuples,
+)
+
+upkeep_details = st.builds(
+    UpkeepDisbandDetail,
+    round=st.integers(min_value=1, max_value=50),
+    bill=_counts,
+    upkeep=_counts,
+    salt=_counts,
+    rp=_counts,
+    units_counted=_counts,
+    must_disband_at_least=_counts,
+    candidates=st.lists(
+        st.builds(
+            DisbandCandidate,
+            id=_ids,
+            kind=_codes,
+            name=_names,
+            space=_codes,
+            cost=st.none() | _counts,
+            hero=st.booleans(),
+            cargo=_id_tuples,
+        ),
+        max_size=6,
+    ).map(tuple),
+    default=_id_tuples,
+)
+
+#: The strategy of each kind's detail; a test checks that every kind is here.
+STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
+    DecisionKind.CASUALTIES: casualties_details,
+    DecisionKind.PRESS_OR_WITHDRAW: press_details,
+    DecisionKind.UPKEEP_DISBAND: upkeep_details,
+}
+
+#: A detail of any kind.
+details = st.one_of(*STRATEGIES.values())
