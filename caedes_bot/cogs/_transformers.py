@@ -6,12 +6,16 @@ are tested without a bot:
 
 * **resolving** what a member typed into ids, with near-match suggestions for a misspelt name
   (``No province 'Ormee'. Did you mean Orme?``): :func:`resolve_province`, :func:`resolve_kind`,
-  :func:`resolve_faction`, :func:`parse_units`, :func:`pick_units`;
+  :func:`resolve_faction`, :func:`parse_units`, :func:`pick_units`. Names are matched as
+  people type them, folded by :func:`caedes_bot.gamedata.names.fold` (curly apostrophes,
+  doubled spaces, case, accents), and a unique start of a name counts; a start shared by
+  several names is refused, listing them;
 * **choices** for autocomplete: ONLY what is legal now, best first (the member's own places
   first), labelled so the label alone is enough to choose ("Orme (plains, river) - Dawnian -
   3 units"), at most 25, labels under 100 characters. Each returns ``(label, value)`` pairs;
   :func:`caedes_bot.ui.text.choices` turns them into Discord choices. The commands still check
-  the final value: autocomplete is a help, never a guarantee.
+  the final value: autocomplete is a help, never a guarantee. Both halves match names with the
+  same folding, so what the autocomplete finds the command accepts.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ from dataclasses import dataclass
 
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
+from caedes_bot.gamedata.names import Found, contains, find, fold
 from caedes_bot.rules import buy, movement, muster
-from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
+from caedes_bot.rules.errors import AmbiguousName, IllegalMove, RuleViolation, UnknownName
 from caedes_bot.rules.state import GameState, Unit
 from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
 from caedes_bot.ui.reasons import cannot_move
@@ -39,14 +44,24 @@ Choice = tuple[str, str]
 # --------------------------------------------------------------------------- resolving
 
 
-def _matches(needle: str, *texts: str) -> bool:
-    needle = needle.strip().casefold()
-    return not needle or any(needle in t.casefold() for t in texts)
-
-
 def _echo(text: str) -> str:
-    """What the member typed, short enough to quote back."""
-    return truncate(text.strip(), 40)
+    """What the member typed, on one line and short enough to quote back."""
+    return truncate(" ".join(text.split()), 40)
+
+
+def find_province(ruleset: Ruleset, text: str) -> str | None:
+    """The province id ``text`` names (as :func:`resolve_province`), or ``None`` when it names
+    none, several, or a sea zone: for an autocomplete, which offers and never refuses."""
+    found = _find_space(ruleset, text)
+    return found.item if found.item is not None and found.item in ruleset.map.provinces else None
+
+
+def _find_space(ruleset: Ruleset, text: str) -> Found[str]:
+    """The province or sea zone ``text`` names, by id or name (R-GEN-04, :func:`find`)."""
+    game_map = ruleset.map
+    spaces = [(p.id, p.name) for p in game_map.provinces.values()]
+    spaces += [(z.id, z.name) for z in game_map.sea_zones.values()]
+    return find(text, ((sid, (sid, name)) for sid, name in spaces))
 
 
 def resolve_province(
@@ -56,7 +71,9 @@ def resolve_province(
     rule: str = "R-MOVE-01",
     at_sea: tuple[str, str] | None = None,
 ) -> str:
-    """The province id named by ``text`` (its id or its name, any case).
+    """The province id named by ``text``: its id or its name as people type them (any case,
+    accents, curly apostrophes, extra spaces: :func:`caedes_bot.gamedata.names.fold`), or the
+    start of exactly one province's name (R-GEN-04).
 
     Args:
         rule: the rule cited when no province has that name.
@@ -66,52 +83,50 @@ def resolve_province(
     Raises:
         UnknownName: no such province; carries up to three near matches by name
             ("No province 'Ormee'. Did you mean Orme?").
+        AmbiguousName: ``text`` is the start of several names; lists them.
         RuleViolation: ``text`` names a sea zone.
     """
-    value = text.strip()
-    provinces = ruleset.map.provinces
-    if value in provinces:
-        return value
-    folded = value.casefold()
-    for pid, province in provinces.items():
-        if folded in (pid.casefold(), province.name.casefold()):
-            return pid
-    for sid, sea in ruleset.map.sea_zones.items():
-        if folded in (sid.casefold(), sea.name.casefold()):
-            sea_rule, why = at_sea or (rule, "a province is needed here")
-            raise RuleViolation(f"{sea.name} is a sea zone; {why}.", rule=sea_rule)
-    names = [p.name for p in provinces.values()]
-    raise UnknownName("province", _echo(value), suggest(value, names), rule=rule)
+    found = _find_space(ruleset, text)
+    game_map = ruleset.map
+    if found.item is not None and found.item in game_map.provinces:
+        return found.item
+    if found.item is not None:
+        sea_rule, why = at_sea or (rule, "a province is needed here")
+        name = game_map.space_name(found.item)
+        raise RuleViolation(f"{name} is a sea zone; {why}.", rule=sea_rule)
+    if found.ambiguous:
+        names = tuple(game_map.space_name(s) for s in found.ambiguous)
+        raise AmbiguousName("place", _echo(text), names, rule=rule)
+    near = suggest(text, [p.name for p in game_map.provinces.values()])
+    raise UnknownName("province", _echo(text), near, rule=rule)
 
 
-def _find_kind(text: str, kinds: Sequence[UnitKind]) -> UnitKind | None:
-    """The kind among ``kinds`` named by ``text`` (see :func:`resolve_kind`), or ``None``."""
-    folded = text.strip().casefold()
-    if not folded:
-        return None
-    for kind in kinds:
-        if folded in (kind.id.casefold(), kind.display_name.casefold(), kind.name.casefold()):
-            return kind
-    starts = [k for k in kinds if k.display_name.casefold().startswith(folded)]
-    if len(starts) == 1:
-        return starts[0]
-    contains = [
-        k for k in kinds if folded in k.display_name.casefold() or folded in k.name.casefold()
-    ]
-    return contains[0] if len(contains) == 1 else None
+def _kind_names(kind: UnitKind) -> tuple[str, str, str]:
+    return (kind.id, kind.display_name, kind.name)
+
+
+def _find_kind(text: str, kinds: Sequence[UnitKind]) -> Found[UnitKind]:
+    """The kind among ``kinds`` named by ``text`` (see :func:`resolve_kind`): by a name, by the
+    start of names, else by a part of the display or short name found in one kind only."""
+    found = find(text, ((k, _kind_names(k)) for k in kinds))
+    if found.item is not None or found.ambiguous:
+        return found
+    typed = fold(text)
+    inside = [k for k in kinds if typed and contains(typed, k.display_name, k.name)]
+    return Found(inside[0]) if len(inside) == 1 else Found()
 
 
 def kind_suggestions(text: str, kinds: Sequence[UnitKind]) -> tuple[str, ...]:
     """Up to three display names of ``kinds`` near ``text``, compared with both the display
-    names and the short names in any case ("Knigths" -> Dawnian Knights, R-GEN-04); only
+    names and the short names, folded (``"Knigths"`` -> Dawnian Knights, R-GEN-04); only
     names about as close as the closest are offered."""
     by_name: dict[str, list[str]] = {}
     for kind in kinds:
         for name in (kind.display_name, kind.name):
-            shown = by_name.setdefault(name.casefold(), [])
+            shown = by_name.setdefault(fold(name), [])
             if kind.display_name not in shown:
                 shown.append(kind.display_name)
-    typed = text.strip().casefold()
+    typed = fold(text)
     scored = sorted(
         ((difflib.SequenceMatcher(None, typed, name).ratio(), name) for name in by_name),
         reverse=True,
@@ -123,12 +138,7 @@ def kind_suggestions(text: str, kinds: Sequence[UnitKind]) -> tuple[str, ...]:
             break
         out += [d for d in by_name[name] if d not in out]
     if not out:
-        folded = text.strip().casefold()
-        out = [
-            k.display_name
-            for k in kinds
-            if folded and (folded in k.display_name.casefold() or folded in k.name.casefold())
-        ]
+        out = [k.display_name for k in kinds if typed and contains(typed, k.display_name, k.name)]
     return tuple(out[:3])
 
 
@@ -140,71 +150,96 @@ def resolve_kind(
     rule: str = "R-BUY-01",
 ) -> UnitKind:
     """The unit kind named by ``text``: its id, its display name ("Dawnian Knights") or its short
-    name ("Knights"), any case; a name that is the start of exactly one kind also counts.
+    name ("Knights") as people type them (:func:`caedes_bot.gamedata.names.fold`); the start of
+    the names of exactly one kind, or a part of one kind's name only, also counts (R-GEN-04).
 
     Args:
         among: the kinds to look in (default: every kind of the order of battle).
 
     Raises:
         UnknownName: no such kind among them, with near matches by display or short name.
+        AmbiguousName: ``text`` is the start of the names of several kinds; lists them.
     """
     kinds = list(among) if among is not None else list(ruleset.units.values())
-    found = _find_kind(text, kinds)
-    if found is None:
-        raise UnknownName("unit", _echo(text), kind_suggestions(text, kinds), rule=rule)
-    return found
+    return resolve_kind_in(ruleset, text, [kinds], rule=rule)
+
+
+def find_kind(ruleset: Ruleset, text: str) -> UnitKind | None:
+    """The kind ``text`` names among every kind (as :func:`resolve_kind`), or ``None``: for an
+    autocomplete, which offers and never refuses."""
+    return _find_kind(text, list(ruleset.units.values())).item
 
 
 def resolve_kind_in(
     ruleset: Ruleset, text: str, pools: Sequence[Sequence[UnitKind]], *, rule: str
 ) -> UnitKind:
     """The kind named by ``text`` in the first of ``pools`` that has it (the member's likeliest
-    meaning first: units here, then the faction's own, then everyone's).
+    meaning first: units here, then the faction's own, then everyone's). A full name in any
+    pool comes before a start of a name or a part of one.
 
     Raises:
         UnknownName: in none of them; near matches from the first pool that has some.
+        AmbiguousName: in the first pool where ``text`` names anything, it is the start of the
+            names of several kinds; lists their display names.
     """
+    typed = fold(text)
+    for pool in pools:
+        for kind in pool:
+            if typed in (fold(n) for n in _kind_names(kind)):
+                return kind
     for pool in pools:
         found = _find_kind(text, pool)
-        if found is not None:
-            return found
+        if found.item is not None:
+            return found.item
+        if found.ambiguous:
+            names = tuple(dict.fromkeys(k.display_name for k in found.ambiguous))
+            raise AmbiguousName("unit", _echo(text), names, rule=rule)
+    close: tuple[str, ...] = ()
     for pool in pools:
         close = kind_suggestions(text, pool)
         if close:
             break
-    else:
-        close = ()
     raise UnknownName("unit", _echo(text), close, rule=rule)
 
 
 def resolve_faction(
     ruleset: Ruleset, text: str, codes: Sequence[str], *, rule: str = "R-SETUP-02"
 ) -> str:
-    """The faction code among ``codes`` named by ``text``: code, name or adjective, any case.
+    """The faction code among ``codes`` named by ``text``: code, name or adjective as people
+    type them (:func:`caedes_bot.gamedata.names.fold`), or the start of exactly one of those
+    (R-GEN-04).
 
     Raises:
         UnknownName: none of ``codes`` (a faction of the game that is not in this campaign is
             said to be so), with near matches and the factions allowed.
+        AmbiguousName: ``text`` is the start of the names of several of ``codes``.
     """
-    value = text.strip()
-    folded = value.casefold()
 
-    def named(code: str) -> bool:
-        faction = ruleset.faction(code)
-        return folded in (code.casefold(), faction.name.casefold(), faction.adjective.casefold())
+    def entries(pool: Iterable[str]) -> list[tuple[str, tuple[str, str, str]]]:
+        out = []
+        for code in pool:
+            faction = ruleset.faction(code)
+            out.append((code, (code, faction.name, faction.adjective)))
+        return out
 
-    for code in codes:
-        if named(code):
-            return code
+    found = find(text, entries(codes))
+    if found.item is not None:
+        return found.item
     allowed = ", ".join(f"{ruleset.faction(c).name} ({c})" for c in codes) or "none"
-    elsewhere = [f.code for f in ruleset.factions if f.code not in codes and named(f.code)]
-    if elsewhere:
-        name = ruleset.faction(elsewhere[0]).name
+    if found.ambiguous:
+        names = tuple(ruleset.faction(c).name for c in found.ambiguous)
+        error: RuleViolation = AmbiguousName("faction", _echo(text), names, rule=rule)
+        error.allowed = allowed
+        raise error
+    others = [f.code for f in ruleset.factions if f.code not in codes]
+    elsewhere = find(text, entries(others)).item
+    if elsewhere is not None:
+        name = ruleset.faction(elsewhere).name
         raise RuleViolation(
             f"The {name} are not in play in this campaign.", rule=rule, allowed=allowed
         )
-    names = [*codes, *(ruleset.faction(c).name for c in codes)]
-    error = UnknownName("faction", _echo(value), suggest(value, names), rule=rule)
+    near = suggest(text, [*codes, *(ruleset.faction(c).name for c in codes)])
+    error = UnknownName("faction", _echo(text), near, rule=rule)
     error.allowed = allowed
     raise error
 
@@ -264,7 +299,7 @@ def parse_units(text: str) -> list[UnitRequest]:
         part = part.split("@", 1)[0].strip()
         if not part:
             continue
-        if part.casefold() in ("all", "everything", "*"):
+        if fold(part) in ("all", "everything", "*"):
             requests.append(UnitRequest(None, None))
             continue
         match = _UNITS.match(part)
@@ -465,7 +500,7 @@ def province_choices(
     items: list[tuple[tuple[int, str], Choice]] = []
     for pid in pool:
         province = ruleset.map.provinces.get(pid)
-        if province is None or not _matches(current, province.name, pid):
+        if province is None or not contains(current, province.name, pid):
             continue
         label = province_label(state, ruleset, pid)
         if notes and pid in notes:
@@ -482,7 +517,7 @@ def buy_choices(state: GameState, ruleset: Ruleset, faction: str, current: str) 
     items: list[tuple[tuple[int, int], Choice]] = []
     for index, option in enumerate(buy.buy_options(state, ruleset, faction)):
         kind = option.kind
-        if not _matches(current, kind.display_name, kind.id):
+        if not contains(current, kind.display_name, kind.id):
             continue
         note = "" if option.affordable else " - too dear now"
         label = f"{kind.display_name} - {option.price} RP - {kind_stats(kind)}{note}"
@@ -502,7 +537,7 @@ def muster_kind_choices(
     items: list[tuple[int, Choice]] = []
     for kind_id, count in waiting.items():
         kind = ruleset.kind(kind_id)
-        if not _matches(current, kind.display_name, kind_id):
+        if not contains(current, kind.display_name, kind_id):
             continue
         legal = muster.legal_muster_provinces(state, ruleset, faction, kind_id)
         note = "" if legal else " - nowhere to muster"
@@ -567,12 +602,12 @@ def unit_choices(
     out: list[Choice] = []
     for stack in stacks:
         kind = ruleset.kind(stack.kind)
-        if not _matches(current, kind.display_name, stack.province, kind.id):
+        if not contains(current, kind.display_name, stack.province, kind.id):
             continue
         out.append((stack_label(ruleset, stack), stack.value))
         if origin and len(stack.unit_ids) > 1:
             out.append((stack_label(ruleset, stack, 1), f"1x{stack.kind}@{stack.province}"))
-    if origin and len(stacks) > 1 and _matches(current, "all"):
+    if origin and len(stacks) > 1 and contains(current, "all"):
         total = sum(len(s.unit_ids) for s in stacks)
         name = ruleset.map.space_name(origin)
         out.insert(0, (f"All {total} units that can move in {name}", "all"))
@@ -609,7 +644,7 @@ def battle_choices(state: GameState, ruleset: Ruleset, current: str) -> list[Cho
     out: list[Choice] = []
     for space in state.battles_due:
         name = ruleset.map.space_name(space)
-        if not _matches(current, name, space):
+        if not contains(current, name, space):
             continue
         defenders = sorted({faction_adjective(ruleset, u.owner) for u in state.units_at(space)})
         mine = sum(1 for u in state.units_at(space) if u.owner == state.active)
@@ -622,7 +657,7 @@ def battle_choices(state: GameState, ruleset: Ruleset, current: str) -> list[Cho
 def kind_choices(ruleset: Ruleset, faction: str | None, current: str) -> list[Choice]:
     """Unit kinds for ``/unit``: the faction's own order of battle first."""
     kinds = sorted(
-        (k for k in ruleset.units.values() if _matches(current, k.display_name, k.id)),
+        (k for k in ruleset.units.values() if contains(current, k.display_name, k.id)),
         key=lambda k: (k.faction != faction, ruleset.turn_order.index(k.faction), k.id),
     )
     out: list[Choice] = []
@@ -639,7 +674,7 @@ def faction_choices(
     out: list[tuple[bool, Choice]] = []
     for code in codes:
         faction = ruleset.faction(code)
-        if not _matches(current, faction.name, code, faction.adjective):
+        if not contains(current, faction.name, code, faction.adjective):
             continue
         out.append((code not in first, (f"{faction.emoji} {faction.name} ({code})", code)))
     out.sort(key=lambda item: item[0])
@@ -693,6 +728,6 @@ def offer_choices(
             label = f"#{offer.id} to {name}: you give {give}; they give {get}"
         else:
             label = f"#{offer.id} from {name}: they give {give}; you give {get}"
-        if _matches(current, label):
+        if contains(current, label):
             out.append((label, str(offer.id)))
     return out[:MAX_CHOICES]

@@ -39,7 +39,8 @@ from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
-from caedes_bot.rules.errors import UnknownName
+from caedes_bot.gamedata.names import contains, find
+from caedes_bot.rules.errors import AmbiguousName, UnknownName
 from caedes_bot.service import NAME_MAX, RulesService
 from caedes_bot.ui.replies import Redelivered, first_delivery
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
@@ -97,26 +98,24 @@ class CampaignCog(commands.Cog):
 
     def _scenario(self, value: str) -> Scenario:
         scenarios = self.ruleset.scenarios
-        found = scenarios.get(value.strip().lower())
-        if found is None:
-            by_name = {s.name.casefold(): s for s in scenarios.values()}
-            found = by_name.get(value.strip().casefold())
-        if found is None:
-            names = [*scenarios, *(s.name for s in scenarios.values())]
-            raise UnknownName("scenario", value, suggest(value, names), rule="R-SETUP-01")
-        return found
+        found = find(value, ((s, (s.id, s.name)) for s in scenarios.values()))
+        if found.item is not None:
+            return found.item
+        if found.ambiguous:
+            listed = tuple(s.name for s in found.ambiguous)
+            raise AmbiguousName("scenario", value, listed, rule="R-SETUP-01")
+        names = [*scenarios, *(s.name for s in scenarios.values())]
+        raise UnknownName("scenario", value, suggest(value, names), rule="R-SETUP-01")
 
     def _faction(self, value: str, in_play: list[str]) -> str:
-        code = value.strip().upper()
-        if code in in_play:
-            return code
-        for faction in self.ruleset.factions:
-            if faction.code in in_play and value.strip().casefold() in (
-                faction.name.casefold(),
-                faction.adjective.casefold(),
-            ):
-                return faction.code
-        names = [*in_play, *(self.ruleset.faction(c).name for c in in_play)]
+        factions = [self.ruleset.faction(c) for c in in_play]
+        found = find(value, ((f.code, (f.code, f.name, f.adjective)) for f in factions))
+        if found.item is not None:
+            return found.item
+        if found.ambiguous:
+            listed = tuple(self.ruleset.faction(c).name for c in found.ambiguous)
+            raise AmbiguousName("faction", value, listed, rule="R-SETUP-02")
+        names = [*in_play, *(f.name for f in factions)]
         raise UnknownName(
             "faction in this campaign", value, suggest(value, names), rule="R-SETUP-02"
         )
@@ -194,11 +193,10 @@ class CampaignCog(commands.Cog):
     async def _scenario_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        needle = current.strip().casefold()
         items = [
             (choice_label(s.name, f"{len(s.factions)} factions", s.id), s.id)
             for s in self.ruleset.scenarios.values()
-            if needle in s.id.casefold() or needle in s.name.casefold()
+            if contains(current, s.id, s.name)
         ]
         return choices(items)
 
@@ -289,11 +287,10 @@ class CampaignCog(commands.Cog):
             return []
         state = await self.service.get_state(context.campaign.id)
         players = context.players
-        needle = current.strip().casefold()
         items: list[tuple[bool, str, str]] = []
         for code in state.in_play:
             faction = self.ruleset.faction(code)
-            if needle and needle not in code.casefold() and needle not in faction.name.casefold():
+            if not contains(current, code, faction.name, faction.adjective):
                 continue
             held = code in players
             items.append((held, choice_label(faction.name, code, "held" if held else "free"), code))

@@ -29,6 +29,7 @@ from caedes_bot.cogs._transformers import (
     Choice,
     UnitRequest,
     destination_choices,
+    find_province,
     movable_stacks,
     origin_choices,
     parse_units,
@@ -63,12 +64,7 @@ def _origin_of(interaction: discord.Interaction) -> str | None:
 
 def _province_or_none(ruleset: Ruleset, text: str | None) -> str | None:
     """The province ``text`` names, or ``None`` (an autocomplete only offers; it never refuses)."""
-    if not text:
-        return None
-    try:
-        return resolve_province(ruleset, text)
-    except RuleViolation:
-        return None
+    return find_province(ruleset, text) if text else None
 
 
 # --------------------------------------------------------------------------- the menu
@@ -235,10 +231,10 @@ class MoveCog(PlayCog):
         units = _namespace(interaction, "units") or "all"
 
         def make(table: Table, faction: str) -> list[Choice]:
-            if origin is None:
+            start = find_province(table.ruleset, origin) if origin else None
+            if start is None:
                 return []
-            try:
-                start = resolve_province(table.ruleset, origin)
+            try:  # what has been typed so far may not be a list of units yet
                 ids = pick_units(table.state, table.ruleset, faction, start, parse_units(units))
             except RuleViolation:
                 return []

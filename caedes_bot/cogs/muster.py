@@ -25,14 +25,13 @@ from caedes_bot.cogs._play import (
 )
 from caedes_bot.cogs._transformers import (
     Choice,
+    find_kind,
     kind_to_muster,
     muster_kind_choices,
     muster_province_choices,
-    resolve_kind,
     resolve_province,
 )
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
-from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.muster import MusterUnits
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
@@ -122,12 +121,8 @@ class MusterCog(PlayCog):
         unit = getattr(interaction.namespace, "unit", None)
 
         def make(table: Table, faction: str) -> list[Choice]:
-            kind_id = None
-            if isinstance(unit, str) and unit:
-                try:
-                    kind_id = resolve_kind(table.ruleset, unit).id
-                except RuleViolation:
-                    kind_id = None
+            kind = find_kind(table.ruleset, unit) if isinstance(unit, str) else None
+            kind_id = kind.id if kind is not None else None
             return muster_province_choices(table.state, table.ruleset, faction, kind_id, current)
 
         return await own_choices_for(interaction, make)

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from caedes_bot.gamedata.model import MAGICAL_ATTRIBUTES, Attribute
+from caedes_bot.gamedata.names import fold
 
 __all__ = [
     "FACTION_CODE",
@@ -191,7 +192,8 @@ def _describe_validation(exc: ValidationError) -> list[str]:
 
 
 def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> tuple[str, ...]:
-    """Near matches of ``name`` among ``candidates`` (case-insensitive), best first.
+    """Near matches of ``name`` among ``candidates``, compared folded
+    (:func:`caedes_bot.gamedata.names.fold`), best first.
 
     Args:
         name: the name as typed.
@@ -201,11 +203,11 @@ def suggest(name: str, candidates: Iterable[str], *, limit: int = 3) -> tuple[st
     Returns:
         Up to ``limit`` candidates in their own spelling; empty if none is close.
     """
-    by_lower: dict[str, str] = {}
+    by_folded: dict[str, str] = {}
     for c in candidates:
-        by_lower.setdefault(c.lower(), c)
-    hits = difflib.get_close_matches(name.lower(), list(by_lower), n=limit, cutoff=0.6)
-    return tuple(by_lower[h] for h in hits)
+        by_folded.setdefault(fold(c), c)
+    hits = difflib.get_close_matches(fold(name), list(by_folded), n=limit, cutoff=0.6)
+    return tuple(by_folded[h] for h in hits)
 
 
 class DataReader:

@@ -84,6 +84,28 @@ class UnknownName(RuleViolation):
         super().__init__(msg, rule=rule)
 
 
+class AmbiguousName(RuleViolation):
+    """A name typed that is the start of several names; carries them (R-GEN-04)."""
+
+    #: At most this many of the names are listed in the message.
+    SHOWN = 8
+
+    def __init__(
+        self, what: str, name: str, candidates: tuple[str, ...], *, rule: str = "R-GEN-04"
+    ) -> None:
+        self.candidates = candidates
+        shown = list(candidates[: self.SHOWN])
+        more = len(candidates) - len(shown)
+        listed = ", ".join(shown[:-1]) + f" or {shown[-1]}" if len(shown) > 1 else "".join(shown)
+        if more:
+            listed = ", ".join(shown) + f" or {more} more"
+        super().__init__(
+            f"'{name}' could be more than one {what}: {listed}.",
+            rule=rule,
+            allowed="type more of the name, or choose from the list",
+        )
+
+
 class NotEnoughRP(RuleViolation):
     """RP can never be negative (R-BUY-02)."""
 

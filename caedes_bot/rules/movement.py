@@ -64,6 +64,7 @@ from caedes_bot.gamedata.model import (
     UnitKind,
     movement_allowance,
 )
+from caedes_bot.gamedata.names import find, fold
 from caedes_bot.rules.combat.arithmetic import combat_terrain_key
 from caedes_bot.rules.combat.battle import begin_combat_step
 from caedes_bot.rules.dice import Dice
@@ -594,23 +595,20 @@ def _why_unreachable(
 
 
 def parse_terrain(name: str | None) -> Terrain | None:
-    """The :class:`Terrain` named ``name`` (R-MOVE-03), or ``None`` for ``None``.
+    """The :class:`Terrain` named ``name`` as people type it, or by the start of its name
+    (R-MOVE-03, R-GEN-04), or ``None`` for ``None``.
 
     Raises:
         UnknownName: no such terrain.
     """
     if name is None:
         return None
-    text = name.strip().lower()
-    aliases = {"mountain": "mountains", "plain": "plains", "hill": "hills"}  # R-GEN-04
-    text = aliases.get(text, text)
-    try:
-        return Terrain(text)
-    except ValueError:
-        options = [t.value for t in Terrain]
-        raise UnknownName(
-            "terrain", name, tuple(difflib.get_close_matches(text, options, n=2)), rule="R-MOVE-03"
-        ) from None
+    found = find(name, ((t, (t.value,)) for t in Terrain)).item  # "mountain" starts one: R-GEN-04
+    if found is not None:
+        return found
+    options = [t.value for t in Terrain]
+    close = tuple(difflib.get_close_matches(fold(name), options, n=2))
+    raise UnknownName("terrain", name, close, rule="R-MOVE-03")
 
 
 def _check_destination(ruleset: Ruleset, destination: str) -> None:

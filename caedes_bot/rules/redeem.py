@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from caedes_bot.gamedata.model import BaseType, Commodity, Ruleset, UnitKind
+from caedes_bot.gamedata.names import find, fold
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation, UnknownName, WrongStep
 from caedes_bot.rules.events import Event
@@ -69,16 +70,17 @@ _SET_TEXT = "3 to 6 different commodities per set (3 give 2 RP, 4 give 3, 5 give
 
 
 def parse_commodity(name: str, *, rule: str = "R-COMM-01") -> Commodity:
-    """The commodity named ``name`` (case and surrounding spaces ignored) (R-COMM-01).
+    """The commodity named ``name`` as people type it (case, accents, spacing ignored:
+    :func:`caedes_bot.gamedata.names.fold`), or the start of one commodity's name (R-COMM-01,
+    R-GEN-04).
 
     Raises:
         UnknownName: not one of the six commodities; carries near matches and cites ``rule``.
     """
-    key = name.strip().lower()
-    try:
-        return Commodity(key)
-    except ValueError:
-        pass
+    found = find(name, ((c, (c.value,)) for c in Commodity))
+    if found.item is not None:
+        return found.item
+    key = fold(name)
     close = difflib.get_close_matches(key, [c.value for c in Commodity], n=2, cutoff=0.6)
     err = UnknownName("commodity", name, tuple(c.title() for c in close), rule=rule)
     err.allowed = ", ".join(c.value.title() for c in Commodity)

@@ -42,6 +42,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from caedes_bot.gamedata.model import Commodity, Ruleset
+from caedes_bot.gamedata.names import find, fold
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.diplomacy import neighbours
 from caedes_bot.rules.errors import RuleViolation, UnknownName
@@ -521,13 +522,12 @@ def _rp(value: int, side: str) -> int:
 
 
 def _faction_code(state: GameState, ruleset: Ruleset, name: str) -> str:
-    key = name.strip().upper()
     codes = [f.code for f in ruleset.factions]
-    if key in codes:
-        return key
-    for f in ruleset.factions:
-        if name.strip().lower() in (f.name.lower(), f.adjective.lower()):
-            return f.code
+    named = [(f.code, (f.code, f.name, f.adjective)) for f in ruleset.factions]
+    found = find(name, named).item  # a unique start of a name counts too (R-GEN-04)
+    if found is not None:
+        return found
+    key = fold(name).upper()
     close = difflib.get_close_matches(key, codes, n=2, cutoff=0.5)
     raise UnknownName("faction", name, tuple(close), rule="R-TRADE-01")
 

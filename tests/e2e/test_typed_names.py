@@ -1,0 +1,61 @@
+"""End-to-end: names as people type them (R-GEN-04), through the real bot and the fake Discord.
+
+A phone sends "Serpent’s Tooth" with a curly apostrophe, and a hurried player types two spaces
+or the start of a name; the command and its autocomplete find the same place, unit or faction.
+An ambiguous start is refused privately, naming the candidates, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import QueuedDice, panel, staffed_campaign, start_bot
+from tests.fakediscord import FakeDiscord
+
+
+async def test_r_gen_04_names_typed_as_phones_and_people_type_them(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-GEN-04 with R-MOVE-01, R-BUY-01, R-SETUP-02: curly apostrophes, doubled spaces, odd
+    case and accents, and unique starts of names are accepted, in the final check and in
+    autocomplete alike."""
+    runner = await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    daw = table.thread("DAW")
+
+    tooth = await fake.slash(alice, "province", name="Serpent’s  Tooth", channel=daw)
+    assert tooth.ephemeral and "Serpent's Tooth" in tooth.text
+    assert "No province" not in tooth.text
+    offered = await fake.autocomplete(alice, "province", "name", "serpent’s", channel=daw)
+    assert [c["value"] for c in offered] == ["serpents-tooth"]
+
+    vague = await fake.slash(alice, "province", name="Gr", channel=daw)
+    assert vague.ephemeral
+    assert vague.text.startswith("'Gr' could be more than one place: ")
+    assert "Greywater Ford" in vague.text and "Grimscar Crags" in vague.text
+
+    knights = await fake.slash(alice, "unit", name="dáwnian   KNIGHTS", channel=daw)
+    assert knights.ephemeral and "Dawnian Knights" in knights.text
+    assert "No unit" not in knights.text
+
+    status = await fake.slash(alice, "status", faction="  dawnians ", channel=daw)
+    assert status.ephemeral and "No faction" not in status.text
+
+    for _ in range(2):  # steps 1 and 4
+        await fake.slash(alice, "done", channel=daw)
+    bought = await fake.slash(alice, "buy", unit="Dawnian  Infantry", channel=daw)
+    assert bought.text.startswith("Bought 1 Dawnian Infantry"), bought.text
+    await fake.slash(alice, "done", channel=daw)  # step 5: now moving
+
+    moved = await fake.slash(
+        alice,
+        "move",
+        units="1  dawnian infantry",
+        to="vigil  of  BOR",
+        channel=daw,
+        **{"from": "harrowgate "},
+    )
+    assert "Vigil of Bor" in moved.text and "No " not in moved.text, moved.text
+    state = await runner.bot.service.get_state(1)
+    assert state.unit(4).location == "vigil-of-bor"
