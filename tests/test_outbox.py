@@ -252,6 +252,28 @@ async def test_a_dependent_row_waits_and_fails_with_its_dependency(
     assert discord.creations == []
 
 
+async def test_the_refusal_that_failed_a_set_up_is_listed_before_what_failed_with_it(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """A refused category fails every row of the set-up; the refusal is listed first (so a
+    short list still shows it), then the rows that failed because of it, newest first."""
+    info = await service.create_campaign(1, "Camp", "test", created_by=9)
+
+    def _q(conn: Connection) -> Any:
+        return repo.outbox_rows(conn, info.id)
+
+    rows = await db.read(_q)
+    discord = FakeDiscord(failures={rows[0].id: [PermanentError("Missing Access")]})
+    await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once()
+    problems = await service.delivery_problems(info.id, limit=len(rows))
+    assert [(p.channel_key, p.kind) for p in problems] == [
+        (r.channel_key, r.kind) for r in [rows[0], *reversed(rows[1:])]
+    ]
+    assert problems[0].error.endswith("Missing Access")
+    (first,) = await service.delivery_problems(info.id, limit=1)
+    assert first.kind is OutboxKind.CREATE_CATEGORY
+
+
 async def test_run_sleeps_until_the_head_in_backoff_is_due(
     service: RulesService, db: Database, clock: FakeClock
 ) -> None:

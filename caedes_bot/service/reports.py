@@ -22,7 +22,9 @@ class DeliveryReports(ServiceCore):
 
     async def delivery_problems(self, campaign_id: int, *, limit: int = 5) -> list[DeliveryProblem]:
         """What the bot could not deliver to Discord for this campaign, for good (failed outbox
-        rows: a channel it could not make, a member it could not add), newest first."""
+        rows: a channel it could not make, a member it could not add): those Discord refused
+        first, then those that failed only because of an earlier failure; newest first in each
+        (see :func:`~caedes_bot.persistence.repository.failed_outbox_rows`)."""
 
         def _tx(conn: Connection) -> list[DeliveryProblem]:
             rows = repo.failed_outbox_rows(conn, campaign_id, limit=limit)

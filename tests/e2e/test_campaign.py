@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from sqlalchemy.engine import Connection
 
-from caedes_bot.domain.records import OutboxKind
+from caedes_bot.domain.records import OutboxKind, OutboxStatus
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.tables import audit_log, outbox
@@ -400,21 +400,27 @@ async def test_a_set_up_step_discord_refuses_is_shown_to_the_umpire_and_admin(
 async def test_an_admin_outside_any_campaign_sees_a_set_up_that_failed(
     fake: FakeDiscord, bot: BotRunner
 ) -> None:
-    """When even the category cannot be made, /campaign info in any channel tells an admin."""
+    """When even the category cannot be made, /campaign info in any channel tells an admin,
+    also once every channel, thread and post that needed the category has failed too (the
+    cause is listed before its consequences)."""
     failed: list[OutboxKind] = []
+    pending: list[int] = []
     dispatcher = bot.bot.outbox
     mark_failed = dispatcher._fail
 
     async def watched_fail(record: Any, error: str) -> None:  # the dispatcher gives up on a row
         await mark_failed(record, error)
+        rows = await bot.bot.db.read(lambda conn: repo.outbox_rows(conn, record.campaign_id))
         failed.append(record.kind)
+        pending.append(sum(r.status is OutboxStatus.PENDING for r in rows))
         fake.signal.fire()
 
     dispatcher._fail = watched_fail  # type: ignore[method-assign]
     fake.chaos.fail(403, count=1, method="POST", path=r"^/guilds/\d+/channels$")
     await fake.slash(fake.admin, "campaign new", name="Nowhere", scenario="skirmish")
     await fake.wait_for(
-        lambda: OutboxKind.CREATE_CATEGORY in failed, what="the category given up on"
+        lambda: OutboxKind.CREATE_CATEGORY in failed and 0 in pending,
+        what="the category and everything that needed it given up on",
     )
     info = await fake.slash(fake.admin, "campaign info")  # in #general
     assert "**Nowhere** (being set up): no category yet" in info.text

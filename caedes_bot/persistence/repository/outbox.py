@@ -183,11 +183,35 @@ def outbox_rows(
 def failed_outbox_rows(
     conn: Connection, campaign_id: int, *, limit: int = 10
 ) -> list[OutboxRecord]:
-    """The campaign's rows that failed for good, newest first (at most ``limit``)."""
+    """The campaign's rows that failed for good (at most ``limit``): first those that failed
+    for a reason of their own (Discord refused them), newest first, then those that failed only
+    because an older one did, newest first.
+
+    A row fails only because of another when the row it depends on failed, or when an older
+    row creating its place (same ``channel_key``) failed. One refusal can fail a whole set-up
+    (a category, then its channels, threads and posts); listing the consequences first would
+    push the one cause out of a short list.
+    """
+    dependency = outbox.alias("dependency")
+    creation = outbox.alias("creation")
+    dependency_failed = (
+        sa.exists()
+        .where(dependency.c.id == outbox.c.depends_on)
+        .where(dependency.c.status == OutboxStatus.FAILED)
+    )
+    creation_failed = (
+        sa.exists()
+        .where(creation.c.campaign_id == outbox.c.campaign_id)
+        .where(creation.c.channel_key == outbox.c.channel_key)
+        .where(creation.c.kind.in_(sorted(CREATING_KINDS)))
+        .where(creation.c.status == OutboxStatus.FAILED)
+        .where(creation.c.id < outbox.c.id)
+    )
+    consequence = sa.case((sa.or_(dependency_failed, creation_failed), 1), else_=0)
     rows = conn.execute(
         sa.select(outbox)
         .where(outbox.c.campaign_id == campaign_id, outbox.c.status == OutboxStatus.FAILED)
-        .order_by(outbox.c.id.desc())
+        .order_by(consequence, outbox.c.id.desc())
         .limit(limit)
     )
     return [_outbox_record(r) for r in rows]
