@@ -158,6 +158,11 @@ class RecordingAnnouncer:
         self.calls.append((campaign, tuple(events)))
         return []
 
+    def status_changed(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        return []
+
 
 async def test_the_order_ending_a_turn_is_announced_with_the_whole_turn(
     db: Database, rules: Ruleset

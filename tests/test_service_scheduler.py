@@ -21,7 +21,6 @@ import pytest
 
 from caedes_bot.domain.records import (
     ActingAs,
-    CampaignStatus,
     DeadlineRecord,
     OutboxRecord,
     StoredOrder,
@@ -339,14 +338,21 @@ async def test_deadlines_are_rearmed_from_the_database_after_a_restart(
 async def test_a_paused_campaign_keeps_its_deadline_until_resumed(
     service: RulesService, clock: FakeClock
 ) -> None:
-    """R-PBP-UMP-05: while the umpire has paused the campaign, nothing falls due."""
+    """R-PBP-UMP-05 (as ruled): while the umpire has paused the campaign, nothing falls due;
+    resumed 30 h later, the Dawnians' turn gets back the 24 h it had left (and its reminder
+    the 2 h lead before it) instead of being forfeited at once."""
     cid = await _started(service)
-    await service.set_status(cid, CampaignStatus.PAUSED, by=UMPIRE)
+    await service.pause(cid, Actor(UMPIRE))
     clock.advance(hours=30)
     scheduler = Scheduler(service, clock=clock)
     assert await scheduler.tick() == TickReport()
     assert await service.next_deadline_time() is None
-    await service.set_status(cid, CampaignStatus.ACTIVE, by=UMPIRE)
+    await service.resume(cid, Actor(UMPIRE))
+    assert await scheduler.tick() == TickReport()
+    (deadline,) = await service.deadlines(cid)
+    assert deadline.due_at == clock.now + timedelta(hours=24)
+    assert deadline.reminder_at == clock.now + timedelta(hours=22)
+    clock.advance(hours=24)
     assert (await scheduler.tick()).fired == 1
 
 

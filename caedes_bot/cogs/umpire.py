@@ -6,6 +6,9 @@
 * ``/umpire rp``, ``/umpire commodity``, ``/umpire owner`` override a faction's RP, a stock
   or a province's owner (:mod:`caedes_bot.rules.umpire`); each is announced (the figures only
   to the faction concerned, R-GEN-07).
+* ``/umpire pause`` and ``/umpire resume`` (the campaign's umpire only, R-PBP-UMP-05) stop
+  and restart the campaign's clock: no orders, deadlines or reminders while paused, and each
+  deadline gets back the time it had left (:mod:`caedes_bot.service.pausing`).
 * ``/umpire audit`` shows the latest entries of the campaign's audit log.
 
 Every order given here is written to the audit log by the service, with who gave it.
@@ -34,6 +37,7 @@ from caedes_bot.cogs._transformers import (
     resolve_province,
 )
 from caedes_bot.cogs.attack import battle_news
+from caedes_bot.domain.records import CampaignView
 from caedes_bot.gamedata.model import Commodity
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.turn import UmpireAdvance
@@ -43,6 +47,7 @@ from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
 from caedes_bot.ui.replies import mark_committed
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
+from caedes_bot.ui.wording import status_change_reply
 
 AUDIT_LINES = 15
 
@@ -167,6 +172,31 @@ class UmpireCog(PlayCog):
         return await choices_for(
             interaction, lambda t: province_choices(t.state, t.ruleset, None, current)
         )
+
+    @umpire.command(
+        name="pause", description="Pause the campaign: no orders, deadlines or reminders"
+    )
+    async def pause(self, interaction: discord.Interaction) -> None:
+        """R-PBP-UMP-05: only the campaign's umpire; each deadline keeps its time left."""
+        context = await campaign_context(interaction)
+        view = await self.bot.service.pause(context.campaign.id, context.actor)
+        await self._paused_or_resumed(interaction, view)
+
+    @umpire.command(
+        name="resume", description="Resume a paused campaign: deadlines get their time left back"
+    )
+    async def resume(self, interaction: discord.Interaction) -> None:
+        """R-PBP-UMP-05: each deadline gets the time it had left (at least one hour)."""
+        context = await campaign_context(interaction)
+        view = await self.bot.service.resume(context.campaign.id, context.actor)
+        await self._paused_or_resumed(interaction, view)
+
+    async def _paused_or_resumed(
+        self, interaction: discord.Interaction, view: CampaignView
+    ) -> None:
+        mark_committed(interaction)
+        state = await self.bot.service.get_state(view.info.id)
+        await answer(interaction, status_change_reply(view, state, self.bot.ruleset))
 
     @umpire.command(name="audit", description="The latest entries of the campaign's audit log")
     async def audit(self, interaction: discord.Interaction) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from caedes_bot.domain.places import ChannelKey
@@ -91,6 +91,19 @@ class CampaignInfo:
     category_id: int | None
     created_at: datetime
     updated_at: datetime
+    #: When the umpire paused the campaign (``None`` unless it is paused), R-PBP-UMP-05.
+    paused_at: datetime | None = None
+
+
+#: The least time a deadline gets back when a paused campaign resumes (R-PBP-UMP-05).
+MIN_LEFT_ON_RESUME = timedelta(hours=1)
+
+
+def time_left(due_at: datetime, paused_at: datetime) -> timedelta:
+    """The time a deadline had left when its campaign was paused, as given back on resuming:
+    ``due_at - paused_at``, but never less than :data:`MIN_LEFT_ON_RESUME` (R-PBP-UMP-05), so
+    a deadline that had passed unseen when the pause came also gets one hour."""
+    return max(due_at - paused_at, MIN_LEFT_ON_RESUME)
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,6 +130,7 @@ class Campaign(Base):
     category_id: Mapped[int | None] = mapped_column(sa.BigInteger)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
 class CampaignOrder(Base):

@@ -5,7 +5,8 @@ under the campaign's lock. The package holds one module per job:
 
 * :mod:`.orders`: submit an order (lock, authorise, version check, apply, commit, cache) and
   replay a campaign from its order log;
-* :mod:`.campaigns`: create, start, pause, resume and finish a campaign; its name;
+* :mod:`.campaigns`: create, start and finish a campaign; its name;
+* :mod:`.pausing`: the umpire pauses and resumes a campaign, and its deadlines with it;
 * :mod:`.access`: who plays which faction, the umpire, and the threads and channel access
   that follow;
 * :mod:`.deadlines` (and :mod:`.policy`): reminders and passed deadlines for the scheduler;
@@ -43,6 +44,7 @@ from caedes_bot.service.errors import (
     InvalidCampaignName,
     NotAuthorised,
     NoUmpire,
+    PauseRefused,
     ReplayMismatch,
     StaleOrder,
     UnknownCampaign,
@@ -72,6 +74,7 @@ __all__ = [
     "NewGameFn",
     "NoUmpire",
     "NotAuthorised",
+    "PauseRefused",
     "PlainAnnouncer",
     "QueueContext",
     "ReplayMismatch",

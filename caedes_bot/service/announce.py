@@ -31,6 +31,14 @@ class Announcer(Protocol):
         before: GameState | None = None,
     ) -> list[OutboxMessage]: ...
 
+    def status_changed(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """What is owed when the umpire pauses or resumes the campaign (R-PBP-UMP-05):
+        ``campaign.info.status`` is the new status (with ``paused_at`` when paused) and
+        ``campaign.deadlines`` the open deadlines as they now stand."""
+        ...
+
 
 class PlainAnnouncer:
     """The default :class:`Announcer`: one plain-text post per event.
@@ -73,3 +81,15 @@ class PlainAnnouncer:
             if chunk:
                 out.append(OutboxMessage(key, OutboxKind.POST, {"content": chunk}))
         return out
+
+    def status_changed(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """One post in ``#announcements`` saying the campaign is paused or resumed."""
+        return [
+            OutboxMessage(
+                ChannelKey.ANNOUNCEMENTS,
+                OutboxKind.POST,
+                {"content": wording.status_change_text(campaign, state, ruleset)},
+            )
+        ]

@@ -1,5 +1,6 @@
-"""Campaigns: create one (its first state and its Discord set-up), start it, pause, resume or
-finish it (R-SETUP-01, R-TURN-01, R-PBP-UMP-05); and the rules for a campaign's name.
+"""Campaigns: create one (its first state and its Discord set-up), start it, finish it
+(R-SETUP-01, R-TURN-01); pausing and resuming are :mod:`.pausing` (R-PBP-UMP-05); and the rules
+for a campaign's name.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from caedes_bot.service.errors import (
     NoUmpire,
 )
 from caedes_bot.service.orders import Orders
+from caedes_bot.service.pausing import Pausing
 from caedes_bot.service.values import Actor, SubmitResult
 from caedes_bot.ui import wording
 
@@ -77,9 +79,9 @@ def tidy_campaign_name(raw: str) -> str:
     return name
 
 
-class Campaigns(Orders):
-    """A campaign's life: created, started (an order, hence an :class:`Orders`), paused,
-    resumed, finished."""
+class Campaigns(Orders, Pausing):
+    """A campaign's life: created, started (an order, hence an :class:`Orders`), paused and
+    resumed (:class:`Pausing`), finished."""
 
     async def create_campaign(
         self,
@@ -272,8 +274,23 @@ class Campaigns(Orders):
     async def set_status(
         self, campaign_id: int, status: CampaignStatus, *, by: int | None = None
     ) -> CampaignInfo:
-        """Pause, resume or finish a campaign (R-PBP-UMP-05); logged in the audit log as done
-        by ``by``."""
+        """Set a campaign's status; logged in the audit log as done by ``by``. Pausing and
+        resuming go through :meth:`~caedes_bot.service.pausing.Pausing.pause` and ``resume``
+        (R-PBP-UMP-05: the deadlines stop and get their time back), as ``by`` (the bot itself
+        when ``None``); any other change is only the status (finishing a campaign, or
+        starting a stand-in campaign in tests).
+
+        Raises:
+            NotAuthorised: a pause or resume by someone who is not the umpire.
+            PauseRefused: a pause of a campaign not under way, or a resume of one not paused.
+        """
+        actor = Actor.system_actor() if by is None else Actor(by)
+        if status is CampaignStatus.PAUSED:
+            return (await self.pause(campaign_id, actor)).info
+        if (await self._load(campaign_id)).info.status is CampaignStatus.PAUSED and (
+            status is CampaignStatus.ACTIVE
+        ):
+            return (await self.resume(campaign_id, actor)).info
         async with self._locks.get(campaign_id):
             cached = await self._load(campaign_id)
             now = self._clock()

@@ -11,7 +11,7 @@ from datetime import datetime
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.places import ChannelKey
-from caedes_bot.domain.records import DeadlineRecord, OutboxKind, OutboxMessage
+from caedes_bot.domain.records import CampaignStatus, DeadlineRecord, OutboxKind, OutboxMessage
 from caedes_bot.persistence import repository as repo
 from caedes_bot.service.core import ServiceCore
 from caedes_bot.ui import wording
@@ -37,14 +37,25 @@ class Deadlines(ServiceCore):
         faction's player only (ux.md "Pings"), and mark it sent, in one transaction.
 
         With ``post=False`` it is only marked sent: the faction owes nothing any more, and
-        reminders go only to those who still owe something."""
+        reminders go only to those who still owe something. A campaign paused since the
+        reminder was read gets nothing: the reminder waits for the resume (R-PBP-UMP-05)."""
         if not post:
             await self.db.write(lambda conn: repo.mark_reminded(conn, deadline.id))
             return
-        cached = await self._load(deadline.campaign_id)
-        unix = int(deadline.due_at.timestamp())
+        async with self._locks.get(deadline.campaign_id):
+            cached = await self._load(deadline.campaign_id)
+            if cached.info.status is not CampaignStatus.ACTIVE:
+                return  # paused since it was read: the reminder waits (R-PBP-UMP-05)
+            due_at = cached.deadline_due.get(deadline.decision_key, deadline.due_at)
+            await self._queue_reminder(deadline, due_at, cached.players)
+        self._notify(deadline.campaign_id)
+
+    async def _queue_reminder(
+        self, deadline: DeadlineRecord, due_at: datetime, players: dict[str, int]
+    ) -> None:
+        unix = int(due_at.timestamp())
         faction = deadline.faction
-        player = cached.players.get(faction) if faction else None
+        player = players.get(faction) if faction else None
         message = OutboxMessage(
             ChannelKey.orders(faction) if faction else ChannelKey.UMPIRE,
             OutboxKind.POST,
@@ -65,7 +76,6 @@ class Deadlines(ServiceCore):
             repo.mark_reminded(conn, deadline.id)
 
         await self.db.write(_tx)
-        self._notify(deadline.campaign_id)
 
     async def mark_deadline_fired(self, deadline: DeadlineRecord) -> None:
         """The deadline has been acted on (or needs nothing more)."""

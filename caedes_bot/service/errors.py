@@ -23,6 +23,13 @@ class CampaignNotActive(RuleViolation):
     default_rule = "R-PBP-UMP-05"
 
 
+class PauseRefused(RuleViolation):
+    """``pause`` of a campaign that is not under way, or ``resume`` of one that is not paused
+    (R-PBP-UMP-05); nothing changed."""
+
+    default_rule = "R-PBP-UMP-05"
+
+
 class StaleOrder(RuleViolation):
     """An order given from a button, select or command meant for a moment of the game that has
     passed: another step, turn or decision (a double click, a command given twice at once, a

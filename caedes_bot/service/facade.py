@@ -17,6 +17,7 @@ class RulesService(Campaigns, Access, Deadlines, Queries, DeliveryReports):
 
     * orders (:mod:`.orders`): ``submit``, ``replay``;
     * campaigns (:mod:`.campaigns`): ``create_campaign``, ``start``, ``set_status``;
+    * pausing (:mod:`.pausing`): ``pause``, ``resume`` (R-PBP-UMP-05);
     * access (:mod:`.access`): ``assign``, ``unassign``, ``set_umpire``, ``open_thread``;
     * deadlines (:mod:`.deadlines`): ``due_reminders``, ``due_deadlines``, ``remind``,
       ``mark_deadline_fired``, ``move_deadline``, ``next_deadline_time``;

@@ -16,13 +16,13 @@ same interaction id twice has one effect and returns the first result.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from caedes_bot.domain.records import (
     ActingAs,
-    CampaignInfo,
     CampaignStatus,
     CampaignView,
     StoredOrder,
@@ -53,6 +53,7 @@ from caedes_bot.service.errors import (
     UnknownCampaign,
 )
 from caedes_bot.service.values import Actor, Expect, SubmitResult
+from caedes_bot.ui import wording
 
 log = logging.getLogger(__name__)
 
@@ -152,13 +153,8 @@ class Orders(ServiceCore):
     ) -> ActingAs:
         info = cached.info
         if info.status is not from_status:
-            raise CampaignNotActive(
-                f"Campaign {info.name} is {info.status.value.replace('_', ' ')}; "
-                "no orders are taken now.",
-                allowed="ask the umpire to start or resume it"
-                if info.status is not CampaignStatus.FINISHED
-                else "nothing: the campaign is over",
-            )
+            words = wording.not_running(info.name, info.status)
+            raise CampaignNotActive(words.message, allowed=words.allowed)
         # who may give it is declared by the rules (R-PBP-UMP-01)
         umpire_order = engine.giver_of(type(order)) is Giver.UMPIRE
         if actor.system:
@@ -288,19 +284,7 @@ class Orders(ServiceCore):
                 )
 
         await self.db.write(_tx)
-        new_info = CampaignInfo(
-            id=info.id,
-            guild_id=info.guild_id,
-            name=info.name,
-            scenario=info.scenario,
-            status=status or info.status,
-            version=version,
-            created_by=info.created_by,
-            umpire_user_id=info.umpire_user_id,
-            category_id=info.category_id,
-            created_at=info.created_at,
-            updated_at=now,
-        )
+        new_info = replace(info, status=status or info.status, version=version, updated_at=now)
         self._store(
             Cached(
                 new_info,

@@ -22,6 +22,8 @@ Where things go (ux.md "Channels of a campaign"):
   order of the turn; when the turn ends it is edited one last time, without controls.
   ``/panel`` posts it again (:meth:`RichAnnouncer.panel_again`: a post that ``replaces`` the
   first, so later edits go to the new message), and so does an edit that finds it deleted;
+  while the campaign is paused it says so and has no controls (R-PBP-UMP-05,
+  :meth:`RichAnnouncer.status_changed`, which also posts the pause or resume publicly);
 * a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
   in its orders thread that pings its player. Pings go only to who owes something (ux.md
   "Pings"): the faction's player, or the umpire for a faction nobody holds.
@@ -30,17 +32,24 @@ Where things go (ux.md "Channels of a campaign"):
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from caedes_bot.domain.places import ChannelKey
-from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
+from caedes_bot.domain.records import (
+    MIN_LEFT_ON_RESUME,
+    CampaignStatus,
+    CampaignView,
+    OutboxKind,
+    OutboxMessage,
+    time_left,
+)
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import trade, turn
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, CasualtiesDetail, GameState
-from caedes_bot.ui import views
+from caedes_bot.ui import views, wording
 from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
@@ -64,6 +73,15 @@ def deadlines_of(campaign: CampaignView) -> Mapping[str, datetime]:
     """The campaign's open deadlines by key (``turn:<round>:<faction>``, ``decision:<id>``)."""
     found: Mapping[str, datetime] | None = getattr(campaign, "deadlines", None)
     return found or {}
+
+
+def paused_left(campaign: CampaignView, deadline: datetime | None) -> timedelta | None:
+    """While the campaign is paused, the time ``deadline`` keeps for the resume (at least one
+    hour, R-PBP-UMP-05); ``None`` while it runs."""
+    paused_at = campaign.info.paused_at
+    if campaign.info.status is not CampaignStatus.PAUSED or paused_at is None:
+        return None
+    return time_left(deadline, paused_at) if deadline is not None else MIN_LEFT_ON_RESUME
 
 
 def turn_events_of(campaign: CampaignView) -> Sequence[Event]:
@@ -188,7 +206,13 @@ class RichAnnouncer:
     ) -> dict[str, Any]:
         deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
         embed, rows = turn_panel(
-            campaign.info.id, state, ruleset, faction, round_no, deadline=deadline
+            campaign.info.id,
+            state,
+            ruleset,
+            faction,
+            round_no,
+            deadline=deadline,
+            paused_left=paused_left(campaign, deadline),
         )
         return {"embeds": [embed.to_dict()], "components": rows}
 
@@ -217,11 +241,30 @@ class RichAnnouncer:
         payload = self._panel(campaign, state, ruleset, faction, round_no)
         deadline = deadlines_of(campaign).get(f"turn:{round_no}:{faction}")
         due = f" Deadline {timestamp(deadline)}." if deadline else ""
+        if paused_left(campaign, deadline) is not None:
+            due = " The campaign is paused: no orders until the umpire resumes it."
         payload["content"] = (
             f"Your turn, {faction_name(ruleset, faction)}: game round {round_no}, "
             f"step {state.step.label}.{due}"
         )
         return payload
+
+    def status_changed(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset
+    ) -> list[OutboxMessage]:
+        """A pause or a resume (R-PBP-UMP-05): a post in ``#announcements`` with each open
+        deadline's time kept or new time, and the turn panel under way edited (paused: it says
+        so, without controls; resumed: its controls and deadline back)."""
+        post = OutboxMessage(
+            ChannelKey.ANNOUNCEMENTS,
+            OutboxKind.POST,
+            {"content": wording.status_change_text(campaign, state, ruleset)},
+        )
+        if state.active is None or state.finished:
+            return [post]
+        payload = self._open_panel(campaign, state, ruleset)
+        payload["message_key"] = panel_key(state.round, state.active)
+        return [post, OutboxMessage(ChannelKey.orders(state.active), OutboxKind.EDIT, payload)]
 
     def panel_again(
         self, campaign: CampaignView, state: GameState, ruleset: Ruleset, faction: str

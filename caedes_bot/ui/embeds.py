@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import discord
@@ -37,7 +37,7 @@ from caedes_bot.rules.state import (
     Step,
     Unit,
 )
-from caedes_bot.ui import views
+from caedes_bot.ui import views, wording
 from caedes_bot.ui.describe import (
     ATTRIBUTE_TEXT,
     commodities_text,
@@ -138,11 +138,13 @@ def turn_panel(
     round_no: int,
     *,
     deadline: datetime | None = None,
+    paused_left: timedelta | None = None,
 ) -> tuple[discord.Embed, list[JSON]]:
     """The turn panel of ``faction``'s turn of game round ``round_no`` (ux.md "The turn panel"):
     faction, game round, current step, treasury, what may still move or fight, decisions owed,
     the deadline, and the controls of the current step. Once that turn is over the panel says so
-    and has no controls.
+    and has no controls. While the campaign is paused (``paused_left``: the time the turn's
+    deadline keeps for the resume, R-PBP-UMP-05) the panel says so and has no controls.
 
     Returns:
         The embed and the component rows (Discord JSON; empty when the turn is over).
@@ -202,9 +204,21 @@ def turn_panel(
             value="\n".join(decision_text(ruleset, d) for d in owed),
             inline=False,
         )
+    if paused_left is not None:
+        embed.description = f"{PAUSED_LINE}\n\n{embed.description}"
+        kept = wording.duration_text(paused_left)
+        embed.add_field(name="Deadline", value=f"paused; {kept} left on resume", inline=False)
+        return fit_embed(embed), []
     embed.add_field(name="Deadline", value=timestamp(deadline), inline=False)
     embed.set_footer(text="Slash commands do the same: /help lists them.")
     return fit_embed(embed), panel_components(campaign_id, state, ruleset, faction)
+
+
+#: The head of a turn panel while its campaign is paused (R-PBP-UMP-05).
+PAUSED_LINE = (
+    "⏸️ **The campaign is paused** by the umpire (R-PBP-UMP-05): no orders are taken and the "
+    "deadline is stopped until it resumes."
+)
 
 
 def upkeep_due_text(bill: upkeep.UpkeepBill) -> str:

@@ -14,10 +14,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from datetime import timedelta
 from typing import NamedTuple
 
 from caedes_bot.domain.places import ChannelKey, PlaceKind
-from caedes_bot.domain.records import CampaignStatus, DeliveryProblem, OutboxKind
+from caedes_bot.domain.records import (
+    CampaignStatus,
+    CampaignView,
+    DeliveryProblem,
+    OutboxKind,
+    time_left,
+)
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState, Step
@@ -179,3 +186,124 @@ def delivery_notice(problem: DeliveryProblem) -> str:
     is named as such by the error itself."""
     advice = " Check the bot's permissions in this server;" if "(403 " in problem.error else ""
     return f"⚠️ {describe_problem(problem)}.{advice} `/campaign info` lists what failed."
+
+
+# --------------------------------------------------------------------------- pause (R-PBP-UMP-05)
+
+
+def not_running(name: str, status: CampaignStatus) -> Refused:
+    """Why a campaign that is not under way takes no order, and what is allowed instead."""
+    if status is CampaignStatus.PAUSED:
+        return Refused(
+            f"{name} is paused by the umpire: no orders are taken and no deadline runs "
+            "until it resumes.",
+            "looking things up (`/status`, `/map`, `/province`, `/help`) and talking in the "
+            "negotiation threads; the umpire carries on with `/umpire resume`",
+        )
+    if status is CampaignStatus.FINISHED:
+        return Refused(f"{name} is over; no orders are taken.", "nothing: the campaign is over")
+    return Refused(
+        f"{name} is {STATUS_TEXT[status]}; no orders are taken yet.",
+        "the umpire starts it with `/campaign start`",
+    )
+
+
+def duration_text(span: timedelta) -> str:
+    """A span in hours and minutes, rounded down: ``"23 h 59 min"``, ``"45 min"``, ``"2 h"``."""
+    minutes = max(0, int(span.total_seconds()) // 60)
+    hours, minutes = divmod(minutes, 60)
+    if not hours:
+        return f"{minutes} min"
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+def deadline_what(key: str, state: GameState, ruleset: Ruleset) -> str:
+    """What a deadline is for, in words: ``"the turn of the Dawnians"``, ``"the answer of the
+    Acherousians"`` (keys ``turn:<round>:<faction>``, ``decision:<id>``)."""
+    if key.startswith("turn:"):
+        return f"the turn of the {_faction_word(ruleset, key.rsplit(':', 1)[1])}"
+    if key.startswith("decision:"):
+        decision_id = key.split(":", 1)[1]
+        for decision in state.pending:
+            if str(decision.id) == decision_id:
+                return f"the answer of the {_faction_word(ruleset, decision.faction)}"
+        return "an answer"
+    return key
+
+
+def paused_text(name: str, left: Sequence[tuple[str, timedelta]]) -> str:
+    """The post in ``#announcements`` when the umpire pauses the campaign; ``left``: what each
+    open deadline is for and the time it keeps for the resume."""
+    kept = "; ".join(f"{what}: {duration_text(span)}" for what, span in left)
+    return (
+        f"⏸️ The umpire has paused **{name}** (R-PBP-UMP-05). No orders are taken and no "
+        "deadline or reminder runs until the campaign resumes; each deadline then gets back "
+        "the time it has left now (at least 1 h)." + (f"\nTime kept: {kept}." if kept else "")
+    )
+
+
+def resumed_text(name: str, due: Sequence[tuple[str, int]]) -> str:
+    """The post in ``#announcements`` when the umpire resumes the campaign; ``due``: what each
+    open deadline is for and its new time (unix seconds)."""
+    ends = "; ".join(f"{what} <t:{unix}:R>" for what, unix in due)
+    return (
+        f"▶️ The umpire has resumed **{name}** (R-PBP-UMP-05). Orders are taken again and each "
+        "deadline has the time it had left." + (f"\nDeadlines: {ends}." if ends else "")
+    )
+
+
+def already_paused(name: str, since_unix: int | None) -> Refused:
+    """``/umpire pause`` on a campaign already paused."""
+    since = f" (since <t:{since_unix}:R>)" if since_unix is not None else ""
+    return Refused(f"{name} is already paused{since}; nothing changed.", "`/umpire resume`")
+
+
+def cannot_pause(name: str, status: CampaignStatus) -> Refused:
+    """``/umpire pause`` on a campaign being set up or finished."""
+    allowed = (
+        "nothing: the campaign is over"
+        if status is CampaignStatus.FINISHED
+        else "`/campaign start` first; a campaign under way can be paused"
+    )
+    return Refused(f"{name} is {STATUS_TEXT[status]}, so it cannot be paused.", allowed)
+
+
+def not_paused(name: str, status: CampaignStatus) -> Refused:
+    """``/umpire resume`` on a campaign that is not paused."""
+    allowed = {
+        CampaignStatus.ACTIVE: "`/umpire pause` to pause it",
+        CampaignStatus.SETTING_UP: "`/campaign start` to begin it",
+    }.get(status, "nothing: the campaign is over")
+    return Refused(f"{name} is not paused (it is {STATUS_TEXT[status]}); nothing changed.", allowed)
+
+
+def umpire_only(name: str, umpire: int | None) -> Refused:
+    """Pausing and resuming belong to the campaign's umpire alone."""
+    who = f"the umpire, <@{umpire}>" if umpire is not None else "the umpire"
+    return Refused(f"Only the umpire of {name} may pause or resume it.", f"ask {who}")
+
+
+def status_change_text(campaign: CampaignView, state: GameState, ruleset: Ruleset) -> str:
+    """The post of a pause or a resume (:func:`paused_text`, :func:`resumed_text`) from the
+    campaign as it now stands: paused (``info.paused_at`` set) or running again."""
+    info = campaign.info
+    deadlines = sorted(campaign.deadlines.items(), key=lambda item: (item[1], item[0]))
+    if info.status is CampaignStatus.PAUSED and info.paused_at is not None:
+        paused_at = info.paused_at
+        return paused_text(
+            info.name,
+            [(deadline_what(k, state, ruleset), time_left(due, paused_at)) for k, due in deadlines],
+        )
+    return resumed_text(
+        info.name,
+        [(deadline_what(k, state, ruleset), int(due.timestamp())) for k, due in deadlines],
+    )
+
+
+def status_change_reply(campaign: CampaignView, state: GameState, ruleset: Ruleset) -> str:
+    """The umpire's private answer to ``/umpire pause`` or ``/umpire resume``."""
+    done = "Paused" if campaign.info.status is CampaignStatus.PAUSED else "Resumed"
+    return (
+        f"{done}: announced in #announcements, shown on the turn panel and written to the "
+        f"audit log.\n{status_change_text(campaign, state, ruleset)}"
+    )

@@ -56,6 +56,7 @@ from caedes_bot.persistence.repository.deadlines import (
     next_deadline_time,
     open_deadlines,
     set_deadline_due,
+    shift_deadline,
 )
 from caedes_bot.persistence.repository.eventlog import (
     events_of_current_turn,
@@ -143,5 +144,6 @@ __all__ = [
     "set_channel_discord_id",
     "set_deadline_due",
     "set_member",
+    "shift_deadline",
     "update_campaign",
 ]

@@ -44,6 +44,7 @@ _INFO_COLUMNS = (
     campaigns.c.category_id,
     campaigns.c.created_at,
     campaigns.c.updated_at,
+    campaigns.c.paused_at,
 )
 
 
@@ -61,6 +62,7 @@ def _info(row: Any) -> CampaignInfo:
         category_id=m["category_id"],
         created_at=m["created_at"],
         updated_at=m["updated_at"],
+        paused_at=m["paused_at"],
     )
 
 

@@ -106,6 +106,18 @@ def set_deadline_due(
     )
 
 
+def shift_deadline(
+    conn: Connection, deadline_id: int, *, due_at: datetime, reminder_at: datetime | None
+) -> None:
+    """Give a deadline new times and leave its reminder's state alone (a resumed campaign,
+    R-PBP-UMP-05: a reminder already sent is not sent again; one not sent moves)."""
+    conn.execute(
+        sa.update(deadlines)
+        .where(deadlines.c.id == deadline_id)
+        .values(due_at=due_at, reminder_at=reminder_at)
+    )
+
+
 def _active_campaigns() -> sa.Select[tuple[int]]:
     return sa.select(campaigns.c.id).where(campaigns.c.status == CampaignStatus.ACTIVE)
 
