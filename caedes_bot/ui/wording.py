@@ -197,7 +197,7 @@ def not_running(name: str, status: CampaignStatus) -> Refused:
         return Refused(
             f"{name} is paused by the umpire: no orders are taken and no deadline runs "
             "until it resumes.",
-            "looking things up (`/status`, `/map`, `/province`, `/help`) and talking in the "
+            "looking things up (`/status`, `/province`, `/unit`, `/help`) and talking in the "
             "negotiation threads; the umpire carries on with `/umpire resume`",
         )
     if status is CampaignStatus.FINISHED:
