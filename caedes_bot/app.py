@@ -39,6 +39,7 @@ from caedes_bot.scheduler import Scheduler
 from caedes_bot.service import RulesService
 from caedes_bot.settings import Settings, not_in_server_line
 from caedes_bot.ui.announcer import RichAnnouncer
+from caedes_bot.ui.replies import hold_wakes
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,12 @@ def invite_url(application_id: int) -> str:
 
 
 class CaedesTree(app_commands.CommandTree[Any]):
-    """The command tree with the bot's one error handler (see :mod:`caedes_bot.cogs._errors`)."""
+    """The command tree with the bot's one error handler (see :mod:`caedes_bot.cogs._errors`);
+    every command holds the outbox's wakes until it is answered (:func:`hold_wakes`)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        hold_wakes(interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

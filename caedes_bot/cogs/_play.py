@@ -40,7 +40,7 @@ from caedes_bot.service import Actor, Expect, RulesService, SubmitResult
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
-from caedes_bot.ui.replies import Redelivered, first_delivery, mark_committed
+from caedes_bot.ui.replies import Redelivered, answered, first_delivery, mark_committed
 from caedes_bot.ui.steps import now_text
 from caedes_bot.ui.text import ELLIPSIS, choices, split_message
 
@@ -100,12 +100,15 @@ async def answer(
             (its components become ``rows``; none removes them).
     """
     pieces = split_message(text) or [ELLIPSIS]
-    if update:
-        view = views.components_view(rows)
-        await interaction.response.edit_message(content=pieces[0], view=view)
-    else:
-        reply = views.reply_view(rows)
-        await interaction.response.send_message(pieces[0], view=reply, ephemeral=True)
+    try:
+        if update:
+            view = views.components_view(rows)
+            await interaction.response.edit_message(content=pieces[0], view=view)
+        else:
+            reply = views.reply_view(rows)
+            await interaction.response.send_message(pieces[0], view=reply, ephemeral=True)
+    finally:
+        answered(interaction)  # only now may the outbox start on what the order queued
     for piece in pieces[1:]:
         await interaction.followup.send(piece, ephemeral=True)
 

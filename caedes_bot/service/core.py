@@ -19,6 +19,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -69,6 +70,36 @@ class Cached:
 
     def view(self) -> CampaignView:
         return CampaignView(self.info, dict(self.players), dict(self.deadline_due))
+
+
+class WakeHold:
+    """The listeners' calls of one task (the handling of one interaction), held back until
+    :meth:`release`: each campaign committed meanwhile is woken once, in the order first held.
+
+    Made by :meth:`ServiceCore.hold_wakes`.
+    """
+
+    def __init__(self, wake: Callable[[int], None]) -> None:
+        self._wake = wake
+        self._campaigns: dict[int, None] = {}
+        self.released = False
+
+    @property
+    def held(self) -> tuple[int, ...]:
+        """The campaigns waiting to be woken."""
+        return tuple(self._campaigns)
+
+    def hold(self, campaign_id: int) -> None:
+        self._campaigns[campaign_id] = None
+
+    def release(self) -> None:
+        """Wake the listeners for every campaign held (once; later calls do nothing)."""
+        if self.released:
+            return
+        self.released = True
+        held, self._campaigns = self._campaigns, {}
+        for campaign_id in held:
+            self._wake(campaign_id)
 
 
 @dataclass
@@ -138,6 +169,7 @@ class ServiceCore:
         self._generations: dict[int, int] = {}
         self._locks = Locks()
         self._listeners: list[Callable[[int], None]] = []
+        self._hold: ContextVar[WakeHold | None] = ContextVar("caedes_wake_hold", default=None)
         self.delivery = Delivery(db)
 
     def add_listener(self, callback: Callable[[int], None]) -> None:
@@ -145,7 +177,29 @@ class ServiceCore:
         or deadlines (the outbox dispatcher's and scheduler's ``wake``)."""
         self._listeners.append(callback)
 
+    def hold_wakes(self) -> WakeHold:
+        """Hold back the listeners' calls of the current task (and of tasks it starts) until
+        the returned hold is released.
+
+        The Discord edge holds them while it answers an interaction, so that the outbox and
+        the scheduler start on what an order queued only once its answer is sent, instead of
+        competing with it. After the release, commits in the same task wake the listeners at
+        once again.
+        """
+        hold = WakeHold(self._wake)
+        self._hold.set(hold)
+        return hold
+
     def _notify(self, campaign_id: int) -> None:
+        """Wake the listeners after a commit of ``campaign_id`` (or hold it, see
+        :meth:`hold_wakes`)."""
+        hold = self._hold.get()
+        if hold is not None and not hold.released:
+            hold.hold(campaign_id)
+            return
+        self._wake(campaign_id)
+
+    def _wake(self, campaign_id: int) -> None:
         for callback in self._listeners:
             try:
                 callback(campaign_id)

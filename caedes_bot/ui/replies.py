@@ -9,6 +9,11 @@ traceback and the member gets a short apology, which says whether the order was 
 before the failure (:func:`mark_committed`) or nothing was changed. The command tree's handler
 (``caedes_bot.cogs._errors``) and the bot's components both call it.
 
+An order's answer goes out before the outbox starts on what the order queued (posts, panel
+edits): :func:`hold_wakes` holds the service's wakes from the start of an interaction, and
+they are released once the interaction is answered (:func:`answered`, called by the answering
+helpers), or in any case when the task handling it ends, or after Discord's 3 seconds.
+
 Discord may deliver the same interaction twice (a gateway resume). A second delivery is not an
 error: :func:`first_delivery` recognises it (the gameplay cogs and the bot's components ask it
 before anything else) and it is dropped with an INFO line; should one still reach a reply,
@@ -17,6 +22,7 @@ Discord's "already acknowledged" is logged at INFO too.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 
@@ -24,6 +30,7 @@ import discord
 from discord import app_commands
 
 from caedes_bot.rules.errors import Refusal
+from caedes_bot.service.core import WakeHold
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
 
 log = logging.getLogger(__name__)
@@ -51,6 +58,43 @@ def mark_committed(interaction: discord.Interaction) -> None:
 def order_committed(interaction: discord.Interaction) -> bool:
     """Whether an order given by ``interaction`` has been carried out."""
     return bool(interaction.extras.get(COMMITTED))
+
+
+#: The key of :attr:`discord.Interaction.extras` holding the service's :class:`WakeHold`.
+WAKES_HELD = "caedes_wakes_held"
+#: Seconds after which held wakes go anyway (Discord wants a first answer within 3 s).
+HOLD_LIMIT = 3.0
+
+
+def hold_wakes(interaction: discord.Interaction) -> None:
+    """Hold back the service's wakes of the outbox and the scheduler for the commits made while
+    ``interaction`` is handled, until it is answered (:func:`answered`), the task handling it
+    ends, or :data:`HOLD_LIMIT` seconds pass, whichever comes first. Call it at the start of
+    the handling, in the task that handles it; does nothing on a client without a service."""
+    make = getattr(getattr(interaction.client, "service", None), "hold_wakes", None)
+    if make is None:
+        return
+    hold = make()
+    if not isinstance(hold, WakeHold):
+        return
+    interaction.extras[WAKES_HELD] = hold
+    timer = asyncio.get_running_loop().call_later(HOLD_LIMIT, hold.release)
+
+    def done(_task: object) -> None:
+        timer.cancel()
+        hold.release()
+
+    task = asyncio.current_task()
+    if task is not None:
+        task.add_done_callback(done)
+
+
+def answered(interaction: discord.Interaction) -> None:
+    """``interaction`` has been answered: wake the outbox and the scheduler for what it
+    committed (see :func:`hold_wakes`)."""
+    hold = interaction.extras.get(WAKES_HELD)
+    if isinstance(hold, WakeHold):
+        hold.release()
 
 
 class Redelivered(app_commands.CheckFailure):
@@ -127,6 +171,8 @@ async def send_private(interaction: discord.Interaction, text: str) -> None:
             log.info("interaction %s was already answered (delivered twice)", interaction.id)
         else:
             log.warning("could not send an error reply to interaction %s", interaction.id)
+    finally:
+        answered(interaction)
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

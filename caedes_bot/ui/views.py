@@ -29,7 +29,7 @@ from typing import Any
 
 import discord
 
-from caedes_bot.ui.replies import first_delivery, report_error, send_private
+from caedes_bot.ui.replies import first_delivery, hold_wakes, report_error, send_private
 from caedes_bot.ui.text import (
     BUTTON_LABEL_LIMIT,
     CUSTOM_ID_LIMIT,
@@ -317,6 +317,7 @@ class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEM
         if not first_delivery(interaction):
             log.info("interaction %s was delivered again; dropped", interaction.id)
             return
+        hold_wakes(interaction)  # the outbox waits for the answer (ui/replies.py)
         values: tuple[str, ...] = ()
         if isinstance(self.item, discord.ui.Select):
             values = tuple(str(v) for v in self.item.values)

@@ -25,6 +25,7 @@ class StubInteraction:
     """Records what is sent, as discord.Interaction's response and followup would."""
 
     sent: list[Sent] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)  # as discord.Interaction.extras
 
     @property
     def response(self) -> StubInteraction:
