@@ -27,6 +27,7 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import Step
 from caedes_bot.settings import Settings
 from caedes_bot.ui import lines, views
+from caedes_bot.ui.components import SHAPES
 from tests.ui.skirmish import at_step, ruleset
 
 assert catalogue.MODULES  # imported for the registries it fills
@@ -97,7 +98,8 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
     try:
         for name in EXTENSIONS:
             await bot.load_extension(name)
-        assert sorted(views.handlers_of(bot)) == [
+        assert sorted(views.handlers_of(bot)) == sorted(SHAPES)
+        assert sorted(SHAPES) == [
             "buy",
             "db",
             "dec",

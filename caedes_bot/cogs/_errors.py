@@ -35,6 +35,18 @@ class NotInCampaign(UserError):
         )
 
 
+class OtherCampaign(UserError):
+    """A button or select names a campaign other than the one its message belongs to (or its
+    message belongs to none); nothing is done."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "This control belongs to another campaign than the one of this channel; nothing "
+            "was done.",
+            allowed="the controls posted in this campaign's channels and threads, or /help",
+        )
+
+
 class NotPermitted(UserError):
     """The member lacks the role the command needs (admin, umpire)."""
 

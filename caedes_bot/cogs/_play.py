@@ -19,6 +19,7 @@ it", "Every order gets an answer that shows its effect").
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -27,8 +28,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._checks import campaign_context, directory_of, is_admin, service_of
-from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError
+from caedes_bot.cogs._checks import (
+    campaign_context,
+    directory_of,
+    find_campaign,
+    is_admin,
+    service_of,
+)
+from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, OtherCampaign, UserError
 from caedes_bot.cogs._transformers import Choice, resolve_faction
 from caedes_bot.domain.records import CampaignView
 from caedes_bot.gamedata.model import Ruleset
@@ -46,6 +53,8 @@ from caedes_bot.ui.text import ELLIPSIS, choices, split_message
 
 if TYPE_CHECKING:
     from caedes_bot.app import CaedesBot
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Menu",
@@ -360,6 +369,7 @@ async def seat_for_faction(
 
     Raises:
         NotInCampaign: the campaign is not of this server.
+        NotPermitted: ``faction`` is not in play in the campaign.
     """
     service = service_of(interaction)
     view = await service.get_view(campaign_id)
@@ -367,6 +377,14 @@ async def seat_for_faction(
         raise NotInCampaign()
     directory_of(interaction)  # keeps the channel directory warm for later commands
     state = await service.get_state(campaign_id)
+    if faction not in state.in_play:
+        log.info("a control of campaign %s named %r, not in play there", campaign_id, faction)
+        raise NotPermitted(
+            f"{faction_name(ruleset_of(interaction), faction)} is not in play in this "
+            "campaign; nothing was done.",
+            rule="R-SETUP-02",
+            allowed="the controls of a faction in play, or /help",
+        )
     user_id = interaction.user.id
     return Seat(
         interaction,
@@ -487,14 +505,34 @@ async def add_play_cog(
         raise TypeError(f"{getattr(cog, '__name__', 'this cog')} needs a CaedesBot")
     await bot.add_cog(cog(bot))
     for kind, handler in (components or {}).items():
-        views.register(bot, kind, handler)
+        views.register(bot, kind, own_campaign_only(handler))
+
+
+def own_campaign_only(handler: views.Handler) -> views.Handler:
+    """``handler``, run only when the control's campaign is the one its message belongs to
+    (the campaign of the channel or thread clicked in): a control naming another campaign, or
+    clicked outside any, is refused with :class:`OtherCampaign` (logged at INFO) and does
+    nothing."""
+
+    async def guarded(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+        view = await find_campaign(interaction)
+        if view is None or view.info.id != ref.campaign_id:
+            log.info(
+                "a control of campaign %s was clicked in channel %s of campaign %s; refused",
+                ref.campaign_id,
+                interaction.channel_id,
+                None if view is None else view.info.id,
+            )
+            raise OtherCampaign()
+        await handler(interaction, ref)
+
+    guarded.__qualname__ = getattr(handler, "__qualname__", "handler")
+    return guarded
 
 
 async def table_for_autocomplete(interaction: discord.Interaction) -> Table | None:
     """The :class:`Table` of an autocomplete, or ``None`` outside a campaign. Never raises for
     the member's mistakes: an autocomplete only offers, the command checks."""
-    from caedes_bot.cogs._checks import find_campaign
-
     view = await find_campaign(interaction)
     if view is None:
         return None

@@ -6,11 +6,13 @@ Every component the bot shows has a STABLE custom_id::
 
 ``object`` names what the component acts on, its parts joined by dots (``panel.DAW.1.5`` is the
 Dawnians' turn panel in game round 1, step 5; ``dec.42`` is pending decision 42); ``action``
-is what it does (``done``, ``buy``, ``press``, ``pick``...). Nothing is kept in memory: one
-:class:`CaedesComponent` (a :class:`discord.ui.DynamicItem`) registered at start-up with
-``bot.add_dynamic_items`` matches every such id, on any message, old or new, and hands the click
-to the handler registered for the object's first part (:func:`register`). Handlers reload the
-game from the service on each click, so a button posted before a restart works after it.
+is what it does (``done``, ``buy``, ``press``, ``pick``...); :mod:`caedes_bot.ui.components`
+holds the grammar of every kind. Nothing is kept in memory: one :class:`CaedesComponent` (a
+:class:`discord.ui.DynamicItem`) registered at start-up with ``bot.add_dynamic_items`` matches
+every custom id, on any message, old or new, reads it against that grammar (a damaged or forged
+one is refused privately, logged at INFO) and hands the click to the one handler registered
+for the object's first part (:func:`register`). Handlers reload the game from the service on
+each click, so a button posted before a restart works after it.
 
 Components are written as Discord's own JSON (:func:`button`, :func:`select`, :func:`layout`),
 which the announcer stores in outbox rows; :func:`components_view` turns that JSON into a
@@ -24,11 +26,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.ui.components import SHAPES, BadControl, check_built, read_control
+from caedes_bot.ui.components import ComponentRef as ComponentRef
 from caedes_bot.ui.replies import first_delivery, hold_wakes, report_error, send_private
 from caedes_bot.ui.text import (
     BUTTON_LABEL_LIMIT,
@@ -57,32 +61,15 @@ def custom_id(campaign_id: int, parts: Sequence[object], action: str) -> str:
     """``caedes:<campaign>:<part.part...>:<action>``.
 
     Raises:
-        ValueError: the id would be longer than Discord's 100 characters or not match
-            :data:`TEMPLATE`.
+        ValueError: the id would be longer than Discord's 100 characters, not match
+            :data:`TEMPLATE`, or not fit its kind's shape
+            (:data:`caedes_bot.ui.components.SHAPES`).
     """
     value = f"caedes:{campaign_id}:{'.'.join(str(p) for p in parts)}:{action}"
     if len(value) > CUSTOM_ID_LIMIT or not re.fullmatch(TEMPLATE, value):
         raise ValueError(f"bad custom_id {value!r}")
+    check_built([str(p) for p in parts], action)
     return value
-
-
-@dataclass(frozen=True, slots=True)
-class ComponentRef:
-    """A parsed custom_id and what the member chose.
-
-    Attributes:
-        campaign_id: the campaign. parts: the object's parts (``["panel", "DAW", "1", "5"]``).
-        action: the action. values: the chosen values of a select (empty for a button).
-    """
-
-    campaign_id: int
-    parts: tuple[str, ...]
-    action: str
-    values: tuple[str, ...] = ()
-
-    @property
-    def kind(self) -> str:
-        return self.parts[0]
 
 
 def parse_custom_id(value: str) -> ComponentRef | None:
@@ -275,9 +262,12 @@ def register(client: discord.Client, kind: str, handler: Handler) -> None:
     sure :class:`CaedesComponent` is registered with the client (idempotent).
 
     Raises:
+        ValueError: ``kind`` is not a kind of :data:`caedes_bot.ui.components.SHAPES`.
         DuplicateKind: ``kind`` already has a handler on this client (two cogs claiming one
             kind would otherwise silently take each other's clicks).
     """
+    if kind not in SHAPES:
+        raise ValueError(f"the component kind {kind!r} has no shape in caedes_bot.ui.components")
     handlers = handlers_of(client)
     if kind in handlers:
         raise DuplicateKind(
@@ -293,12 +283,18 @@ STALE_REPLY = (
 )
 
 
-class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
+#: Every custom id at all: the bot answers any click on its messages, even one whose id is
+#: damaged or forged, with a clean private answer (:class:`~caedes_bot.ui.components.BadControl`)
+#: instead of letting it fail unanswered.
+ANY_ID = r"(?P<raw>[\s\S]+)"
+
+
+class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY_ID):
     """Every button and select of the bot (see the module docstring)."""
 
-    def __init__(self, item: discord.ui.Item[Any], ref: ComponentRef) -> None:
+    def __init__(self, item: discord.ui.Item[Any], raw: str) -> None:
         super().__init__(item)
-        self.ref = ref
+        self.raw = raw
 
     @classmethod
     async def from_custom_id(
@@ -308,22 +304,35 @@ class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEM
         match: re.Match[str],
         /,
     ) -> CaedesComponent:
-        ref = ComponentRef(
-            int(match["campaign"]), tuple(match["object"].split(".")), match["action"]
-        )
-        return cls(item, ref)
+        return cls(item, match["raw"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Read the click against the grammar of custom ids and hand it to the handler of its
+        kind; a click that does not fit is refused privately and logged at INFO."""
         if not first_delivery(interaction):
             log.info("interaction %s was delivered again; dropped", interaction.id)
             return
         hold_wakes(interaction)  # the outbox waits for the answer (ui/replies.py)
-        values: tuple[str, ...] = ()
-        if isinstance(self.item, discord.ui.Select):
-            values = tuple(str(v) for v in self.item.values)
-        ref = ComponentRef(self.ref.campaign_id, self.ref.parts, self.ref.action, values)
-        handler = handlers_of(interaction.client).get(ref.kind)
         try:
+            item = self.item
+            select = isinstance(item, discord.ui.Select)
+            values: tuple[str, ...] = ()
+            if isinstance(item, discord.ui.Select):
+                values = tuple(str(v) for v in item.values)
+            ruleset = getattr(interaction.client, "ruleset", None)
+            if not isinstance(ruleset, Ruleset):
+                raise RuntimeError("this client has no ruleset (setup_hook did not run?)")
+            try:
+                ref = read_control(self.raw, values, select=select, ruleset=ruleset)
+            except BadControl as bad:
+                log.info(
+                    "control %r of interaction %s refused: %s",
+                    truncate(self.raw, 120),
+                    interaction.id,
+                    bad.reason,
+                )
+                raise
+            handler = handlers_of(interaction.client).get(ref.kind)
             if handler is None:
                 await send_private(interaction, STALE_REPLY)
                 return
