@@ -27,13 +27,18 @@ from dataclasses import dataclass
 
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
-from caedes_bot.gamedata.names import Found, contains, find, fold
+from caedes_bot.gamedata.names import NAME_MAX, Found, contains, find, fold
 from caedes_bot.rules import buy, movement, muster
-from caedes_bot.rules.errors import AmbiguousName, IllegalMove, RuleViolation, UnknownName
+from caedes_bot.rules.errors import (
+    AmbiguousName,
+    IllegalMove,
+    RuleViolation,
+    UnknownName,
+    quoted,
+)
 from caedes_bot.rules.state import GameState, Unit
 from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
 from caedes_bot.ui.reasons import cannot_move
-from caedes_bot.ui.text import truncate
 
 #: At most this many choices (Discord's limit).
 MAX_CHOICES = 25
@@ -46,7 +51,12 @@ Choice = tuple[str, str]
 
 def _echo(text: str) -> str:
     """What the member typed, on one line and short enough to quote back."""
-    return truncate(" ".join(text.split()), 40)
+    return quoted(text)
+
+
+#: What is allowed instead of a name that matches nothing and nothing near.
+_PICK_PROVINCE = "a province's name (or its start); the list offers them as you type"
+_PICK_UNIT = "a unit's name (or its start), like Dawnian Infantry; the list offers them as you type"
 
 
 def find_province(ruleset: Ruleset, text: str) -> str | None:
@@ -98,7 +108,9 @@ def resolve_province(
         names = tuple(game_map.space_name(s) for s in found.ambiguous)
         raise AmbiguousName("place", _echo(text), names, rule=rule)
     near = suggest(text, [p.name for p in game_map.provinces.values()])
-    raise UnknownName("province", _echo(text), near, rule=rule)
+    unknown = UnknownName("province", _echo(text), near, rule=rule)
+    unknown.allowed = None if near else _PICK_PROVINCE
+    raise unknown
 
 
 def _kind_names(kind: UnitKind) -> tuple[str, str, str]:
@@ -112,8 +124,19 @@ def _find_kind(text: str, kinds: Sequence[UnitKind]) -> Found[UnitKind]:
     if found.item is not None or found.ambiguous:
         return found
     typed = fold(text)
-    inside = [k for k in kinds if typed and contains(typed, k.display_name, k.name)]
+    if len(typed) > NAME_MAX:
+        return Found()
+    inside = [k for k in kinds if typed and _inside(typed, k)]
     return Found(inside[0]) if len(inside) == 1 else Found()
+
+
+def _inside(typed: str, kind: UnitKind) -> bool:
+    """Whether ``typed`` (folded) is a part of the display or short name of ``kind``."""
+    return typed in fold(kind.display_name) or typed in fold(kind.name)
+
+
+#: How alike (difflib's ratio) a name must be to what was typed to be suggested.
+_CLOSE = 0.6
 
 
 def kind_suggestions(text: str, kinds: Sequence[UnitKind]) -> tuple[str, ...]:
@@ -127,18 +150,26 @@ def kind_suggestions(text: str, kinds: Sequence[UnitKind]) -> tuple[str, ...]:
             if kind.display_name not in shown:
                 shown.append(kind.display_name)
     typed = fold(text)
-    scored = sorted(
-        ((difflib.SequenceMatcher(None, typed, name).ratio(), name) for name in by_name),
-        reverse=True,
-    )
+    if len(typed) > NAME_MAX:
+        return ()
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(typed)  # the typed text is studied once, as difflib.get_close_matches does
+    close: list[tuple[float, str]] = []
+    for name in by_name:
+        matcher.set_seq1(name)
+        if matcher.real_quick_ratio() >= _CLOSE and matcher.quick_ratio() >= _CLOSE:
+            score = matcher.ratio()
+            if score >= _CLOSE:
+                close.append((score, name))
+    scored = sorted(close, reverse=True)
     best = scored[0][0] if scored else 0.0
     out: list[str] = []
     for score, name in scored:
-        if score < max(0.6, best - 0.1):  # only names about as close as the closest
+        if score < best - 0.1:  # only names about as close as the closest
             break
         out += [d for d in by_name[name] if d not in out]
     if not out:
-        out = [k.display_name for k in kinds if typed and contains(typed, k.display_name, k.name)]
+        out = [k.display_name for k in kinds if typed and _inside(typed, k)]
     return tuple(out[:3])
 
 
@@ -199,7 +230,9 @@ def resolve_kind_in(
         close = kind_suggestions(text, pool)
         if close:
             break
-    raise UnknownName("unit", _echo(text), close, rule=rule)
+    unknown = UnknownName("unit", _echo(text), close, rule=rule)
+    unknown.allowed = None if close else _PICK_UNIT
+    raise unknown
 
 
 def resolve_faction(
@@ -244,7 +277,21 @@ def resolve_faction(
     raise error
 
 
-_UNITS = re.compile(r"^\s*(?:(?P<count>[-+]?\d+)\s*[x×*]?\s*)?(?P<name>.*?)\s*$", re.IGNORECASE)
+_COUNTED = re.compile(
+    r"(?:(?P<count>[-+]?\d+)\s*[x×*]?\s*)?(?P<name>.*)", re.IGNORECASE | re.DOTALL
+)
+
+
+def _counted(part: str) -> tuple[str | None, str]:
+    """One item of a count list (``"2 knights"``, ``"2xU-DAW-01"``, ``"grain"``) as its count's
+    digits (``None`` if it has none) and the name after them. Any text is read: whitespace of
+    any kind, line breaks included, counts as one space."""
+    one_line = " ".join(part.split())
+    match = _COUNTED.fullmatch(one_line)
+    if match is None:  # the name takes any text, so this does not happen
+        return None, one_line
+    return match["count"], match["name"]
+
 
 #: At most this many of one item in a count typed as text (units of a kind to move,
 #: commodities of a set).
@@ -302,14 +349,12 @@ def parse_units(text: str) -> list[UnitRequest]:
         if fold(part) in ("all", "everything", "*"):
             requests.append(UnitRequest(None, None))
             continue
-        match = _UNITS.match(part)
-        assert match is not None  # the pattern matches any text
-        count = parse_count(match["count"], part, rule="R-MOVE-01") if match["count"] else None
-        name = match["name"] or None
-        requests.append(UnitRequest(name, count))
+        digits, named = _counted(part)
+        count = parse_count(digits, part, rule="R-MOVE-01") if digits else None
+        requests.append(UnitRequest(named or None, count))
     if not requests:
         raise RuleViolation(
-            f"'{text}' names no units.",
+            f"'{_echo(text)}' names no units.",
             rule="R-MOVE-01",
             allowed="a count and a unit, like `2 Dawnian Infantry`, or `all`",
         )
@@ -700,10 +745,9 @@ def parse_bundle(
         part = part.strip()
         if not part:
             continue
-        match = _UNITS.match(part)
-        assert match is not None  # the pattern matches any text
-        count = parse_count(match["count"], part, most=most, rule=rule) if match["count"] else 1
-        commodity = parse_commodity(match["name"] or part, rule=rule).value
+        digits, named = _counted(part)
+        count = parse_count(digits, part, most=most, rule=rule) if digits else 1
+        commodity = parse_commodity(named or part, rule=rule).value
         bundle[commodity] = bundle.get(commodity, 0) + count
     return bundle
 

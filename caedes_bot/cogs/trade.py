@@ -33,10 +33,10 @@ from caedes_bot.cogs._transformers import (
     parse_bundle,
     resolve_faction,
 )
+from caedes_bot.rules.errors import quoted
 from caedes_bot.rules.state import TradeOffer
 from caedes_bot.rules.trade import AcceptTrade, DeclineTrade, ProposeTrade, WithdrawTrade
 from caedes_bot.ui import views
-from caedes_bot.ui.text import truncate
 
 #: The most RP one side of an offer may name.
 MAX_RP = 10_000
@@ -52,7 +52,7 @@ def _offer_id(text: str) -> int:
     match = _OFFER_ID.fullmatch(text.strip())
     if match is None:
         raise UserError(
-            f"'{truncate(text.strip(), 40)}' is not a trade offer number.",
+            f"'{quoted(text)}' is not a trade offer number.",
             allowed="an offer from the list",
         )
     return int(match[1])

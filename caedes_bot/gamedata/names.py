@@ -20,6 +20,7 @@ the start of several is ambiguous (the caller refuses, listing them).
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -60,7 +61,29 @@ def fold(text: str) -> str:
     case folded, whitespace collapsed to single spaces and stripped.
 
     ``fold("  Serpent’s\\u00a0 TOOTH ") == "serpent's tooth"``; folding twice changes nothing.
+    Short texts (every name of the game data) are folded once and remembered.
     """
+    if len(text) <= _REMEMBERED:
+        return _fold_remembered(text)
+    return _fold(text)
+
+
+#: No name is longer than this once folded, so a longer text names nothing (and is not
+#: compared with every name, which would take long for 6,000 characters).
+NAME_MAX = 100
+
+#: Texts up to this long are remembered once folded (names are; what is typed may be long).
+_REMEMBERED = 100
+
+
+@functools.lru_cache(maxsize=8192)
+def _fold_remembered(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
+    if text.isascii():  # nothing to decompose and no invisible characters: the quick way
+        return " ".join(text.translate(_TYPOGRAPHIC).casefold().split())
     decomposed = unicodedata.normalize("NFKD", text).translate(_TYPOGRAPHIC)
     kept = "".join(
         ch
@@ -96,10 +119,11 @@ def find(text: str, entries: Iterable[tuple[T, Iterable[str]]]) -> Found[T]:
 
     A name equal to ``text`` after :func:`fold` wins (the first such item, in the order given);
     otherwise ``text`` may be the start of names: of one item, that item; of several, they are
-    returned as :attr:`Found.ambiguous`. An empty text names nothing.
+    returned as :attr:`Found.ambiguous`. An empty text names nothing, and neither does one
+    longer than :data:`NAME_MAX` once folded.
     """
     typed = fold(text)
-    if not typed:
+    if not typed or len(typed) > NAME_MAX:
         return Found()
     listed = [(item, [fold(n) for n in names]) for item, names in entries]
     for item, names in listed:

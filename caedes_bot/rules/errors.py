@@ -71,14 +71,29 @@ class WrongStep(RuleViolation):
     default_rule = "R-TURN-02"
 
 
+#: At most this many characters of a typed name are quoted back in a refusal.
+QUOTED_MAX = 40
+
+
+def quoted(text: str) -> str:
+    """What a member typed, as a refusal quotes it: on one line (whitespace of any kind
+    collapsed to single spaces) and at most :data:`QUOTED_MAX` characters, ending in "…" if
+    cut."""
+    one_line = " ".join(text.split())
+    if len(one_line) <= QUOTED_MAX:
+        return one_line
+    return one_line[: QUOTED_MAX - 1] + "…"
+
+
 class UnknownName(RuleViolation):
-    """A name (province, unit kind, faction) that does not exist; carries near matches."""
+    """A name (province, unit kind, faction) that does not exist; carries near matches. The
+    name is quoted on one line and cut short (:func:`quoted`)."""
 
     def __init__(
         self, what: str, name: str, suggestions: tuple[str, ...] = (), *, rule: str = "R-GEN-04"
     ) -> None:
         self.suggestions = suggestions
-        msg = f"No {what} '{name}'."
+        msg = f"No {what} '{quoted(name)}'."
         if suggestions:
             msg += " Did you mean " + " or ".join(suggestions) + "?"
         super().__init__(msg, rule=rule)
@@ -100,7 +115,7 @@ class AmbiguousName(RuleViolation):
         if more:
             listed = ", ".join(shown) + f" or {more} more"
         super().__init__(
-            f"'{name}' could be more than one {what}: {listed}.",
+            f"'{quoted(name)}' could be more than one {what}: {listed}.",
             rule=rule,
             allowed="type more of the name, or choose from the list",
         )

@@ -608,7 +608,9 @@ def parse_terrain(name: str | None) -> Terrain | None:
         return found
     options = [t.value for t in Terrain]
     close = tuple(difflib.get_close_matches(fold(name), options, n=2))
-    raise UnknownName("terrain", name, close, rule="R-MOVE-03")
+    unknown = UnknownName("terrain", name, close, rule="R-MOVE-03")
+    unknown.allowed = "one of: " + ", ".join(options)
+    raise unknown
 
 
 def _check_destination(ruleset: Ruleset, destination: str) -> None:
