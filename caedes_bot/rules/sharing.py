@@ -1,7 +1,7 @@
 """Copy-on-write for the game state: what :meth:`GameState.clone` shares and what it copies.
 
 :func:`caedes_bot.rules.engine.apply` never changes the state it is given, but copying the whole
-state for every order makes an order cost grow with the campaign (docs/decisions/0011). So a
+state for every order makes an order cost grow with the campaign (docs/decisions/0012). So a
 clone shares what it can:
 
 * :class:`CowTable` holds the units. A clone starts with the same unit objects as its source,

@@ -6,7 +6,7 @@ that :mod:`caedes_bot.persistence` can store it as one JSON document per campaig
 
 The rules never mutate a state they were given: :func:`caedes_bot.rules.engine.apply` works on
 a :meth:`GameState.clone` and returns it; the clone shares what the order does not change
-(:mod:`caedes_bot.rules.sharing`, docs/decisions/0011).
+(:mod:`caedes_bot.rules.sharing`, docs/decisions/0012).
 
 Space ids are province ids, sea zone ids, or river edge ids (see
 :func:`caedes_bot.gamedata.model.river_edge_id`).
@@ -501,7 +501,7 @@ class GameState:
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.
 
-        Copy-on-write (docs/decisions/0011): the units stay shared until one is handed out
+        Copy-on-write (docs/decisions/0012): the units stay shared until one is handed out
         (:class:`~caedes_bot.rules.sharing.CowTable`); the rest, whose size is bounded by the
         factions, the provinces and one battle, is copied one level deep. Frozen parts (options,
         decision details, battle dice) are shared. After a clone, ``self`` also treats its units

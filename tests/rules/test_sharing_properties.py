@@ -1,4 +1,4 @@
-"""Property tests of copy-on-write (docs/decisions/0011, design.md section 3).
+"""Property tests of copy-on-write (docs/decisions/0012, design.md section 3).
 
 Random sequences of orders, legal or not, are played from the shipped skirmish scenario
 through :func:`~caedes_bot.rules.engine.apply` with the campaign's seeded dice (R-GEN-01):
