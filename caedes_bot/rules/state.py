@@ -239,6 +239,21 @@ class Battle:
         """Ids of the units still fighting on ``side``."""
         return self.attacker_units if side is Side.ATTACKER else self.defender_units
 
+    def memo(self) -> dict[object, object]:
+        """Scratch values worked out once for this battle (each unit's fighter,
+        :func:`caedes_bot.rules.combat.sides.battle_fighters`). Not a field: never stored,
+        compared or pickled; a clone gets its own copy of the dict, but the values in it may be
+        shared with the source's, so each use must check what a value was made from."""
+        memo: dict[object, object] | None = self.__dict__.get("_memo")
+        if memo is None:
+            memo = self.__dict__["_memo"] = {}
+        return memo
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state.pop("_memo", None)
+        return state
+
 
 @dataclass
 class TradeOffer:
@@ -528,6 +543,12 @@ class GameState:
     def unit(self, unit_id: int) -> Unit:
         """The unit with ``unit_id``. Raises ``KeyError`` if it is not on the board."""
         return self.units[str(unit_id)]
+
+    def peek_unit(self, unit_id: int) -> Unit:
+        """The unit with ``unit_id``, for reading only: the caller must not change it (it may be
+        shared with the state this one was cloned from, :meth:`clone`). Raises ``KeyError``."""
+        unit: Unit = dict.__getitem__(self.units, str(unit_id))  # no copy, even in a CowTable
+        return unit
 
     def units_at(self, space: str) -> list[Unit]:
         """Units in ``space``, in id order (only these are copied, :meth:`clone`)."""

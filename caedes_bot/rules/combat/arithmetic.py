@@ -20,7 +20,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Terrain, UnitKind
 from caedes_bot.rules.errors import (
@@ -200,16 +200,16 @@ class Fighter:
     muster_seq: int = 0
     mercenary: bool = False
     can_withdraw: bool = False
+    #: the kind has Fortitude (R-ATTR-FORTI-01); worked out from ``kind``
+    fortitude: bool = field(init=False, compare=False, repr=False)
+    #: hits this unit can still take: 2 for an unwounded Fortitude unit, else 1
+    #: (R-ATTR-FORTI-01); worked out from ``kind`` and ``wounded``
+    capacity: int = field(init=False, compare=False, repr=False)
 
-    @property
-    def fortitude(self) -> bool:
-        return self.kind.has(Attribute.FORTITUDE)
-
-    @property
-    def capacity(self) -> int:
-        """Hits this unit can still take: 2 for an unwounded Fortitude unit, else 1
-        (R-ATTR-FORTI-01)."""
-        return 2 if self.fortitude and not self.wounded else 1
+    def __post_init__(self) -> None:
+        fortitude = Attribute.FORTITUDE in self.kind.attributes
+        object.__setattr__(self, "fortitude", fortitude)
+        object.__setattr__(self, "capacity", 2 if fortitude and not self.wounded else 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,6 +526,8 @@ def mercenary_losses(fighters: Sequence[Fighter], ctx: StepContext) -> list[int]
     (wounded, Towers, Heroes included: R-ATTR-FORTI-03) go, cheapest first (the default choice,
     ranked as :func:`casualty_rank`). Returns their ids in id order.
     """
+    if not any(f.mercenary for f in fighters):
+        return []
     groups: dict[tuple[Side, str], list[Fighter]] = {}
     for f in fighters:
         groups.setdefault((f.side, f.faction), []).append(f)

@@ -49,8 +49,6 @@ from caedes_bot.rules.combat.arithmetic import (
     is_hit,
     mercenary_losses,
     share_hits,
-    step_context,
-    step_dice,
 )
 from caedes_bot.rules.combat.events import (
     AttackerWithdrew,
@@ -63,7 +61,12 @@ from caedes_bot.rules.combat.events import (
     CasualtiesRemoved,
     WithdrawalOffered,
 )
-from caedes_bot.rules.combat.sides import battle_fighters, battle_sides
+from caedes_bot.rules.combat.sides import (
+    battle_context,
+    battle_dice,
+    battle_fighters,
+    battle_sides,
+)
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import (
     IllegalCombat,
@@ -210,10 +213,9 @@ def answer_by_default(
     if battle is not None and isinstance(decision.detail, CasualtiesDetail):
         share = next((s for s in battle.owed if s.decision == decision.id), None)
         if share is not None:
-            fighters = battle_fighters(state, ruleset, battle)
-            ctx = step_context(fighters, battle.round, state.options)
-            mine = [f for f in fighters if f.side is share.side and f.faction == share.faction]
-            settle(state, share, default_casualties(mine, share.hits, ctx))
+            # the default shown in the decision: worked out when the hits were owed, and the
+            # units have not changed since (casualties go only once every share is settled)
+            settle(state, share, list(decision.detail.default))
             return advance(state, ruleset, dice, battle)
     if (
         battle is not None
@@ -309,7 +311,7 @@ def _destroy(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> None:
 def _mercenary_check(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
     """Round start: excess Mercenaries on each side go (R-ATTR-MERC-01)."""
     fighters = battle_fighters(state, ruleset, battle)
-    lost = mercenary_losses(fighters, step_context(fighters, battle.round, state.options))
+    lost = mercenary_losses(fighters, battle_context(state, ruleset, battle, fighters))
     if not lost:
         return []
     events: list[Event] = []
@@ -340,8 +342,8 @@ def _roll_step(
 ) -> list[Event]:
     """Roll every die of ``step`` and work out who owes casualties (R-COMBAT-04, -05, -06)."""
     fighters = battle_fighters(state, ruleset, battle)
-    ctx = step_context(fighters, battle.round, state.options)
-    specs = step_dice(step, fighters, ctx)
+    ctx = battle_context(state, ruleset, battle, fighters)
+    specs = battle_dice(state, ruleset, battle, step, fighters, ctx)
     if not specs:
         return []
     name = ruleset.map.space_name(battle.space)

@@ -5,12 +5,22 @@ here, from the game state."""
 
 from __future__ import annotations
 
-from caedes_bot.gamedata.model import BaseType, Ruleset, Terrain
-from caedes_bot.rules.combat.arithmetic import Fighter, best_combat_terrain
+from dataclasses import replace
+
+from caedes_bot.gamedata.model import BaseType, Options, Ruleset, Terrain
+from caedes_bot.rules.combat.arithmetic import (
+    DieSpec,
+    Fighter,
+    StepContext,
+    best_combat_terrain,
+    step_context,
+    step_dice,
+)
 from caedes_bot.rules.mercenary import is_mercenary
 from caedes_bot.rules.ownership import hostile_units
 from caedes_bot.rules.state import (
     Battle,
+    CombatStep,
     GameState,
     Side,
     Unit,
@@ -78,13 +88,103 @@ def battle_sides(
     return attackers, hostile_units(state, ruleset, space, attacker)
 
 
+class _Memo:
+    """What :func:`battle_fighters` and :func:`battle_context` keep in :meth:`Battle.memo`
+    for one ruleset, one set of options and one space; shared by the clones of the state (every
+    use checks what it was made from, so a clone never sees another's stale value)."""
+
+    __slots__ = ("context", "dice", "fighters", "last", "options", "ruleset", "space")
+
+    def __init__(self, ruleset: Ruleset, options: Options, space: str) -> None:
+        self.ruleset, self.options, self.space = ruleset, options, space
+        self.fighters: dict[tuple[int, Side], Fighter] = {}
+        self.last: tuple[list[int], list[int], tuple[bool, ...], list[Fighter]] | None = None
+        self.context: tuple[list[Fighter], int, StepContext] | None = None
+        self.dice: dict[StepContext, dict[tuple[int, Side, bool, CombatStep], list[DieSpec]]] = {}
+
+
+def _memo(state: GameState, ruleset: Ruleset, battle: Battle) -> _Memo:
+    memo = battle.memo()
+    held = memo.get("sides")
+    if (
+        not isinstance(held, _Memo)
+        or held.ruleset is not ruleset
+        or held.options is not state.options
+        or held.space != battle.space
+    ):
+        held = memo["sides"] = _Memo(ruleset, state.options, battle.space)
+    return held
+
+
 def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Fighter]:
-    out = [
-        fighter_of(state, ruleset, state.unit(uid), Side.ATTACKER, battle.space)
-        for uid in battle.attacker_units
-    ]
-    out += [
-        fighter_of(state, ruleset, state.unit(uid), Side.DEFENDER, battle.space)
-        for uid in battle.defender_units
-    ]
+    """The fighters of ``battle``, attackers then defenders, in the order of its unit lists.
+
+    Worked out once per battle and kept (:meth:`Battle.memo`): while a unit fights only its
+    wound changes (it neither moves nor changes kind, owner, terrain or origin until it
+    withdraws or the battle ends, R-COMBAT-03..13), so a unit's fighter is kept by id and side
+    for the ruleset, options and space it was made for, and remade when its wound changes.
+    The list itself is the same object while the units and their wounds are unchanged; the
+    caller must not change it. Reads the units without copying them."""
+    held = _memo(state, ruleset, battle)
+    units = state.units
+    attackers, defenders = battle.attacker_units, battle.defender_units
+    seen = [dict.__getitem__(units, str(uid)) for uid in (*attackers, *defenders)]
+    wounds = tuple(u.wounded for u in seen)
+    last = held.last
+    if last is not None and last[2] == wounds and last[0] == attackers and last[1] == defenders:
+        return last[3]
+    known = held.fighters
+    out: list[Fighter] = []
+    for n, unit in enumerate(seen):
+        side = Side.ATTACKER if n < len(attackers) else Side.DEFENDER
+        fighter = known.get((unit.id, side))
+        if fighter is None:
+            fighter = fighter_of(state, ruleset, unit, side, battle.space)
+            known[(unit.id, side)] = fighter
+        elif fighter.wounded is not unit.wounded:
+            fighter = known[(unit.id, side)] = replace(fighter, wounded=unit.wounded)
+        out.append(fighter)
+    held.last = (list(attackers), list(defenders), wounds, out)
     return out
+
+
+def battle_context(
+    state: GameState, ruleset: Ruleset, battle: Battle, fighters: list[Fighter]
+) -> StepContext:
+    """:func:`~caedes_bot.rules.combat.arithmetic.step_context` of ``fighters`` (as
+    :func:`battle_fighters` returned them) in the battle's current round, kept while the same
+    list is asked for in the same round."""
+    held = _memo(state, ruleset, battle)
+    known = held.context
+    if known is not None and known[0] is fighters and known[1] == battle.round:
+        return known[2]
+    ctx = step_context(fighters, battle.round, state.options)
+    held.context = (fighters, battle.round, ctx)
+    return ctx
+
+
+def battle_dice(
+    state: GameState,
+    ruleset: Ruleset,
+    battle: Battle,
+    step: CombatStep,
+    fighters: list[Fighter],
+    ctx: StepContext,
+) -> list[DieSpec]:
+    """:func:`~caedes_bot.rules.combat.arithmetic.step_dice` of ``fighters`` (as
+    :func:`battle_fighters` returned them), each unit's dice worked out once per step context
+    and kept for the battle (a unit's dice depend on nothing else: its kind, side and terrain,
+    and the context)."""
+    held = _memo(state, ruleset, battle)
+    known = held.dice.get(ctx)
+    if known is None:
+        known = held.dice[ctx] = {}
+    specs: list[DieSpec] = []
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        for f in sorted((f for f in fighters if f.side is side), key=lambda f: f.id):
+            key = (f.id, side, f.wounded, step)
+            mine = known.get(key)
+            if mine is None:
+                mine = known[key] = step_dice(step, [f], ctx)
+            specs += mine
+    return specs
