@@ -399,10 +399,11 @@ def casualty_groups(units: Iterable[tuple[int, str, bool]]) -> list[CasualtyGrou
 
 def _choice_classes(fighters: Sequence[Fighter]) -> list[tuple[int, int]]:
     """Groups of interchangeable units as (count, capacity) (R-COMBAT-06)."""
-    groups: Counter[tuple[str, bool, Terrain | None, int]] = Counter(
-        (f.kind.id, f.wounded, f.terrain, f.capacity) for f in fighters
+    groups: Counter[tuple[str, bool, str, int]] = Counter(
+        (f.kind.id, f.wounded, "" if f.terrain is None else f.terrain.value, f.capacity)
+        for f in fighters
     )
-    return [(count, key[3]) for key, count in sorted(groups.items(), key=lambda kv: str(kv[0]))]
+    return [(count, key[3]) for key, count in sorted(groups.items())]
 
 
 def has_real_choice(fighters: Sequence[Fighter], hits: int) -> bool:

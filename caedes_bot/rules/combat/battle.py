@@ -49,6 +49,7 @@ from caedes_bot.rules.combat.arithmetic import (
     is_hit,
     mercenary_losses,
     share_hits,
+    step_dice,
 )
 from caedes_bot.rules.combat.events import (
     AttackerWithdrew,
@@ -63,7 +64,6 @@ from caedes_bot.rules.combat.events import (
 )
 from caedes_bot.rules.combat.sides import (
     battle_context,
-    battle_dice,
     battle_fighters,
     battle_sides,
 )
@@ -343,7 +343,7 @@ def _roll_step(
     """Roll every die of ``step`` and work out who owes casualties (R-COMBAT-04, -05, -06)."""
     fighters = battle_fighters(state, ruleset, battle)
     ctx = battle_context(state, ruleset, battle, fighters)
-    specs = battle_dice(state, ruleset, battle, step, fighters, ctx)
+    specs = step_dice(step, fighters, ctx)
     if not specs:
         return []
     name = ruleset.map.space_name(battle.space)

@@ -9,18 +9,15 @@ from dataclasses import replace
 
 from caedes_bot.gamedata.model import BaseType, Options, Ruleset, Terrain
 from caedes_bot.rules.combat.arithmetic import (
-    DieSpec,
     Fighter,
     StepContext,
     best_combat_terrain,
     step_context,
-    step_dice,
 )
 from caedes_bot.rules.mercenary import is_mercenary
 from caedes_bot.rules.ownership import hostile_units
 from caedes_bot.rules.state import (
     Battle,
-    CombatStep,
     GameState,
     Side,
     Unit,
@@ -93,14 +90,13 @@ class _Memo:
     for one ruleset, one set of options and one space; shared by the clones of the state (every
     use checks what it was made from, so a clone never sees another's stale value)."""
 
-    __slots__ = ("context", "dice", "fighters", "last", "options", "ruleset", "space")
+    __slots__ = ("context", "fighters", "last", "options", "ruleset", "space")
 
     def __init__(self, ruleset: Ruleset, options: Options, space: str) -> None:
         self.ruleset, self.options, self.space = ruleset, options, space
         self.fighters: dict[tuple[int, Side], Fighter] = {}
         self.last: tuple[list[int], list[int], tuple[bool, ...], list[Fighter]] | None = None
         self.context: tuple[list[Fighter], int, StepContext] | None = None
-        self.dice: dict[StepContext, dict[tuple[int, Side, bool, CombatStep], list[DieSpec]]] = {}
 
 
 def _memo(state: GameState, ruleset: Ruleset, battle: Battle) -> _Memo:
@@ -161,30 +157,3 @@ def battle_context(
     ctx = step_context(fighters, battle.round, state.options)
     held.context = (fighters, battle.round, ctx)
     return ctx
-
-
-def battle_dice(
-    state: GameState,
-    ruleset: Ruleset,
-    battle: Battle,
-    step: CombatStep,
-    fighters: list[Fighter],
-    ctx: StepContext,
-) -> list[DieSpec]:
-    """:func:`~caedes_bot.rules.combat.arithmetic.step_dice` of ``fighters`` (as
-    :func:`battle_fighters` returned them), each unit's dice worked out once per step context
-    and kept for the battle (a unit's dice depend on nothing else: its kind, side and terrain,
-    and the context)."""
-    held = _memo(state, ruleset, battle)
-    known = held.dice.get(ctx)
-    if known is None:
-        known = held.dice[ctx] = {}
-    specs: list[DieSpec] = []
-    for side in (Side.ATTACKER, Side.DEFENDER):
-        for f in sorted((f for f in fighters if f.side is side), key=lambda f: f.id):
-            key = (f.id, side, f.wounded, step)
-            mine = known.get(key)
-            if mine is None:
-                mine = known[key] = step_dice(step, [f], ctx)
-            specs += mine
-    return specs
