@@ -20,7 +20,8 @@ means "unarchive and try again", never a missing permission. Unarchiving sends o
 panel, at each turn start of the orders thread's faction) unarchives its thread first.
 
 An edit whose message a moderator deleted (404, code 10008) posts the message afresh and
-returns its new id with ``detail["reposted"]``, so later edits go to the new message (the turn
+returns its new id with ``detail["reposted"]`` (unless flagged ``if_gone: skip``, an edit that
+only retires the message), so later edits go to the new message (the turn
 panel keeps its buttons, the battle message its controls).
 
 Permissions (ux.md "Channels of a campaign"): ``read_only`` channels deny @everyone sending
@@ -494,6 +495,9 @@ class DiscordSender:
         except discord.NotFound as err:
             if err.code != UNKNOWN_MESSAGE:
                 raise
+            if row.payload.get("if_gone") == "skip":  # retiring it: gone is as good
+                log.info("message %s of row %s is gone; nothing to retire", row.message_id, row.id)
+                return DeliveryResult(row.message_id)
             # a moderator deleted it: post it afresh (its controls with it); the new id
             # replaces the old one for later edits (result "reposted")
             log.info("message %s of row %s is gone; posting it again", row.message_id, row.id)

@@ -21,7 +21,9 @@ Where things go (ux.md "Channels of a campaign"):
   sender first unarchives the thread if Discord archived it), and edited after every later
   order of the turn; when the turn ends it is edited one last time, without controls.
   ``/panel`` posts it again (:meth:`RichAnnouncer.panel_again`: a post that ``replaces`` the
-  first, so later edits go to the new message), and so does an edit that finds it deleted;
+  first, so later edits go to the new message, after an edit that retires the first: no
+  controls, a pointer below, flagged ``if_gone: skip`` so a deleted one is not posted for it),
+  and so does an edit that finds it deleted;
   while the campaign is paused it says so and has no controls (R-PBP-UMP-05,
   :meth:`RichAnnouncer.status_changed`, which also posts the pause or resume publicly);
 * a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
@@ -110,6 +112,11 @@ def who_answers(campaign: CampaignView, faction: str) -> list[int]:
         return [player]
     umpire = campaign.info.umpire_user_id
     return [umpire] if umpire is not None else []
+
+
+#: The text of the old turn panel once ``/panel`` has posted it again: it shows the turn as it
+#: stood then, without controls, and says it will not follow (a pause, a resume, a step).
+PANEL_RETIRED = "This turn panel was posted again below; this copy is no longer updated."
 
 
 def panel_again_reply(ruleset: Ruleset, state: GameState, faction: str, *, posted: bool) -> str:
@@ -271,13 +278,27 @@ class RichAnnouncer:
     ) -> list[OutboxMessage]:
         """The turn panel of ``faction``'s turn under way, posted afresh at the foot of its
         orders thread (``/panel``); it ``replaces`` the panel posted at the turn start, so
-        later edits go to the new message. Empty when it is not ``faction``'s turn."""
+        later edits go to the new message. The old panel is edited first to say it was posted
+        again and is no longer updated, without controls (otherwise a panel posted again while
+        paused would offer nothing and say only "paused" for good, R-PBP-UMP-05). Empty when it is not ``faction``'s turn."""
         if state.active != faction or state.finished:
             return []
         payload = self._open_panel(campaign, state, ruleset)
-        payload["replaces"] = panel_key(state.round, faction)
+        key = panel_key(state.round, faction)
+        payload["replaces"] = key
         payload["unarchive"] = True
-        return [OutboxMessage(ChannelKey.orders(faction), OutboxKind.POST, payload)]
+        retired = {
+            "message_key": key,
+            "content": PANEL_RETIRED,
+            "embeds": [dict(e) for e in payload.get("embeds") or ()],
+            "components": [],
+            "if_gone": "skip",  # a panel a moderator deleted is not posted again for this
+        }
+        thread = ChannelKey.orders(faction)
+        return [
+            OutboxMessage(thread, OutboxKind.EDIT, retired),
+            OutboxMessage(thread, OutboxKind.POST, payload),
+        ]
 
     def _panels_open(
         self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset

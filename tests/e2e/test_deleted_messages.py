@@ -113,3 +113,27 @@ async def test_panel_posts_the_turn_panel_again_for_the_members_faction(
     loud = [r for r in caplog.records if r.name.startswith("caedes_bot")]
     assert [r.getMessage() for r in loud if r.levelno > logging.INFO] == []
     assert await outbox_failures(database_url) == []
+
+
+async def test_panel_after_a_moderator_deleted_the_panel_posts_exactly_one(
+    fake: FakeDiscord, make_bot: MakeBot, database_url: str
+) -> None:
+    """R-TURN-02: ``/panel`` first retires the old panel; when a moderator deleted it, that
+    edit finds nothing and posts nothing, so exactly one panel is posted again, and it works."""
+    await start_bot(make_bot, QueuedDice())
+    alice = fake.players[0]
+    table = await staffed_campaign(fake, seats={"DAW": alice})
+    first = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    fake.delete_as_moderator(first)
+    again = await fake.slash(alice, "panel", channel=table.thread("DAW"))
+    assert again.ephemeral and "posted again" in again.text
+    await fake.wait_for(lambda: len(panels(fake, table, "DAW")) == 1, what="one panel again")
+    newest = panels(fake, table, "DAW")[-1]
+    assert newest["id"] != first["id"] and control(newest, "done")
+    await fake.click(alice, newest, control(newest, "done"))
+    await fake.wait_for(
+        lambda: "**Step 4 Upkeep**" in message_text(panels(fake, table, "DAW")[-1]),
+        what="the new panel edited",
+    )
+    assert len(panels(fake, table, "DAW")) == 1
+    assert await outbox_failures(database_url) == []

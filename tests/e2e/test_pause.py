@@ -176,3 +176,37 @@ async def test_no_deadline_fires_while_paused_and_resume_gives_the_time_left(
     scheduler.wake()
     await panel(fake, table, "ORC", 1, showing="**Step 1 Trade**")
     assert (await service.get_state(1)).active == "ORC"
+
+
+async def test_a_panel_posted_again_while_paused_retires_the_old_one(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-PBP-UMP-05 with ``/panel``: the panel posted again while paused takes the old one's
+    place; the old one is retired (no controls, saying it was posted again below and is no
+    longer updated) instead of saying only "paused" for the rest of the game."""
+    await _bot(make_bot, Clock())
+    alice, _bob, _carol, umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice})
+    first = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    talk = table.found["table-talk"]
+    await fake.slash(umpire, "umpire pause", channel=talk)
+    await panel(fake, table, "DAW", 1, showing="The campaign is paused")
+    again = await fake.slash(alice, "panel", channel=table.thread("DAW"))
+    assert "posted again" in again.text, again.text
+    await fake.wait_for(lambda: len(panels(fake, table, "DAW")) == 2, what="the panel again")
+    await fake.slash(umpire, "umpire resume", channel=talk)
+    await fake.wait_for(
+        lambda: bool(_latest_panel(fake, table, "DAW").get("components")),
+        what="the new panel's controls back",
+    )
+
+    def old() -> JSON:
+        (found,) = [m for m in panels(fake, table, "DAW") if m["id"] == first["id"]]
+        return found
+
+    await fake.wait_for(
+        lambda: "posted again below" in message_text(old()), what="the old panel retired"
+    )
+    assert "no longer updated" in str(old()["content"])
+    assert not old().get("components")
+    assert len(panels(fake, table, "DAW")) == 2  # no third copy
