@@ -149,7 +149,7 @@ def choose_faction(
     Raises:
         UnknownName: ``named`` is no faction in play.
         NotPermitted: the member plays nothing here and is not the umpire, or the umpire named
-            nothing while no faction is playing.
+            nothing while no faction is playing (before the start: saying so, R-PBP-UMP-02).
     """
     if named:
         return resolve_faction(ruleset, named, state.in_play)
@@ -163,6 +163,11 @@ def choose_faction(
     if mine:
         return mine[0]
     if is_umpire:
+        if state.active is None and not state.finished:  # naming a faction would not help
+            raise NotPermitted(
+                "No faction is playing yet: the campaign has not begun.",
+                allowed="`/campaign start` once the players have their factions",
+            )
         if state.active is None:
             raise NotPermitted(
                 "No faction is playing now.", allowed="name the faction with the faction option"

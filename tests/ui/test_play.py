@@ -7,6 +7,7 @@ import pytest
 from caedes_bot.cogs._errors import NotPermitted
 from caedes_bot.cogs._play import choose_faction
 from caedes_bot.rules.errors import UnknownName
+from caedes_bot.rules.setup import new_game
 from tests.rules.decision_samples import casualties, decision
 from tests.ui.skirmish import ALICE, BOB, UMPIRE, ruleset, started
 
@@ -45,3 +46,14 @@ def test_r_setup_02_a_member_without_a_faction_is_told_so() -> None:
     assert refused.value.rule == "R-SETUP-02"
     with pytest.raises(UnknownName):
         choose_faction(ruleset(), state, {"DAW": ALICE}, ALICE, is_umpire=False, named="Elves")
+
+
+def test_the_umpire_before_the_start_is_told_the_campaign_has_not_begun() -> None:
+    """R-PBP-UMP-02 with R-SETUP-02: before ``/campaign start`` no faction plays, and naming a
+    faction would not help (``/panel``, ``/done``); the umpire is told to start the campaign."""
+    state = new_game(ruleset(), "skirmish", "seed")
+    assert state.active is None and not state.finished
+    with pytest.raises(NotPermitted) as refused:
+        choose_faction(ruleset(), state, {}, UMPIRE, is_umpire=True)
+    assert refused.value.message == "No faction is playing yet: the campaign has not begun."
+    assert refused.value.allowed is not None and "`/campaign start`" in refused.value.allowed
