@@ -103,6 +103,7 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
             "buy",
             "db",
             "dec",
+            "dm",
             "move",
             "mp",
             "mu",

@@ -5,7 +5,8 @@ the same command twice at once, then has exactly one effect; the other is refuse
 :class:`~caedes_bot.service.StaleOrder` and changes nothing (R-TURN-02).
 
 The skirmish scenario: the Dawnians (no commodities) begin; ending step 1 skips the empty
-Redeem step and runs Collect, so the turn stops next at step 4 Upkeep.
+Redeem step and runs Collect and Upkeep (which pays by itself), so the turn stops next at
+step 5 Buy.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ async def started(service: RulesService) -> int:
 
 async def test_r_turn_02_two_done_clicks_at_once_end_one_step(service: RulesService) -> None:
     """R-TURN-02: both clicks were for step 1 Trade; the first ends it (the turn runs on to
-    step 4 Upkeep), the second finds step 4 under the lock and is refused."""
+    step 5 Buy), the second finds step 5 under the lock and is refused."""
     campaign = await started(service)
     version = (await service.get_campaign(campaign)).version
     seen = Expect(round=1, faction="DAW", step=Step.TRADE, via="button")
@@ -65,11 +66,11 @@ async def test_r_turn_02_two_done_clicks_at_once_end_one_step(service: RulesServ
     refused = [o for o in outcomes if isinstance(o, StaleOrder)]
     assert len(done) == 1 and len(refused) == 1
     assert refused[0].message == (
-        "That button was for step 1 Trade, which is over; the turn is now at step 4 Upkeep."
+        "That button was for step 1 Trade, which is over; the turn is now at step 5 Buy."
     )
     assert refused[0].rule == "R-TURN-02"
     state = await service.get_state(campaign)
-    assert (state.active, state.step) == ("DAW", Step.UPKEEP)
+    assert (state.active, state.step) == ("DAW", Step.BUY)
     assert (await service.get_campaign(campaign)).version == version + 1  # one order written
 
 
@@ -112,7 +113,7 @@ async def test_a_repeated_interaction_returns_its_first_result_not_a_refusal(
 
 
 async def test_the_result_tells_the_step_the_order_really_ended(service: RulesService) -> None:
-    """R-PBP-UMP-01: two advances given at once end step 1, then step 4; each result carries
+    """R-PBP-UMP-01: two advances given at once end step 1, then step 5; each result carries
     the state it was applied to, so each answer can say which step it moved on from."""
     campaign = await started(service)
     umpire = Actor(UMPIRE)
@@ -121,7 +122,7 @@ async def test_the_result_tells_the_step_the_order_really_ended(service: RulesSe
         service.submit(campaign, umpire, UmpireAdvance("DAW"), interaction_id="u2"),
     )
     steps = sorted(r.before.step for r in results if r.before is not None)
-    assert steps == [Step.TRADE, Step.UPKEEP]
+    assert steps == [Step.TRADE, Step.BUY]
 
 
 def test_r_combat_08_an_answered_decision_is_refused(rules: Ruleset) -> None:

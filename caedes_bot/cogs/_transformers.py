@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
 from caedes_bot.gamedata.names import NAME_MAX, Found, contains, find, fold
-from caedes_bot.rules import buy, movement, muster
+from caedes_bot.rules import buy, movement, muster, upkeep, upkeep_marks
 from caedes_bot.rules.errors import (
     AmbiguousName,
     IllegalMove,
@@ -37,7 +37,13 @@ from caedes_bot.rules.errors import (
     quoted,
 )
 from caedes_bot.rules.state import GameState, Unit
-from caedes_bot.ui.describe import faction_adjective, kind_counts, kind_stats, province_label
+from caedes_bot.ui.describe import (
+    faction_adjective,
+    kind_counts,
+    kind_stats,
+    province_label,
+    unit_label,
+)
 from caedes_bot.ui.reasons import cannot_move
 
 #: At most this many choices (Discord's limit).
@@ -775,3 +781,44 @@ def offer_choices(
         if contains(current, label):
             out.append((label, str(offer.id)))
     return out[:MAX_CHOICES]
+
+
+def mark_choices(state: GameState, ruleset: Ruleset, faction: str, current: str) -> list[Choice]:
+    """What ``/disband`` may toggle now (R-UPK-02, :func:`upkeep_marks.markable_units`): the
+    faction's units, marked ones first and said so: ``"Dawnian Knights #4 in Orme - marked"``;
+    nothing outside steps 1 to 4 of its turn."""
+    marked = set(upkeep.marked_units(state, faction))
+    out: list[Choice] = []
+    for unit in upkeep_marks.markable_units(state, ruleset, faction):
+        label = unit_label(ruleset, unit.id, unit.kind, unit.location)
+        if unit.id in marked:
+            label += " - marked (choose to take the mark back)"
+        if contains(current, label, str(unit.id)):
+            out.append((label, str(unit.id)))
+    return out[:MAX_CHOICES]
+
+
+_UNIT_ID = re.compile(r"#?\s*(\d{1,9})")
+
+
+def resolve_own_unit(state: GameState, ruleset: Ruleset, faction: str, text: str) -> int:
+    """The id of the unit of ``faction`` that ``text`` names: its id (``"4"``, ``"#4"``), or
+    words found in exactly one of its units' labels (``"Knights #4 in Orme"``, ``"knights"``
+    if it has one Knights unit). The rules check the unit again (R-UPK-02).
+
+    Raises:
+        AmbiguousName: the words are found in several of its units' labels (listed).
+        UnknownName: in none; near matches suggested.
+    """
+    match = _UNIT_ID.fullmatch(text.strip())
+    if match is not None:
+        return int(match[1])
+    labels = {u.id: unit_label(ruleset, u.id, u.kind, u.location) for u in state.units_of(faction)}
+    found = [uid for uid, label in labels.items() if fold(text) and contains(text, label)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        names = tuple(labels[uid] for uid in found)
+        raise AmbiguousName("unit of yours", _echo(text), names, rule="R-UPK-02")
+    near = suggest(text, list(labels.values()))
+    raise UnknownName("unit of yours", _echo(text), near, rule="R-UPK-02")

@@ -1,10 +1,16 @@
-"""The turn: ``/done`` and the turn panel's controls (R-TURN-02, ux.md "The turn panel").
+"""The turn: ``/done``, ``/disband`` and the turn panel's controls (R-TURN-02, ux.md "The turn
+panel").
 
 ``/panel`` posts the faction's turn panel again at the foot of its orders thread.
 
 ``/done`` ends the current step of the faction's turn; the steps that need nothing from the
 player (Collect, Upkeep, and any step with nothing to do) then run by themselves, and the turn
-passes to the next faction after step 8 (R-TURN-01). The turn panel in the faction's orders
+passes to the next faction after step 8 (R-TURN-01).
+
+``/disband unit`` marks a unit to be disbanded when step 4 begins, or takes its mark back
+(R-UPK-02 as ruled); the turn panel's "Disband at upkeep…" does the same for several units at
+once, the marked ones preselected. In step 4 itself, which rests only while it waits (a
+shortfall, R-UPK-03, or the option ``upkeep_waits``), both disband at once. The turn panel in the faction's orders
 thread (posted and edited by :mod:`caedes_bot.ui.announcer`) has the same "Done" button plus
 the step's own controls; they are answered here, and each names its faction, game round and
 step (``caedes:<campaign>:panel.<faction>.<round>.<step>:<action>``), so a click left over from
@@ -24,23 +30,25 @@ from caedes_bot.cogs._play import (
     add_play_cog,
     answer,
     open_menu,
+    own_choices_for,
     seat_for_command,
     seat_for_faction,
     turn_expect,
 )
+from caedes_bot.cogs._transformers import mark_choices, resolve_own_unit
 from caedes_bot.cogs.attack import fight
 from caedes_bot.cogs.buy import buy_menu
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
 from caedes_bot.cogs.move import move_menu
 from caedes_bot.cogs.muster import muster_menu
-from caedes_bot.rules import upkeep
+from caedes_bot.rules import upkeep, upkeep_marks
 from caedes_bot.rules.state import PendingDecision, Step, UpkeepDisbandDetail
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.rules.upkeep import PayUpkeep
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
 from caedes_bot.ui.announcer import RichAnnouncer, panel_again_reply
-from caedes_bot.ui.describe import kind_counts
+from caedes_bot.ui.describe import kind_counts, unit_label
 from caedes_bot.ui.embeds import help_embed
 from caedes_bot.ui.steps import over_text
 
@@ -63,10 +71,51 @@ def default_ids(decision: PendingDecision | None) -> tuple[int, ...]:
 
 
 def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
-    """The private "Disband…" select of step 4 (R-UPK-02, R-UPK-03): the faction's units in the
-    bot's default disbanding order (cheapest first), up to 25; several may be chosen. When RP
-    cannot cover the bill, the bot's default is preselected and a "Use default" button
-    disbands exactly it (custom id ``caedes:<campaign>:db.<faction>.<round>.<decision>:default``).
+    """The turn panel's disbanding menu: in steps 1 to 3 "Disband at upkeep…"
+    (:func:`marks_menu`); in step 4, while it waits, "Disband…" (:func:`disband_now_menu`)."""
+    if seat.state.step is Step.UPKEEP:
+        return disband_now_menu(seat)
+    return marks_menu(seat)
+
+
+def marks_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
+    """The private "Disband at upkeep…" select (R-UPK-02 as ruled): the faction's units, the
+    marked ones first and preselected, then in the bot's disbanding order, up to 25; any number
+    may be chosen, none included, and the marks become the choice (``SetDisbandMarks``; custom
+    id ``caedes:<campaign>:dm.<faction>.<round>.<step>:pick``)."""
+    state, ruleset = seat.state, seat.ruleset
+    marked = set(upkeep.marked_units(state, seat.faction))
+    units = upkeep_marks.markable_units(state, ruleset, seat.faction)[:25]
+    if not units:
+        return "You have no unit to mark.", []
+    found = [
+        views.option(
+            unit_label(ruleset, u.id, u.kind, u.location), str(u.id), default=u.id in marked
+        )
+        for u in units
+    ]
+    cid = views.custom_id(
+        seat.campaign_id, ["dm", seat.faction, state.round, int(state.step)], "pick"
+    )
+    select = views.select(
+        cid, found, placeholder="Units to disband at upkeep…", min_values=0, max_values=len(found)
+    )
+    text = (
+        "Which units should be disbanded when step 4 begins? They then leave the board for good, "
+        "before the upkeep bill is computed (R-UPK-02). Until then you can change your choice: "
+        "leave a unit out to take its mark back."
+    )
+    if marked:
+        text += " The units marked now are preselected."
+    return text, views.layout([select])
+
+
+def disband_now_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
+    """The private "Disband…" select of step 4 while it waits (R-UPK-02, R-UPK-03): the
+    faction's units in the bot's default disbanding order (cheapest first), up to 25; several
+    may be chosen. When RP cannot cover the bill, the bot's default is preselected and a "Use
+    default" button disbands exactly it (custom id
+    ``caedes:<campaign>:db.<faction>.<round>.<decision>:default``).
     """
     state, ruleset = seat.state, seat.ruleset
     units = upkeep.disband_order(state.units_of(seat.faction), ruleset)[:25]
@@ -74,7 +123,7 @@ def disband_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
     default = default_ids(decision)
     found = [
         views.option(
-            f"{ruleset.kind(u.kind).display_name} #{u.id} in {ruleset.map.space_name(u.location)}",
+            unit_label(ruleset, u.id, u.kind, u.location),
             str(u.id),
             default=u.id in default,
         )
@@ -169,8 +218,45 @@ async def on_disband(interaction: discord.Interaction, ref: views.ComponentRef) 
     await seat.give(upkeep.DisbandUnits(faction, ids), expect=expect, update=True)
 
 
+async def on_marks(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """Units chosen in the "Disband at upkeep…" select: they become the faction's marks
+    (R-UPK-02). Marks beyond the 25 units the select can show are kept. Refused as stale once
+    the step the menu was opened in is over (in step 4 a choice would disband at once)."""
+    _, faction, round_no, step_no = ref.parts[:4]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    expect = turn_expect(faction, round_no, Step(int(step_no)))
+    seat.check(expect)
+    shown = {u.id for u in upkeep_marks.markable_units(seat.state, seat.ruleset, faction)[:25]}
+    kept = [u for u in upkeep.marked_units(seat.state, faction) if u not in shown]
+    ids = tuple(sorted({*kept, *(int(v) for v in ref.values)}))
+    await seat.give(upkeep_marks.SetDisbandMarks(faction, ids), expect=expect, update=True)
+
+
 class TurnCog(PlayCog):
-    """``/done`` and ``/panel``."""
+    """``/done``, ``/disband`` and ``/panel``."""
+
+    @app_commands.command(
+        name="disband", description="Mark a unit to disband at upkeep (step 4), or unmark it"
+    )
+    @app_commands.describe(unit="One of your units; a marked one is unmarked", faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def disband(
+        self, interaction: discord.Interaction, unit: str, faction: str | None = None
+    ) -> None:
+        """Toggle the mark of one unit (R-UPK-02); in step 4 while it waits, disband it now."""
+        seat = await seat_for_command(interaction, faction)
+        unit_id = resolve_own_unit(seat.state, seat.ruleset, seat.faction, unit)
+        order = upkeep_marks.ToggleDisbandMark(seat.faction, unit_id)
+        await seat.give(order, expect=Expect.turn_of(seat.state, via="command"))
+
+    @disband.autocomplete("unit")
+    async def _units(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await own_choices_for(
+            interaction, lambda t, faction: mark_choices(t.state, t.ruleset, faction, current)
+        )
 
     @app_commands.command(name="done", description="End the current step of your turn")
     @app_commands.describe(faction=FACTION_HELP)
@@ -200,4 +286,4 @@ class TurnCog(PlayCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the turn panel's controls."""
-    await add_play_cog(bot, TurnCog, {"panel": on_panel, "db": on_disband})
+    await add_play_cog(bot, TurnCog, {"panel": on_panel, "db": on_disband, "dm": on_marks})

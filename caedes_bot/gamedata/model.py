@@ -381,6 +381,7 @@ class Options:
     )
     income_requires_garrison: bool = True  # R-COLL-04
     upkeep_exempt_types: tuple[str, ...] = ()  # R-UPK-01: unit types (BaseType values)
+    upkeep_waits: bool = False  # R-TURN-02, R-UPK-02: step 4 waits for the faction every turn
     rp_carryover: bool = True  # R-BUY-02
     terrain_single_choice: bool = True  # R-MOVE-03
     entire_move_mode: str = "full_allowance"  # R-MOVE-04: full_allowance | stop_on_entry

@@ -39,6 +39,7 @@ from caedes_bot.rules import (
     turn,
     umpire,
     upkeep,
+    upkeep_marks,
     victory,
 )
 from caedes_bot.rules.combat import arithmetic, battle, sides
@@ -69,6 +70,7 @@ MODULES = (
     turn,
     umpire,
     upkeep,
+    upkeep_marks,
     victory,
     arithmetic,
     battle,
@@ -90,5 +92,6 @@ STEP_SPECS: tuple[StepSpec, ...] = (
     muster.SPEC,
 )
 
-#: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01).
-ANYTIME_SPECS: tuple[StepSpec, ...] = (umpire.SPEC,)
+#: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01) and
+#: the marks to disband at upkeep (R-UPK-02).
+ANYTIME_SPECS: tuple[StepSpec, ...] = (umpire.SPEC, upkeep_marks.SPEC)

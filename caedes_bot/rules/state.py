@@ -93,6 +93,9 @@ class FactionState:
             (``CancelPurchase`` refunds what was paid).
         earmarks: commodities earmarked in step 2 for discounts this turn (R-COMM-02).
         salt_credit: Salt redeemed against this turn's upkeep (R-COMM-07).
+        disband_marks: ids of its units marked to be disbanded at the start of step 4, in id
+            order (R-UPK-02 as ruled); marked in steps 1 to 4 of its own turn, dropped with a
+            unit that leaves the board or the faction, and empty once step 4 has begun.
         income_basis: provinces owned and garrisoned without a break since the end of this
             faction's previous turn (R-COLL-04); kept up to date as units move and owners change.
         held_since_turn_start: provinces owned (and garrisoned) without a break since the start
@@ -110,6 +113,7 @@ class FactionState:
     purchase_prices: list[int] = field(default_factory=list)
     earmarks: dict[str, int] = field(default_factory=dict)
     salt_credit: int = 0
+    disband_marks: list[int] = field(default_factory=list)
     income_basis: list[str] = field(default_factory=list)
     held_since_turn_start: list[str] = field(default_factory=list)
     turns_taken: int = 0

@@ -1,23 +1,32 @@
-"""Upkeep, step 4 of a turn (R-UPK-01..05, R-COMM-07, R-ATTR-UNDEAD-02, R-ATTR-UNDEAD-03,
-R-MAGIC-SUMM-03): the bill, the Salt that lowers it, and disbanding.
+"""Upkeep, step 4 of a turn (R-UPK-01..05, R-TURN-02, R-COMM-07, R-ATTR-UNDEAD-02,
+R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03): the bill, the Salt that lowers it, and disbanding.
 
-Step 4 as a player sees it in the orders thread:
+Step 4 runs by itself (R-TURN-02 and R-UPK-02 as ruled; ``docs/decisions/0007``):
 
-1. The step opens with :class:`UpkeepDue`: ceil(N/6) RP for the N units that count (Undead,
-   exempt unit types and units not yet mustered do not: R-UPK-01, R-UPK-04, R-UPK-05), less
-   the Salt redeemed in step 2 (R-COMM-07, :func:`upkeep_after_salt`), against the RP held.
-2. The faction may disband any of its units with :class:`DisbandUnits` (R-UPK-02: only in
-   step 4, before the bill is paid); each disbanding shows the new bill. It then ends the step
-   (``EndStep`` or :class:`PayUpkeep`), which pays the bill.
-3. If RP cannot cover the bill, step 4 opens with a pending ``upkeep_disband`` decision
-   instead (R-UPK-03): ``DisbandUnits`` must then name units that make the bill payable (at
-   least ``must_disband`` of the units that count, or a ship with its cargo, or the last
-   Summoner with its Summoned units); that answer pays and ends the step at once.
-4. If the faction does not choose (``UmpireAdvance``, a missed turn deadline, a passive turn:
+1. In steps 1 to 4 of its turn the faction may mark units to be disbanded at upkeep, and take
+   a mark back (the orders of :mod:`caedes_bot.rules.upkeep_marks`); the marks are
+   ``FactionState.disband_marks``.
+2. Step 4 begins: the marked units are disbanded (:class:`UnitsDisbanded` under R-UPK-02, a
+   ship with its cargo, the last Necromancer or Summoner with what depends on it) and the marks
+   are cleared; then the bill is shown, :class:`UpkeepDue`: ceil(N/6) RP for the N units that
+   count (Undead, exempt unit types and units not yet mustered do not: R-UPK-01, R-UPK-04,
+   R-UPK-05), less the Salt redeemed in step 2 (R-COMM-07, :func:`upkeep_after_salt`), against
+   the RP held.
+3. If RP cover the bill, it is paid (:class:`UpkeepPaid`) and the turn moves on to step 5
+   without waiting: unless the campaign option ``upkeep_waits`` is true, when the step waits
+   for a faction with units, which may disband more with :class:`DisbandUnits` (each shows the
+   new bill) and ends the step itself (``EndStep`` or :class:`PayUpkeep`), which pays.
+4. If RP cannot cover the bill, step 4 waits with a pending ``upkeep_disband`` decision
+   (R-UPK-03): ``DisbandUnits`` must then name units that make the bill payable (at least
+   ``must_disband`` of the units that count, or a ship with its cargo, or the last Summoner
+   with its Summoned units); that answer pays and ends the step at once.
+5. If the faction does not choose (``UmpireAdvance``, a missed turn deadline, a passive turn:
    R-PBP-DEAD-03), the bot disbands by :func:`default_disbanding`, cheapest list cost first,
-   ties most recently mustered, Heroes last, and pays. RP never go below 0 (R-BUY-02).
+   ties most recently mustered, Heroes last, and pays. RP never go below 0 (R-BUY-02). A
+   passive turn carries out the marks made before the deadline all the same.
 
-A faction with no unit at all has nothing to decide: its step 4 passes at once.
+A mark goes with its unit when the unit leaves the board or the faction
+(:func:`forget_lost_marks`, after every order).
 """
 
 from __future__ import annotations
@@ -47,13 +56,14 @@ from caedes_bot.rules.steps import Accepts, StepDone, StepSpec, active_faction
 
 @dataclass(frozen=True, slots=True)
 class DisbandUnits(Order):
-    """Disband ``unit_ids`` of ``faction`` in step 4 (R-UPK-02, R-UPK-03).
+    """Disband ``unit_ids`` of ``faction`` now, in step 4 while it waits (R-UPK-02, R-UPK-03).
 
-    Without a pending ``upkeep_disband`` decision this is voluntary disbanding before the bill
-    is paid, and step 4 stays open. With one, it is the answer: the units named must make the
-    bill payable; then upkeep is paid and the turn runs on to step 5. A ship takes its cargo
-    with it (R-MOVE-19); losing the last Necromancer or Summoner takes the Undead or Summoned
-    units too (R-UPK-04).
+    Without a pending ``upkeep_disband`` decision (the option ``upkeep_waits``) this is
+    voluntary disbanding before the bill is paid, and step 4 stays open. With one, it is the
+    answer: the units named must make the bill payable; then upkeep is paid and the turn runs
+    on to step 5. A ship takes its cargo with it (R-MOVE-19); losing the last Necromancer or
+    Summoner takes the Undead or Summoned units too (R-UPK-04). Before step 4, units are marked
+    instead (:mod:`caedes_bot.rules.upkeep_marks`).
     """
 
     label = "Disbanding units"
@@ -144,8 +154,9 @@ class UnitsDisbanded(Event):
     ``(unit id, kind id, space)`` and ``names`` their display names, in the same order.
     Public: the board is public (R-GEN-07).
 
-    ``rule`` is R-UPK-02 (voluntary), R-UPK-03 (to pay upkeep; ``by_default`` when the bot
-    chose), R-ATTR-UNDEAD-03 or R-MAGIC-SUMM-03 (lost with the last Necromancer or Summoner).
+    ``rule`` is R-UPK-02 (voluntary: marked before step 4, or disbanded during it), R-UPK-03
+    (to pay upkeep; ``by_default`` when the bot chose), R-ATTR-UNDEAD-03 or R-MAGIC-SUMM-03
+    (lost with the last Necromancer or Summoner).
     """
 
     faction: str
@@ -611,6 +622,65 @@ def pay_upkeep(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
     return events
 
 
+# --------------------------------------------------------------------------- marks
+
+#: Why marked units leave the board at the start of step 4 (R-UPK-02).
+MARKED_REASON = "marked to be disbanded at upkeep"
+
+
+def marked_units(state: GameState, faction: str) -> list[int]:
+    """The ids of ``faction``'s units marked to be disbanded at upkeep that are still its own
+    and on the board, in id order (R-UPK-02)."""
+    return [
+        unit_id
+        for unit_id in state.factions[faction].disband_marks
+        if (unit := state.units.get(str(unit_id))) is not None and unit.owner == faction
+    ]
+
+
+def forget_lost_marks(state: GameState) -> None:
+    """Drop every mark whose unit has left the board or changed hands: a mark goes with its
+    unit (R-UPK-02). Run after every order. Mutates ``state``."""
+    for code, fs in state.factions.items():
+        if fs.disband_marks:
+            fs.disband_marks = marked_units(state, code)
+
+
+def counted_after_marks(state: GameState, ruleset: Ruleset, faction: str) -> int:
+    """N of R-UPK-01 once ``faction``'s marked units are gone (with a ship's cargo and whatever
+    depends on them): the units its next step 4 charges for, unless more go (R-UPK-02)."""
+    gone = {u.id for u in units_leaving(state, ruleset, faction, marked_units(state, faction))}
+    return sum(1 for u in upkeep_units(state, ruleset, faction) if u.id not in gone)
+
+
+def carry_out_marks(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
+    """The start of step 4: disband ``faction``'s marked units (R-UPK-02 as ruled), a ship
+    with its cargo (R-MOVE-19), then whatever depended on them (R-UPK-04), and clear the marks.
+    Mutates ``state``; returns ``[UnitsDisbanded, ...]``, or nothing without marks."""
+    ids = marked_units(state, faction)
+    state.factions[faction].disband_marks = []
+    return _remove(state, ruleset, faction, ids, "R-UPK-02", MARKED_REASON)
+
+
+def not_in_step_4(step: Step) -> RuleViolation:
+    """The refusal of disbanding at once outside step 4 (R-UPK-02): before it, units are marked
+    and disbanded when it begins; after it, upkeep is over for the turn."""
+    if step < Step.UPKEEP:
+        return RuleViolation(
+            f"Units are disbanded at the start of step 4 (Upkeep), before the bill is computed; "
+            f"this is step {step.label}.",
+            rule="R-UPK-02",
+            allowed="mark them to be disbanded at upkeep (in steps 1 to 4; a mark can be "
+            "taken back until then)",
+        )
+    return RuleViolation(
+        f"Upkeep is over for this turn: units are disbanded only at step 4, and this is step "
+        f"{step.label}.",
+        rule="R-UPK-02",
+        allowed="mark units in steps 1 to 4 of your next turn; they go when its step 4 begins",
+    )
+
+
 # --------------------------------------------------------------------------- step 4
 
 
@@ -635,20 +705,13 @@ def handle_disband_units(
     and the turn runs on to the next step that waits.
 
     Raises:
-        RuleViolation: outside step 4 (R-UPK-02); a unit that is not the faction's or not on
-            the board; too few units to make the bill payable (R-UPK-03).
+        RuleViolation: outside step 4 (R-UPK-02: before it, units are marked instead); a unit
+            that is not the faction's or not on the board; too few units to make the bill
+            payable (R-UPK-03).
     """
     assert isinstance(order, DisbandUnits)
     if state.step is not Step.UPKEEP:
-        when = (
-            "in step 4 of this turn" if state.step < Step.UPKEEP else "in step 4 of your next turn"
-        )
-        raise RuleViolation(
-            f"Units may be disbanded only in step 4 (Upkeep), before the bill is paid; "
-            f"this is step {state.step.label}.",
-            rule="R-UPK-02",
-            allowed=f"disband {when}",
-        )
+        raise not_in_step_4(state.step)
     decision = upkeep_decision(state, order.faction)
     if decision is None:
         return disband_voluntarily(state, ruleset, order.faction, order.unit_ids)
@@ -673,13 +736,17 @@ def default_answer(
 
 
 def _open_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    # R-UPK-01: show the bill; R-UPK-03: ask who goes if RP fall short (not when passive)
-    return open_upkeep(state, ruleset, active_faction(state), ask=not state.passive)
+    """Step 4 begins (R-UPK-02 as ruled, R-UPK-01, R-UPK-03): the marked units go, then the
+    bill is shown on what is left, and a shortfall is asked about (not in a passive turn, whose
+    default disbanding happens when the bill is paid, R-PBP-DEAD-03)."""
+    faction = active_faction(state)
+    events = carry_out_marks(state, ruleset, faction)
+    return events + open_upkeep(state, ruleset, faction, ask=not state.passive)
 
 
 def _leave_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     """Step 4 ends: the bill is paid, whoever ended the step (R-TURN-02, R-UPK-01); refused
-    while the faction owes an ``upkeep_disband`` answer (R-UPK-03)."""
+    while the faction owes an ``upkeep_disband`` answer (R-UPK-03). No mark outlives step 4."""
     faction = active_faction(state)
     decision = upkeep_decision(state, faction)
     if decision is not None and isinstance(decision.detail, UpkeepDisbandDetail):
@@ -691,16 +758,25 @@ def _leave_upkeep(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]
             rule="R-UPK-03",
             allowed="DisbandUnits with the units to disband (the default choice is preselected)",
         )
+    state.factions[faction].disband_marks = []
     return pay_upkeep(state, ruleset, faction)
 
 
-def _has_units(state: GameState) -> bool:
-    """R-UPK-02: a faction with units may disband some before paying, so step 4 waits."""
-    return bool(state.units_of(active_faction(state)))
+def step_4_waits(state: GameState) -> bool:
+    """Whether step 4, just begun, waits for the active faction (R-TURN-02 as ruled): when its
+    RP cannot cover the bill (R-UPK-03: the ``upkeep_disband`` decision), or, with the option
+    ``upkeep_waits``, whenever it has a unit it could disband (R-UPK-02). Otherwise upkeep is
+    paid and the turn moves on by itself."""
+    faction = active_faction(state)
+    if upkeep_decision(state, faction) is not None:
+        return True
+    return state.options.upkeep_waits and bool(state.units_of(faction))
 
 
-#: Step 4, Upkeep (R-UPK-01..05). ``DisbandUnits`` is taken in any step so that it can refuse
-#: with R-UPK-02 and say when disbanding is possible.
+#: Step 4, Upkeep (R-UPK-01..05, R-TURN-02). ``DisbandUnits`` is taken in any step so that it
+#: can refuse with R-UPK-02 and say what to do instead (mark the units, before step 4). The
+#: orders that mark units are of no single step (:mod:`caedes_bot.rules.upkeep_marks`); this
+#: step carries the marks out and drops those of units gone (``after_every_order``).
 SPEC = StepSpec(
     "upkeep",
     Step.UPKEEP,
@@ -710,6 +786,7 @@ SPEC = StepSpec(
     ),
     on_enter=_open_upkeep,
     on_leave=_leave_upkeep,
-    waits=_has_units,
+    waits=step_4_waits,
     defaults={DecisionKind.UPKEEP_DISBAND: default_answer},
+    after_every_order=forget_lost_marks,
 )

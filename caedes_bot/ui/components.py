@@ -103,10 +103,13 @@ class Action:
 
     Attributes:
         values: ``None`` for a button; for a select, the shape of each value it sends.
+        least: for a select, the fewest values it may send (0 for a select whose empty choice
+            means "none", like the marks to disband at upkeep).
         extra: parts the object has after the kind's own, for this action only.
     """
 
     values: Value | None = None
+    least: int = 1
     extra: tuple[Part, ...] = ()
 
     @property
@@ -165,6 +168,8 @@ SHAPES: Mapping[str, Shape] = {
     "mu": Shape(_TURN, {"kind": Action(Value.KIND)}),
     "mp": Shape((*_TURN, Part.KIND), {"to": Action(Value.SPACE)}),
     "db": Shape(_TURN, {"pick": Action(Value.UNIT), "default": Action(extra=(Part.NUMBER,))}),
+    # "Disband at upkeep…": dm.<faction>.<round>.<step>; no unit chosen takes every mark back.
+    "dm": Shape((*_TURN, Part.STEP), {"pick": Action(Value.UNIT, least=0)}),
 }
 
 
@@ -334,7 +339,7 @@ def read_control(
         if values:
             raise BadControl(f"the button {parts[0]}:{action} sent values")
     else:
-        if not 1 <= len(values) <= MAX_VALUES:
+        if not found.least <= len(values) <= MAX_VALUES:
             raise BadControl(f"the select {parts[0]}:{action} sent {len(values)} values")
         bad = [v for v in values if not _known_value(ruleset, found.values, v)]
         if bad:

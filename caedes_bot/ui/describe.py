@@ -178,6 +178,11 @@ def space_name(ruleset: Ruleset, space: str) -> str:
     return ruleset.map.space_name(space)
 
 
+def unit_label(ruleset: Ruleset, unit_id: int, kind_id: str, space: str) -> str:
+    """``"Dawnian Knights #4 in Orme"``: one unit, by kind, id and place."""
+    return f"{kind_name(ruleset, kind_id)} #{unit_id} in {space_name(ruleset, space)}"
+
+
 def commodities_text(stock: Mapping[str, int]) -> str:
     """``"2 Grain, 1 Iron"`` (sorted), ``"none"`` if empty."""
     items = [(c, n) for c, n in sorted(stock.items()) if n]

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from caedes_bot.gamedata.model import Ruleset, UnitKind
-from caedes_bot.rules import movement, upkeep
+from caedes_bot.rules import movement, upkeep, upkeep_marks
 from caedes_bot.rules.combat import arithmetic, sides
 from caedes_bot.rules.combat.arithmetic import (
     BattleResult,
@@ -46,8 +46,9 @@ from caedes_bot.ui.describe import (
     kind_name,
     kind_stats,
     space_name,
+    unit_label,
 )
-from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, STEPS, step_line
+from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, MARKS_MENU, STEPS, step_line
 from caedes_bot.ui.text import (
     EMBED_DESCRIPTION_LIMIT,
     EMBED_FIELD_VALUE_LIMIT,
@@ -112,6 +113,27 @@ def movable_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 
     return "\n".join(lines)
 
 
+#: The name of the field listing the units marked to be disbanded at upkeep (R-UPK-02).
+MARKS_FIELD = "Marked to disband at upkeep (R-UPK-02)"
+
+
+def marks_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 10) -> str:
+    """The units of ``faction`` marked to be disbanded at upkeep, one a line, in id order:
+    ``"Dawnian Knights #4 in Orme"``; ``""`` when none is marked (R-UPK-02)."""
+    marked = [state.unit(u) for u in upkeep.marked_units(state, faction)]
+    lines = [unit_label(ruleset, u.id, u.kind, u.location) for u in marked]
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"… and {len(lines) - limit} more"]
+    return "\n".join(lines)
+
+
+def _add_marks(embed: discord.Embed, state: GameState, ruleset: Ruleset, faction: str) -> None:
+    text = marks_text(state, ruleset, faction)
+    if text:
+        value = truncate(text + "\nThey are disbanded when step 4 begins.", EMBED_FIELD_VALUE_LIMIT)
+        embed.add_field(name=MARKS_FIELD, value=value, inline=False)
+
+
 def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
     """What a pending decision asks, in a few words."""
     detail = decision.detail
@@ -174,6 +196,7 @@ def turn_panel(
             value=upkeep_due_text(upkeep.upkeep_bill(state, ruleset, faction)),
             inline=False,
         )
+    _add_marks(embed, state, ruleset, faction)
     fs = state.factions[faction]
     if fs.purchases:
         embed.add_field(
@@ -258,6 +281,8 @@ def panel_components(
         ]
         items.append(views.select(cid("fight"), options, placeholder=FIGHT_PLACEHOLDER))
     menu = words.menu
+    if menu is None and step in upkeep_marks.MARKING_STEPS:
+        menu = MARKS_MENU  # R-UPK-02: units are marked in steps 1 to 4
     if menu is not None and (step is not Step.MUSTER or state.factions[faction].purchases):
         items.append(views.button(cid(menu.action), menu.label, style=menu.style, emoji=menu.emoji))
     if words.done is not None:
@@ -284,13 +309,16 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         now = "the campaign is over"
     embed.description = f"Now: {now}."
     embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
-    counted = upkeep.upkeep_units(state, ruleset, faction)
-    due = upkeep.upkeep_for(len(counted))
+    counted = len(upkeep.upkeep_units(state, ruleset, faction))
+    after = upkeep.counted_after_marks(state, ruleset, faction)
+    due = upkeep.upkeep_for(after)
+    left = f" (of {counted}, once the marked units go)" if after != counted else ""
     embed.add_field(
         name="Upkeep at your next step 4",
-        value=f"{due} RP for {len(counted)} units (R-UPK-01)",
+        value=f"{due} RP for {after} units{left} (R-UPK-01)",
         inline=False,
     )
+    _add_marks(embed, state, ruleset, faction)
     owned = sorted(space_name(ruleset, p) for p, o in state.owners.items() if o == faction)
     embed.add_field(
         name=f"Provinces ({len(owned)})",

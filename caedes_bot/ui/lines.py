@@ -30,6 +30,7 @@ from caedes_bot.rules import (
     turn,
     umpire,
     upkeep,
+    upkeep_marks,
     victory,
 )
 from caedes_bot.rules.combat import events as combat_events
@@ -42,6 +43,7 @@ from caedes_bot.ui.describe import (
     kind_name,
     offer_text,
     space_name,
+    unit_label,
 )
 
 __all__ = ["BATTLE_DETAIL", "LINES", "SILENT", "NoWording", "event_line"]
@@ -209,6 +211,29 @@ def _units_disbanded(event: upkeep.UnitsDisbanded, state: GameState, ruleset: Ru
         f"{faction_name(ruleset, event.faction)} lost {_units_text(ruleset, event.units)}: "
         f"{event.reason} ({event.rule})."
     )
+
+
+@_line(upkeep_marks.DisbandMarksChanged)
+def _disband_marks_changed(
+    event: upkeep_marks.DisbandMarksChanged, state: GameState, ruleset: Ruleset
+) -> str:
+    def named(units: Sequence[tuple[int, str, str]]) -> str:
+        return ", ".join(unit_label(ruleset, *u) for u in units)
+
+    parts = []
+    if event.marked:
+        parts.append(f"Marked to disband at upkeep: {named(event.marked)}.")
+    if event.unmarked:
+        parts.append(f"Mark taken back: {named(event.unmarked)}.")
+    if not parts:
+        parts.append("The marks did not change.")
+    n = len(event.marks)
+    if n:
+        what = "1 unit is" if n == 1 else f"{n} units are"
+        parts.append(f"{what} marked; they are disbanded when step 4 begins (R-UPK-02).")
+    else:
+        parts.append("No unit is marked to disband at upkeep (R-UPK-02).")
+    return " ".join(parts)
 
 
 @_line(mercenary.MercenariesDeserted)

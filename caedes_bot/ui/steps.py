@@ -18,6 +18,8 @@ from caedes_bot.rules.state import Step
 __all__ = [
     "FIGHT_OPTION",
     "FIGHT_PLACEHOLDER",
+    "MARKS_COMMANDS",
+    "MARKS_MENU",
     "STEPS",
     "MenuButton",
     "StepWording",
@@ -64,6 +66,16 @@ class StepWording:
     menu: MenuButton | None = None
 
 
+#: The turn panel's button that marks units to be disbanded at upkeep, in a step before step 4
+#: that has no menu of its own (R-UPK-02 as ruled: marking is of no single step).
+MARKS_MENU = MenuButton("disband", "Disband at upkeep…", style="danger")
+
+#: How units are marked, for the commands of the steps before step 4.
+MARKS_COMMANDS = (
+    "**Disband at upkeep…** on the turn panel or `/disband unit` marks units (or takes a mark "
+    "back) to be disbanded when step 4 begins (R-UPK-02)."
+)
+
 #: Every step's wording, in turn order.
 STEPS: Mapping[Step, StepWording] = {
     Step.TRADE: StepWording(
@@ -71,8 +83,9 @@ STEPS: Mapping[Step, StepWording] = {
         purpose="Trade RP and commodities with other factions; offers lapse when the step ends.",
         commands=(
             "`/trade offer` (then the other side answers with the buttons in its thread or "
-            "`/trade accept`); **Done trading** on the turn panel or `/done`."
-        ),
+            "`/trade accept`); **Done trading** on the turn panel or `/done`. "
+        )
+        + MARKS_COMMANDS,
         done="Done trading",
     ),
     Step.REDEEM: StepWording(
@@ -83,8 +96,9 @@ STEPS: Mapping[Step, StepWording] = {
         ),
         commands=(
             "`/redeem sets`, `/redeem iron`, `/redeem salt`, `/redeem earmark`; **Done "
-            "redeeming** or `/done`."
-        ),
+            "redeeming** or `/done`. "
+        )
+        + MARKS_COMMANDS,
         done="Done redeeming",
     ),
     Step.COLLECT: StepWording(
@@ -95,10 +109,12 @@ STEPS: Mapping[Step, StepWording] = {
     Step.UPKEEP: StepWording(
         rule="R-UPK-01",
         purpose=(
-            "Pay upkeep: 1 RP for every 6 units (Undead are free). You may disband units first "
-            "(R-UPK-02); if your RP cannot cover the bill you must (R-UPK-03)."
+            "Upkeep runs by itself: the units you marked are disbanded, then 1 RP is paid for "
+            "every 6 units left (Undead are free). It waits only if your RP cannot cover the "
+            "bill, when you must disband more (R-UPK-03), or if the campaign lets you disband "
+            "during the step (R-UPK-02)."
         ),
-        commands="**Disband…** on the turn panel; **Pay upkeep** or `/done`.",
+        commands="**Disband…** on the turn panel or `/disband unit`; **Pay upkeep** or `/done`.",
         done="Pay upkeep",
         menu=MenuButton("disband", "Disband…", style="danger"),
     ),

@@ -127,7 +127,7 @@ async def test_the_turn_panel_is_edited_in_an_archived_orders_thread(
     )
     done = await fake.click(alice, first, control(first, "done"))
     assert "Step 1 Trade is over." in done.text
-    await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
+    await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
     assert unarchiving(fake, daw)
     assert await outbox_failures(database_url) == []
     assert "Could not" not in umpire_notices(fake, table.found)

@@ -121,11 +121,11 @@ async def test_r_turn_02_a_double_clicked_done_ends_one_step(
     texts = sorted(await answers(fake, one, two))
     assert texts[0].startswith("Step 1 Trade is over.")
     assert texts[1] == (
-        "That button was for step 1 Trade, which is over; the turn is now at step 4 Upkeep. "
+        "That button was for step 1 Trade, which is over; the turn is now at step 5 Buy. "
         "(R-TURN-02)\nAllowed: the controls of the current turn panel, or /help"
     )
     state = await runner.bot.service.get_state(1)
-    assert state.step is Step.UPKEEP
+    assert state.step is Step.BUY  # steps 3 and 4 ran by themselves
 
 
 async def test_r_turn_02_done_typed_twice_at_once_ends_one_step(
@@ -136,8 +136,7 @@ async def test_r_turn_02_done_typed_twice_at_once_ends_one_step(
     runner, table = await skirmish(fake, make_bot)
     alice = fake.players[0]
     daw = table.thread("DAW")
-    for _ in range(2):  # step 1, then step 4 (upkeep paid)
-        await fake.slash(alice, "done", channel=daw)
+    await fake.slash(alice, "done", channel=daw)  # step 1; upkeep pays itself (R-TURN-02)
     await fake.slash(alice, "buy", unit="Infantry", channel=daw)
     await fake.slash(alice, "done", channel=daw)
     service = runner.bot.service
@@ -163,7 +162,7 @@ async def kestrel_round_one(fake: FakeDiscord, table: Table, dice: QueuedDice) -
     9): the attacker must press on or withdraw."""
     alice = fake.players[0]
     daw = table.thread("DAW")
-    for _ in range(3):  # steps 1, 4 and 5
+    for _ in range(2):  # steps 1 and 5 (step 4 runs by itself)
         await fake.slash(alice, "done", channel=daw)
     await fake.slash(
         alice, "move", units="2 Infantry", to="Kestrel Downs", channel=daw, **{"from": "Harrowgate"}
@@ -222,7 +221,7 @@ async def test_r_pbp_ump_01_two_advances_at_once_say_which_step_each_ended(
     fake: FakeDiscord, make_bot: MakeBot
 ) -> None:
     """R-PBP-UMP-01: both advances were read at step 1 Trade; under the lock the second moves on
-    from step 4 Upkeep, and its answer says so."""
+    from step 5 Buy (step 4 ran by itself), and its answer says so."""
     runner, table = await skirmish(fake, make_bot)
     umpire = table.umpire
     talk = table.found["table-talk"]
@@ -239,10 +238,10 @@ async def test_r_pbp_ump_01_two_advances_at_once_say_which_step_each_ended(
     assert heads == [
         "Moved on for 🌅 Dawnians (DAW) (it was at step 1 Trade); written to the audit log "
         "(R-PBP-UMP-01).",
-        "Moved on for 🌅 Dawnians (DAW) (it was at step 4 Upkeep); written to the audit log "
+        "Moved on for 🌅 Dawnians (DAW) (it was at step 5 Buy); written to the audit log "
         "(R-PBP-UMP-01).",
     ]
-    assert (await service.get_state(1)).step is Step.BUY
+    assert (await service.get_state(1)).step is Step.MOVE
 
 
 async def test_r_trade_02_open_offers_are_capped_per_counterparty(
@@ -283,7 +282,7 @@ async def test_a_reply_over_2000_characters_arrives_in_pieces(
     assert [len(p) <= 2000 for p in pieces] == [True, True, True]
     assert "\n".join(pieces) == long_text
     assert all(int(m.get("flags") or 0) & EPHEMERAL for m in done.messages)
-    assert (await runner.bot.service.get_state(1)).step is Step.UPKEEP
+    assert (await runner.bot.service.get_state(1)).step is Step.BUY
 
 
 async def test_an_error_after_the_order_was_carried_out_says_so(
@@ -303,7 +302,7 @@ async def test_an_error_after_the_order_was_carried_out_says_so(
         assert done.ephemeral and done.text == APOLOGY_AFTER_ORDER
         assert any("the answer failed" in str(r.exc_info[1]) for r in records if r.exc_info)
     assert "nothing was changed" not in done.text
-    assert (await runner.bot.service.get_state(1)).step is Step.UPKEEP
+    assert (await runner.bot.service.get_state(1)).step is Step.BUY
 
 
 class Heard(logging.Handler):
@@ -388,8 +387,7 @@ async def test_refusals_name_the_reason_in_a_players_words(
     every = await fake.autocomplete(table.umpire, "status", "faction", "", channel=talk)
     assert [c["value"] for c in every] == ["DAW", "ORC", "ACH"]
 
-    for _ in range(2):  # steps 1 and 4
-        await fake.slash(alice, "done", channel=daw)
+    await fake.slash(alice, "done", channel=daw)  # step 1 (step 4 runs by itself)
     await fake.slash(alice, "buy", unit="Infantry", channel=daw)
     await fake.slash(alice, "done", channel=daw)  # step 5: now moving
     tower = await fake.slash(

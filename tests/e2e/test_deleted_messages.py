@@ -36,11 +36,11 @@ async def test_a_deleted_turn_panel_is_posted_again_and_keeps_working(
     fake.delete_as_moderator(first)
     done = await fake.slash(alice, "done", channel=table.thread("DAW"))
     assert "Step 1 Trade is over." in done.text
-    again = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
+    again = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")  # step 4 ran by itself
     assert again["id"] != first["id"]
-    paid = await fake.click(alice, again, control(again, "done"))
-    assert "Step 4 Upkeep is over." in paid.text
-    await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
+    bought = await fake.click(alice, again, control(again, "done"))
+    assert "Step 5 Buy is over." in bought.text
+    await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
     assert [m["id"] for m in panels(fake, table, "DAW")] == [again["id"]]
     assert await outbox_failures(database_url) == []
     assert "Could not" not in all_text(fake.messages_in(table.found["umpire"]))
@@ -96,7 +96,7 @@ async def test_panel_posts_the_turn_panel_again_for_the_members_faction(
     assert f"<@{alice.id}>" not in str(newest["content"])  # asked for: no ping
     await fake.click(alice, newest, control(newest, "done"))
     await fake.wait_for(
-        lambda: "**Step 4 Upkeep**" in message_text(panels(fake, table, "DAW")[-1]),
+        lambda: "**Step 5 Buy**" in message_text(panels(fake, table, "DAW")[-1]),
         what="the new panel edited",
     )
     assert "**Step 1 Trade**" in message_text(panels(fake, table, "DAW")[0])
@@ -132,7 +132,7 @@ async def test_panel_after_a_moderator_deleted_the_panel_posts_exactly_one(
     assert newest["id"] != first["id"] and control(newest, "done")
     await fake.click(alice, newest, control(newest, "done"))
     await fake.wait_for(
-        lambda: "**Step 4 Upkeep**" in message_text(panels(fake, table, "DAW")[-1]),
+        lambda: "**Step 5 Buy**" in message_text(panels(fake, table, "DAW")[-1]),
         what="the new panel edited",
     )
     assert len(panels(fake, table, "DAW")) == 1

@@ -456,9 +456,10 @@ async def test_status_and_panel_show_commodities_and_earmarks_to_the_faction_onl
 ) -> None:
     """R-GEN-07, R-COMM-02, R-UPK-01, R-COLL-04: skirmish; the umpire gives the Dawnians 2
     Grain, Alice earmarks 1 in step 2. ``/status`` then shows 10 RP, 1 Grain in stock, 1 Grain
-    earmarked and upkeep of 2 RP for 7 units; the panel shows the same treasury. In step 4,
-    after collecting 11 RP, 3 Grain and 1 Livestock (5 + 3 + 3 RP), the panel shows 21 RP,
-    4 Grain and 1 Livestock with 1 Grain still earmarked. Bob (Orcs) sees none of it: he cannot
+    earmarked and upkeep of 2 RP for 7 units; the panel shows the same treasury. Ending step 2
+    collects 11 RP, 3 Grain and 1 Livestock (5 + 3 + 3 RP) and pays upkeep by itself
+    (R-TURN-02): in step 5 the panel shows 21 - 2 = 19 RP, 4 Grain and 1 Livestock with 1 Grain
+    still earmarked. Bob (Orcs) sees none of it: he cannot
     see the Dawnians' thread, ``/status`` for them is refused, and his own shows only his."""
     await start_bot(make_bot, QueuedDice())
     alice, bob = fake.players[:2]
@@ -494,37 +495,32 @@ async def test_status_and_panel_show_commodities_and_earmarks_to_the_faction_onl
     assert "**10 RP** · commodities: none" in own.text and "Earmarked" not in own.text
 
     await fake.click(alice, redeem, control(redeem, "done"))
-    upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
-    shown = message_text(upkeep)
-    assert "**21 RP** · commodities: 4 Grain, 1 Livestock" in shown
+    buy = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
+    shown = message_text(buy)
+    assert "**19 RP** · commodities: 4 Grain, 1 Livestock" in shown
     assert "Earmarked for discounts: 1 Grain (R-COMM-02)" in shown
     for place in (orc, table.announcements):
         text = all_text(fake.messages_in(place))
-        assert "Earmarked" not in text and "Upkeep due" not in text and "21 RP" not in text
-
-
-def upkeep_shown(message: JSON, rp: int, units: int) -> bool:
-    """Some field or line of the message's embed names the upkeep due: ``rp`` RP for ``units``
-    units."""
-    for embed in message.get("embeds") or []:
-        chunks = [
-            f"{f.get('name') or ''}: {f.get('value') or ''}" for f in embed.get("fields") or []
-        ]
-        chunks += (embed.get("description") or "").splitlines()
-        for chunk in chunks:
-            low = chunk.lower()
-            if "upkeep" in low and f"{rp} rp" in low and f"{units} units" in low:
-                return True
-    return False
+        assert "Earmarked" not in text and "Upkeep due" not in text and "19 RP" not in text
 
 
 async def test_turn_panel_shows_the_upkeep_due(fake: FakeDiscord, make_bot: MakeBot) -> None:
-    """R-UPK-01, R-GEN-07: at step 4 the Dawnians' panel (in their private thread) shows the
-    bill: 7 units cost ceil(7/6) = 2 RP."""
+    """R-UPK-01, R-GEN-07, R-TURN-02: before step 4 the Dawnians' ``/status`` shows the bill to
+    come, 7 units cost ceil(7/6) = 2 RP; ending step 1 shows it in the answer and in
+    their private thread, pays it (21 - 2 = 19 RP) and rests in step 5, with no click in
+    step 4 and nothing of it in #announcements."""
     await start_bot(make_bot, QueuedDice())
     alice = fake.players[0]
     table = await staffed_campaign(fake, seats={"DAW": alice})
+    daw = table.thread("DAW")
     trade = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
-    await fake.click(alice, trade, control(trade, "done"))
-    upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
-    assert upkeep_shown(upkeep, 2, 7), message_text(upkeep)
+    status = await fake.slash(alice, "status", channel=daw)
+    assert "2 RP for 7 units (R-UPK-01)" in status.text
+    done = await fake.click(alice, trade, control(trade, "done"))
+    assert "Upkeep due: 7 units cost 2 RP: a bill of 2 RP; you hold 21 RP" in done.text
+    assert "Upkeep: 7 units cost 2 RP; paid 2 RP. 19 RP left (R-UPK-01)." in done.text
+    await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
+    await fake.wait_for(
+        lambda: "paid 2 RP" in all_text(fake.messages_in(daw)), what="the bill in the thread"
+    )
+    assert "Upkeep" not in all_text(fake.messages_in(table.announcements))

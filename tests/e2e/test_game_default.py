@@ -50,11 +50,13 @@ async def test_the_dawnians_first_turn_in_the_default_scenario(
     assert offered[0]["name"].endswith("Dawnian - 6 units")  # own places first: Brightholm
     assert offered[0]["value"] == "brightholm"
 
-    # R-TURN-02: the steps in order; Redeem waits for the Grain the Dawnians hold
-    for step in ("1 Trade", "2 Redeem", "4 Upkeep"):
+    # R-TURN-02: the steps in order; Redeem waits for the Grain the Dawnians hold, Collect and
+    # Upkeep run by themselves
+    for step in ("1 Trade", "2 Redeem"):
         await panel(fake, table, "DAW", 1, showing=f"**Step {step}**")
         done = await fake.slash(alice, "done", channel=daw)
         assert f"Step {step} is over." in done.text
+    assert "Upkeep: " in done.text and "paid" in done.text
     await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
     old = await fake.click(alice, stale_copy, control(stale_copy, "done"))
     assert old.text.startswith(

@@ -7,7 +7,8 @@ offers; the public learns only that two factions traded, option ``public_trade_l
 ``parties_only``), R-GEN-07 (the offer is seen by the two parties only), R-COMM-02 and
 R-COMM-04 (Grain earmarked in step 2 takes 1 RP off each Infantry bought in step 5),
 R-COMM-09 (one discount per unit), R-COMM-02 (Iron that is not held cannot be redeemed),
-R-UPK-01 and R-UPK-02 (disbanding from the turn panel before paying upkeep).
+R-UPK-01, R-UPK-02 and R-TURN-02 (units marked from the turn panel go when step 4 begins; the
+bill is paid and the turn moves on without a click).
 """
 
 from __future__ import annotations
@@ -94,9 +95,7 @@ async def test_redeem_earmarks_grain_for_cheaper_infantry(
     earmarked = await fake.slash(alice, "redeem earmark", commodity="grain", count=2, channel=daw)
     assert "Earmarked 2 Grain for discounts this turn" in earmarked.text
     redeem_panel = await panel(fake, table, "DAW", 1, showing="Earmarked for discounts: 2 Grain")
-    await fake.click(alice, redeem_panel, control(redeem_panel, "done"))  # step 2 over
-    upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
-    await fake.click(alice, upkeep, control(upkeep, "done"))
+    await fake.click(alice, redeem_panel, control(redeem_panel, "done"))  # steps 2, 3 and 4 over
     buy = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
     offered = await fake.autocomplete(alice, "buy", "unit", "infantry", channel=daw)
     assert offered[0]["name"].startswith("Dawnian Infantry - 2 RP")  # 3 RP less 1 Grain
@@ -106,23 +105,34 @@ async def test_redeem_earmarks_grain_for_cheaper_infantry(
     assert buy is not None
 
 
-async def test_disbanding_before_paying_upkeep(fake: FakeDiscord, make_bot: MakeBot) -> None:
-    """R-UPK-02: units may be disbanded in step 4 before the bill; R-UPK-01: the Dawnians' 7
-    units cost ceil(7/6) = 2 RP, and 6 units ceil(6/6) = 1 RP."""
+async def test_units_marked_on_the_panel_go_when_step_4_runs_by_itself(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-UPK-02: in step 1 "Disband at upkeep…" marks Infantry #7, and the panel lists it;
+    R-TURN-02, R-UPK-01: ending step 1 runs steps 2 to 4 with no click: #7 goes, the other 6
+    units cost ceil(6/6) = 1 RP (not ceil(7/6) = 2), 21 - 1 = 20 RP, and the panel is at step
+    5. Opened again, the menu preselects the marked unit."""
     await start_bot(make_bot, QueuedDice())
     alice, bob = fake.players[:2]
     table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob})
     trade = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
-    shown = await fake.click(alice, trade, control(trade, "done"))
-    assert "Upkeep due: 7 units cost 2 RP" in shown.text
-    upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
-    menu = await fake.click(alice, upkeep, control(upkeep, "disband"))
-    labels = {
-        o["value"]: o["label"] for o in menu.reply["components"][0]["components"][0]["options"]
-    }
+    menu = await fake.click(alice, trade, control(trade, "disband"))
+    options = menu.reply["components"][0]["components"][0]["options"]
+    labels = {o["value"]: o["label"] for o in options}
     assert labels["7"] == "Dawnian Infantry #7 in Corndale"
-    gone = await fake.select(alice, menu.reply, control(menu.reply, "pick"), ["7"])
-    assert "lost 1 Dawnian Infantry: disbanded by choice (R-UPK-02)" in gone.text
-    assert "Upkeep due: 6 units cost 1 RP" in gone.text
-    paid = await fake.click(alice, upkeep, control(upkeep, "done"))
-    assert "paid 1 RP. 20 RP left" in paid.text
+    assert not any(o.get("default") for o in options)
+    marked = await fake.select(alice, menu.reply, control(menu.reply, "pick"), ["7"])
+    assert "Marked to disband at upkeep: Dawnian Infantry #7 in Corndale." in marked.text
+    listed = await panel(fake, table, "DAW", 1, showing="Marked to disband at upkeep")
+    again = await fake.click(alice, listed, control(listed, "disband"))
+    preselected = [
+        o["value"]
+        for o in again.reply["components"][0]["components"][0]["options"]
+        if o.get("default")
+    ]
+    assert preselected == ["7"]
+    shown = await fake.click(alice, listed, control(listed, "done"))
+    assert "lost 1 Dawnian Infantry: marked to be disbanded at upkeep (R-UPK-02)" in shown.text
+    assert "Upkeep due: 6 units cost 1 RP" in shown.text
+    assert "paid 1 RP. 20 RP left" in shown.text
+    await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")

@@ -4,7 +4,8 @@ clicks by three players, against the fake Discord, with scripted dice.
 Rule IDs are cited where the test checks them:
 
 * R-TURN-01 (turn order Dawnians, Orcs, Acherousians, then game round 2), R-TURN-02 (steps in
-  order, ended with the panel's "Done" or ``/done``), R-TURN-03 (only the active faction acts);
+  order, ended with the panel's "Done" or ``/done``; Upkeep runs by itself), R-TURN-03 (only
+  the active faction acts);
 * R-BUY-01 (purchases with their effect), R-MUSTER-01 (mustered in step 8; what is left is
   placed by the bot, R-PBP-DEAD-03);
 * R-MOVE-01, R-MOVE-02 (moves by destination; entering enemy units is an attack);
@@ -67,9 +68,7 @@ async def daw_turn_until_battles(fake: FakeDiscord, table: Table, alice: FakeUse
     assert done.ephemeral and "Step 1 Trade is over." in done.text
     # R-GEN-07: the collection is told to the Dawnians only
     assert "Collected 11 RP" in done.text
-    upkeep = await panel(fake, table, "DAW", 1, showing="**Step 4 Upkeep**")
-    paid = await fake.click(alice, upkeep, control(upkeep, "done"))
-    assert "paid 2 RP. 19 RP left" in paid.text
+    assert "paid 2 RP. 19 RP left" in done.text  # step 4 ran by itself (R-TURN-02)
     buy_panel = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
     menu = await fake.click(alice, buy_panel, control(buy_panel, "buy"))
     assert menu.ephemeral and "You have 19 RP" in menu.text
@@ -235,12 +234,9 @@ async def test_a_game_round_of_three_factions(
     assert "R-TURN-03" in not_now.text and "not DAW's turn" in not_now.text
     not_yours = await fake.slash(alice, "done", faction="ORC", channel=daw)
     assert "You do not play ORC" in not_yours.text and "R-SETUP-02" in not_yours.text
-    for step in ("Trade", "Upkeep"):
-        await panel(
-            fake, table, "ORC", 1, showing=f"**Step {'1' if step == 'Trade' else '4'} {step}**"
-        )
-        result = await fake.slash(bob, "done", channel=orc)
-        assert f"{step} is over" in result.text
+    result = await fake.slash(bob, "done", channel=orc)
+    assert "Trade is over" in result.text and "paid" in result.text  # upkeep too
+    await panel(fake, table, "ORC", 1, showing="**Step 5 Buy**")
     troopers = await fake.slash(bob, "buy", unit="Troopers", channel=orc)
     assert "Bought 1 Orc Troopers for 3 RP." in troopers.text
     await fake.slash(bob, "done", channel=orc)  # step 5
@@ -257,7 +253,7 @@ async def test_a_game_round_of_three_factions(
     )
     audit = await service.audit_log(1)
     assert any(a.action == "order:UmpireAdvance" and a.user_id == umpire.id for a in audit)
-    for _ in range(3):  # upkeep, buy, move; no battle and nothing to muster
+    for _ in range(2):  # buy, move; upkeep runs by itself, no battle and nothing to muster
         await fake.slash(carol, "done", channel=ach)
     round_two = await panel(fake, table, "DAW", 2, showing="**Step 1 Trade**")
     assert round_two is not None

@@ -37,12 +37,12 @@ async def test_the_outbox_is_woken_only_after_the_answer_is_sent(
     assert done.text.startswith("Step 1 Trade is over."), done.text
     await woken_after_answer("the Done button", wakes, before)
 
-    # slash commands: /done (step 4 ends), then /buy in step 5
-    wakes, before = len(answers_seen), len(fake.requests_to("POST", CALLBACKS))
-    upkeep = await fake.slash(alice, "done", channel=daw)
-    assert upkeep.ephemeral, upkeep.text
-    await woken_after_answer("/done", wakes, before)
+    # slash commands: /buy in step 5 (step 4 ran by itself), then /done (step 5 ends)
     wakes, before = len(answers_seen), len(fake.requests_to("POST", CALLBACKS))
     bought = await fake.slash(alice, "buy", unit="Infantry", channel=daw)
     assert "Bought" in bought.text, bought.text
     await woken_after_answer("/buy", wakes, before)
+    wakes, before = len(answers_seen), len(fake.requests_to("POST", CALLBACKS))
+    ended = await fake.slash(alice, "done", channel=daw)
+    assert ended.ephemeral and ended.text.startswith("Step 5 Buy is over."), ended.text
+    await woken_after_answer("/done", wakes, before)

@@ -276,7 +276,8 @@ def test_r_coll_04_full_round_reason_names_the_start_of_the_last_turn() -> None:
     st, _ = _until(st, rs, "DAW", Step.BUY)
     st.owners["c"] = "DAW"
     st.unit(2).location = "c"
-    st, events = _until(st, rs, "DAW", Step.UPKEEP)
+    st, _ = _until(st, rs, "ORC", Step.TRADE)
+    st, events = _until(st, rs, "DAW", Step.BUY)  # step 4 no longer rests (R-TURN-02)
     assert ("c", "not held without a break since the start of your last turn") in _income(
         events
     ).withheld

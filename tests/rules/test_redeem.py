@@ -295,9 +295,7 @@ def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_
     assert st.step == Step.REDEEM
     for order in (RedeemIron("DAW", 1), RedeemSalt("DAW", 1), Earmark("DAW", "grain", 2)):
         st = _apply(st, order, rs).state
-    st = _apply(st, EndStep("DAW"), rs).state
-    assert st.step == Step.UPKEEP  # step 4 shows the bill and waits (R-UPK-02)
-    out = _apply(st, EndStep("DAW"), rs)
+    out = _apply(st, EndStep("DAW"), rs)  # steps 3 and 4 run by themselves (R-TURN-02)
     st = out.state
     (upkeep,) = [e for e in out.events if isinstance(e, UpkeepPaid)]
     assert (upkeep.upkeep, upkeep.salt_used, upkeep.bill) == (1, 1, 0)
@@ -318,21 +316,20 @@ def test_r_comm_02_step_2_waits_with_commodities_and_earmarks_come_back_at_turn_
     assert EarmarksReturned("DAW", {"grain": 1}) in events
     fs = st.factions["DAW"]
     assert (fs.commodities, fs.earmarks) == ({"timber": 1, "grain": 1}, {})
-    # the Orcs hold no commodity: their step 2 passes at once (step 4 waits: they have a unit)
+    # the Orcs hold no commodity: their step 2 passes at once, and steps 3 and 4 run by themselves
     assert (st.active, st.step) == ("ORC", Step.TRADE)
     st = _apply(st, EndStep("ORC"), rs).state
-    assert st.step == Step.UPKEEP
+    assert st.step == Step.BUY
 
 
 def test_r_pbp_dead_03_umpire_passes_step_2() -> None:
-    """R-PBP-DEAD-03: the umpire passes steps 1, 2 and 4 for the faction; nothing is redeemed, so
-    its Iron stays and the Timber collected in step 3 is added.
+    """R-PBP-DEAD-03: the umpire passes steps 1 and 2 for the faction (steps 3 and 4 run by
+    themselves, R-TURN-02); nothing is redeemed, so its Iron stays and the Timber collected in
+    step 3 is added.
     """
     rs, st = _campaign({"iron": 1})
     st = _apply(st, UmpireAdvance("DAW"), rs).state
     assert st.step == Step.REDEEM
-    st = _apply(st, UmpireAdvance("DAW"), rs).state
-    assert st.step == Step.UPKEEP
     st = _apply(st, UmpireAdvance("DAW"), rs).state
     assert st.step == Step.BUY
     assert st.factions["DAW"].commodities == {"iron": 1, "timber": 1}

@@ -72,7 +72,7 @@ def test_steps_in_order_reads_the_ids_of_the_game_data() -> None:
 def test_r_turn_02_the_turn_takes_its_steps_in_the_order_of_the_game_data() -> None:
     """R-TURN-02: the order of the steps is game data. With Collect moved before Trade, a
     turn begins with Collect, which runs by itself, and then rests in Trade; ending Trade goes
-    on to Redeem (which passes: no commodity) and then Upkeep."""
+    on to Redeem (which passes: no commodity), Upkeep (which pays and passes) and Buy."""
     rs = ruleset(
         provinces={"a": ("plains",), "b": ("plains",)},
         borders=[("a", "b")],
@@ -93,4 +93,8 @@ def test_r_turn_02_the_turn_takes_its_steps_in_the_order_of_the_game_data() -> N
     assert out.state.step is Step.TRADE
     assert out.state.factions["DAW"].rp == 13  # 10 + 3 collected from a
     out = apply(out.state, EndStep("DAW"), rs, NO_DICE)
-    assert [e.step for e in out.events if isinstance(e, StepBegan)] == [Step.REDEEM, Step.UPKEEP]
+    assert [e.step for e in out.events if isinstance(e, StepBegan)] == [
+        Step.REDEEM,
+        Step.UPKEEP,
+        Step.BUY,
+    ]

@@ -1,11 +1,13 @@
 """Step 4, Upkeep, through the turn machinery (R-UPK-01..05, R-COMM-07, R-ATTR-UNDEAD-02,
 R-ATTR-HERO-01, R-PBP-DEAD-03, R-PBP-DEAD-04).
 
-How step 4 goes (see ``caedes_bot/rules/economy.py``): it opens with ``UpkeepDue`` and waits
-for a faction that has units; ``DisbandUnits`` disbands voluntarily (R-UPK-02) and the step
-stays open; ``EndStep``/``PayUpkeep`` pays. When RP fall short an ``upkeep_disband`` decision
-is pending (R-UPK-03); ``DisbandUnits`` answers it (and pays, and the turn runs on), or
-``UmpireAdvance`` applies the default.
+How step 4 goes (see ``caedes_bot/rules/upkeep.py``): it opens with ``UpkeepDue`` and, when RP
+cover the bill, pays it and moves on by itself (R-TURN-02 as ruled). With the option
+``upkeep_waits`` it waits for a faction that has units: ``DisbandUnits`` disbands voluntarily
+(R-UPK-02) and the step stays open; ``EndStep``/``PayUpkeep`` pays. When RP fall short an
+``upkeep_disband`` decision is pending (R-UPK-03) and the step waits whatever the option;
+``DisbandUnits`` answers it (and pays, and the turn runs on), or ``UmpireAdvance`` applies the
+default. Marking units before step 4 is tested in ``test_upkeep_marks.py``.
 
 The bill: ceil(N/6) RP for N counted units, less Salt credit, never below 0. With R RP and S
 Salt the bill is payable exactly when ceil(N'/6) <= R + S, that is N' <= 6(R + S); so the
@@ -174,10 +176,22 @@ def test_r_upk_01_undead_exempt_types_and_unmustered_units_are_not_counted() -> 
 # --------------------------------------------------------------------------- step 4 opens
 
 
-def test_r_upk_02_step_4_shows_the_bill_and_waits_then_ending_it_pays() -> None:
-    """R-UPK-01, R-UPK-02: 7 infantry, 5 RP. Step 4 opens with the bill, ceil(7/6) = 2 RP, and
-    waits; nothing is paid yet. EndStep pays: 5 - 2 = 3 RP, and step 5 begins."""
-    rs, st, events = _to_upkeep([("DI", "a")] * 7, rp=5)
+def test_r_turn_02_step_4_shows_the_bill_pays_it_and_moves_on_without_a_click() -> None:
+    """R-TURN-02, R-UPK-01 (upkeep_waits false): 7 infantry, 5 RP. Ending step 2 runs step 3,
+    then step 4: the bill, ceil(7/6) = 2 RP, is shown and paid, 5 - 2 = 3 RP, and the turn
+    rests in step 5 with nothing pending."""
+    _, st, events = _to_upkeep([("DI", "a")] * 7, rp=5)
+    assert _of(events, UpkeepDue) == [UpkeepDue("DAW", 1, 7, 2, 0, 0, 2, 5)]
+    assert _of(events, UpkeepPaid) == [UpkeepPaid("DAW", 1, 7, 2, 0, 2, 5, 3)]
+    assert StepEnded("DAW", 1, Step.UPKEEP) in events
+    assert (st.step, st.factions["DAW"].rp, st.pending) == (Step.BUY, 3, [])
+
+
+def test_r_upk_02_with_upkeep_waits_step_4_shows_the_bill_and_waits_then_ending_it_pays() -> None:
+    """R-UPK-01, R-UPK-02, option upkeep_waits true: 7 infantry, 5 RP. Step 4 opens with the
+    bill, ceil(7/6) = 2 RP, and waits; nothing is paid yet. EndStep pays: 5 - 2 = 3 RP, and
+    step 5 begins."""
+    rs, st, events = _to_upkeep([("DI", "a")] * 7, rp=5, upkeep_waits=True)
     assert st.step is Step.UPKEEP
     assert _of(events, UpkeepDue) == [UpkeepDue("DAW", 1, 7, 2, 0, 0, 2, 5)]
     assert not _of(events, UpkeepPaid)
@@ -188,27 +202,29 @@ def test_r_upk_02_step_4_shows_the_bill_and_waits_then_ending_it_pays() -> None:
 
 
 def test_r_upk_01_pay_upkeep_order_works_in_step_4_only() -> None:
-    """R-UPK-01: PayUpkeep is EndStep for step 4 (6 units: 1 RP, 2 - 1 = 1 left); in step 5 a
-    stale PayUpkeep is refused and ends nothing."""
-    rs, st, _ = _to_upkeep([("DI", "a")] * 6, rp=2)
+    """R-UPK-01 (upkeep_waits true): PayUpkeep is EndStep for step 4 (6 units: 1 RP, 2 - 1 = 1
+    left); in step 5 a stale PayUpkeep is refused and ends nothing."""
+    rs, st, _ = _to_upkeep([("DI", "a")] * 6, rp=2, upkeep_waits=True)
     out = _give(st, PayUpkeep("DAW"), rs)
     assert (out.state.step, out.state.factions["DAW"].rp) == (Step.BUY, 1)
     with pytest.raises(WrongStep):
         _give(out.state, PayUpkeep("DAW"), rs)
 
 
-def test_r_upk_01_a_faction_without_units_passes_step_4_at_once() -> None:
-    """R-UPK-01: no unit, nothing to disband: the bill is ceil(0/6) = 0 and step 4 passes by
-    itself (3 RP stay 3)."""
-    _, st, events = _to_upkeep([], rp=3)
+@pytest.mark.parametrize("waits", [False, True])
+def test_r_upk_01_a_faction_without_units_passes_step_4_at_once(waits: bool) -> None:
+    """R-UPK-01, R-TURN-02: no unit, nothing to disband: the bill is ceil(0/6) = 0 and step 4
+    passes by itself (3 RP stay 3), even with the option upkeep_waits."""
+    _, st, events = _to_upkeep([], rp=3, upkeep_waits=waits)
     assert st.step is Step.BUY
     assert _of(events, UpkeepPaid) == [UpkeepPaid("DAW", 1, 0, 0, 0, 0, 3, 3)]
 
 
 def test_r_comm_07_salt_greater_than_the_bill_pays_nothing_and_the_rest_is_lost() -> None:
     """R-COMM-07, R-UPK-01: 13 infantry, 0 RP, 5 Salt redeemed: ceil(13/6) = 3, 3 of the Salt
-    used, bill 0: no shortfall, no unit goes; the 2 other Salt are lost when paying."""
-    rs, st, events = _to_upkeep([("DI", "a")] * 13, rp=0, salt=5)
+    used, bill 0: no shortfall, no unit goes, and step 4 does not wait (R-TURN-02); the 2
+    other Salt are lost when paying."""
+    rs, st, events = _to_upkeep([("DI", "a")] * 13, rp=0, salt=5, upkeep_waits=True)
     assert _of(events, UpkeepDue) == [UpkeepDue("DAW", 1, 13, 3, 5, 3, 0, 0)]
     assert st.pending == []
     out = _give(st, EndStep("DAW"), rs)
@@ -221,9 +237,10 @@ def test_r_comm_07_salt_greater_than_the_bill_pays_nothing_and_the_rest_is_lost(
 
 
 def test_r_upk_02_voluntary_disbanding_lowers_the_bill_and_keeps_the_step_open() -> None:
-    """R-UPK-02: 7 infantry, 5 RP; disbanding unit 7 leaves 6: ceil(6/6) = 1 RP. The step stays
-    open and shows the new bill; EndStep pays 1: 5 - 1 = 4 RP."""
-    rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=5)
+    """R-UPK-02, option upkeep_waits true: 7 infantry, 5 RP; disbanding unit 7 in step 4 leaves
+    6: ceil(6/6) = 1 RP. The step stays open and shows the new bill; EndStep pays 1: 5 - 1 = 4
+    RP."""
+    rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=5, upkeep_waits=True)
     out = _give(st, DisbandUnits("DAW", (7,)), rs)
     assert out.events == (
         UnitsDisbanded(
@@ -238,9 +255,10 @@ def test_r_upk_02_voluntary_disbanding_lowers_the_bill_and_keeps_the_step_open()
 
 def test_r_upk_02_voluntary_disbanding_of_undead_and_the_last_necromancer() -> None:
     """R-UPK-02, R-UPK-04, R-ATTR-UNDEAD-03: any unit may be disbanded voluntarily, Undead too;
-    disbanding the only Necromancer takes the two Undead left with it."""
+    disbanding the only Necromancer takes the two Undead left with it (in step 4, with
+    upkeep_waits true)."""
     units = [("DI", "a"), ("DN", "a"), ("DU", "a"), ("DU", "a"), ("DU", "b")]
-    rs, st, _ = _to_upkeep(units, rp=5)
+    rs, st, _ = _to_upkeep(units, rp=5, upkeep_waits=True)
     out = _give(st, DisbandUnits("DAW", (5,)), rs)
     assert _ids(out.state) == [1, 2, 3, 4]
     out = _give(out.state, DisbandUnits("DAW", (2,)), rs)
@@ -266,8 +284,9 @@ def test_r_upk_02_disbanding_is_refused_outside_step_4(step: Step) -> None:
 
 
 def test_r_upk_02_only_own_units_on_the_board() -> None:
-    """R-UPK-02: an Orc unit, or a unit id not on the board, is refused."""
-    rs, st, _ = _to_upkeep([("DI", "a")], rp=5)
+    """R-UPK-02: an Orc unit, or a unit id not on the board, is refused (step 4 waiting under
+    upkeep_waits)."""
+    rs, st, _ = _to_upkeep([("DI", "a")], rp=5, upkeep_waits=True)
     st.units["9"] = st.unit(1).__class__(id=9, kind="DI", owner="ORC", location="b")
     for bad in ((9,), (42,), ()):
         with pytest.raises(RuleViolation) as err:
@@ -438,9 +457,10 @@ def test_r_upk_03_default_order_cheapest_then_newest_heroes_last() -> None:
 
 def test_r_upk_03_umpire_advance_without_shortfall_just_pays() -> None:
     """R-PBP-DEAD-03, R-UPK-01, R-UPK-03: no decision pending: UmpireAdvance ends step 4, which
-    pays: ceil(7/6) = 2, 3 - 2 = 1 RP; the RP cover the bill, so no unit goes.
+    pays: ceil(7/6) = 2, 3 - 2 = 1 RP; the RP cover the bill, so no unit goes (step 4 waiting
+    under upkeep_waits).
     """
-    rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=3)
+    rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=3, upkeep_waits=True)
     out = _give(st, UmpireAdvance("DAW"), rs)
     assert not _of(out.events, UnitsDisbanded)
     assert out.state.factions["DAW"].rp == 1 and out.state.step is Step.BUY

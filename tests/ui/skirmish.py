@@ -10,6 +10,7 @@ Wolfsgate. Acherousians 14 Tower, 15 Phalanx, 16 Necromancer, 17 Undead Infantry
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import cache
@@ -71,9 +72,12 @@ def started() -> tuple[GameState, tuple[Event, ...]]:
     return apply(new_game(ruleset(), "skirmish", "seed"), StartCampaign(faction="UMPIRE"))
 
 
-def at_step(step: Step) -> GameState:
-    """The Dawnians' first turn at ``step`` (each step ended as a pass)."""
+def at_step(step: Step, **options: object) -> GameState:
+    """The Dawnians' first turn at ``step`` (each step ended as a pass), with the campaign
+    ``options`` changed (``upkeep_waits=True`` to rest in step 4)."""
     state, _ = started()
+    if options:
+        state.options = dataclasses.replace(state.options, **options)  # type: ignore[arg-type]
     while state.step < step:
         state, _ = apply(state, EndStep("DAW"))
     assert state.active == "DAW" and state.step is step

@@ -64,6 +64,7 @@ def test_campaign_start_posts_the_first_turn_panel_and_pings_its_player() -> Non
     assert f"<t:{unix}:R>" in panel.payload["content"]
     assert "**Step 1 Trade**" in text_of([panel])
     assert custom_ids(panel) == [
+        "caedes:7:panel.DAW.1.1:disband",
         "caedes:7:panel.DAW.1.1:done",
         "caedes:7:panel.DAW.1.1:status",
         "caedes:7:panel.DAW.1.1:help",
@@ -92,7 +93,8 @@ def test_r_gen_07_private_events_go_to_the_factions_thread_only() -> None:
     assert len(posts) == 1 and "Collected 11 RP and 3 Grain, 1 Livestock" in text_of(posts)
     (edit,) = [r for r in mine if r.kind is OutboxKind.EDIT]
     assert edit.payload["message_key"] == "panel:1:DAW"
-    assert "**Step 4 Upkeep**" in text_of([edit])
+    assert "**Step 5 Buy**" in text_of([edit])  # upkeep paid by itself (R-TURN-02)
+    assert "Upkeep: " in text_of(posts)
     assert "mention_user_ids" not in edit.payload
     assert by_key(rows, "orders:ORC") == [] and by_key(rows, "orders:ACH") == []
 

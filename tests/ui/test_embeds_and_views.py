@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from caedes_bot.rules.state import BattleDie, BattleStepRecord, CombatStep, Side, Step
+from caedes_bot.rules.upkeep_marks import SetDisbandMarks
 from caedes_bot.ui import views
 from caedes_bot.ui.embeds import (
     BattleHistory,
@@ -14,11 +15,12 @@ from caedes_bot.ui.embeds import (
     casualty_options,
     panel_components,
     status_embed,
+    turn_panel,
     unit_embed,
 )
 from caedes_bot.ui.steps import step_line
 from tests.rules.decision_samples import casualties
-from tests.ui.skirmish import at_step, ruleset
+from tests.ui.skirmish import apply, at_step, ruleset
 
 
 def _actions(rows: list[views.JSON]) -> list[str]:
@@ -28,7 +30,7 @@ def _actions(rows: list[views.JSON]) -> list[str]:
 @pytest.mark.parametrize(
     ("step", "actions"),
     [
-        (Step.TRADE, ["done", "status", "help"]),
+        (Step.TRADE, ["disband", "done", "status", "help"]),
         (Step.UPKEEP, ["disband", "done", "status", "help"]),
         (Step.BUY, ["buy", "done", "status", "help"]),
         (Step.MOVE, ["move", "done", "status", "help"]),
@@ -37,9 +39,10 @@ def _actions(rows: list[views.JSON]) -> list[str]:
 def test_r_turn_02_the_panel_offers_the_current_steps_controls(
     step: Step, actions: list[str]
 ) -> None:
-    """R-TURN-02: each waiting step has its "Done" button and its own controls, named with the
-    faction, game round and step so a stale click is caught."""
-    state = at_step(step)
+    """R-TURN-02, R-UPK-02: each waiting step has its "Done" button and its own controls, named
+    with the faction, game round and step so a stale click is caught; step 1 has "Disband at
+    upkeep…" (marks), step 4 rests only with the option upkeep_waits (then "Disband…")."""
+    state = at_step(step, upkeep_waits=True)
     rows = panel_components(7, state, ruleset(), "DAW")
     assert _actions(rows) == actions
     assert rows[0]["components"][0]["custom_id"].startswith(f"caedes:7:panel.DAW.1.{int(step)}:")
@@ -59,6 +62,25 @@ def test_status_shows_treasury_upkeep_and_units() -> None:
     assert fields["Treasury"].startswith("**19 RP**")
     assert fields["Upkeep at your next step 4"] == "2 RP for 7 units (R-UPK-01)"
     assert "Harrowgate: 2 Dawnian Infantry, 1 Dawnian Yeomen" in (fields["Units (7)"] or "")
+
+
+def test_r_upk_02_the_panel_and_status_list_the_marked_units() -> None:
+    """R-UPK-02, R-UPK-01: in step 1 Infantry #7 (Corndale) and #6 are marked: the panel and
+    /status list them by id; /status counts the next bill on the 5 units left, ceil(5/6) =
+    1 RP; with no mark neither lists anything."""
+    state, _ = apply(at_step(Step.TRADE), SetDisbandMarks("DAW", (7, 6)))
+    embed, _rows = turn_panel(7, state, ruleset(), "DAW", 1)
+    fields = {f.name: f.value or "" for f in embed.fields}
+    listed = fields["Marked to disband at upkeep (R-UPK-02)"]
+    assert listed.splitlines()[1] == "Dawnian Infantry #7 in Corndale"
+    assert listed.splitlines()[0].endswith("#6 in Harrowgate")
+    status = {f.name: f.value or "" for f in status_embed(state, ruleset(), "DAW").fields}
+    assert status["Marked to disband at upkeep (R-UPK-02)"] == listed
+    assert status["Upkeep at your next step 4"] == (
+        "1 RP for 5 units (of 7, once the marked units go) (R-UPK-01)"
+    )
+    plain, _ = turn_panel(7, at_step(Step.TRADE), ruleset(), "DAW", 1)
+    assert "Marked to disband at upkeep (R-UPK-02)" not in [f.name for f in plain.fields]
 
 
 def test_unit_embed_explains_each_attribute_with_its_rule() -> None:

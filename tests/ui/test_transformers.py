@@ -226,3 +226,33 @@ def test_r_trade_02_offers_to_answer_and_to_withdraw() -> None:
         f"#{offer.id} to Orcs: you give 3 RP"
     )
     assert offer_choices(state, ruleset(), "ACH", "", as_proposer=False) == []
+
+
+def test_r_upk_02_disband_suggests_own_units_marked_first_and_reads_ids_and_names() -> None:
+    """R-UPK-02: in step 1 ``/disband`` offers the Dawnians' 7 units; once #7 is marked it comes
+    first and says so. Typed: ``7``, ``#7`` or words found in one unit's label; words found in
+    several are refused with them as suggestions. In step 5 nothing is offered."""
+    from caedes_bot.cogs._transformers import mark_choices, resolve_own_unit
+    from caedes_bot.rules.errors import AmbiguousName
+    from caedes_bot.rules.upkeep_marks import ToggleDisbandMark
+
+    state = at_step(Step.TRADE)
+    rs = ruleset()
+    offered = mark_choices(state, rs, "DAW", "")
+    assert len(offered) == 7 and ("Dawnian Infantry #7 in Corndale", "7") in offered
+    marked, _ = apply(state, ToggleDisbandMark("DAW", 7))
+    assert mark_choices(marked, rs, "DAW", "")[0] == (
+        "Dawnian Infantry #7 in Corndale - marked (choose to take the mark back)",
+        "7",
+    )
+    assert resolve_own_unit(state, rs, "DAW", "7") == 7
+    assert resolve_own_unit(state, rs, "DAW", "#7") == 7
+    assert resolve_own_unit(state, rs, "DAW", "infantry #7 in corndale") == 7
+    assert resolve_own_unit(state, rs, "DAW", "Corndale") == 7
+    with pytest.raises(AmbiguousName) as several:
+        resolve_own_unit(state, rs, "DAW", "Dawnian Infantry")
+    assert several.value.rule == "R-UPK-02" and len(several.value.candidates) == 4
+    with pytest.raises(UnknownName) as unknown:
+        resolve_own_unit(state, rs, "DAW", "Dragon")
+    assert unknown.value.rule == "R-UPK-02"
+    assert mark_choices(at_step(Step.BUY), rs, "DAW", "") == []
