@@ -285,3 +285,39 @@ async def test_rate_limit_and_outage_are_retried_by_discord_py(
 
 async def test_ephemeral_flag_value() -> None:
     assert discord.MessageFlags(ephemeral=True).value == EPHEMERAL
+
+
+async def test_a_second_server_has_its_own_channels_roles_and_limits(fake: FakeDiscord) -> None:
+    """A bot in two servers (``add_guild`` before it connects): each announced at IDENTIFY
+    with its own @everyone role; channels and threads made in one belong to it, and Discord's
+    500 channels are counted per server."""
+    second = fake.add_guild("Second Guild")
+    errors = ErrorCatcher()
+    errors.install()
+    runner = BotRunner(fake, ProbeBot(), errors)
+    try:
+        await runner.start()
+        guild = runner.bot.get_guild(second)
+        assert guild is not None and guild.default_role.id == second
+        assert runner.bot.get_guild(fake.guild_id) is not None
+        category = await guild.create_category("Campaign")
+        text = await guild.create_text_channel("orders", category=category)
+        thread = await text.create_thread(name="orders-daw")
+        world = fake.world
+        assert {world.guild_of(c.id) for c in (category, text, thread)} == {second}
+        assert (world.channel_count(second), world.channel_count()) == (2, 1)
+        assert [
+            c["name"]
+            for c in world.guild_payload(members_intent=False, guild_id=second)["channels"]
+        ] == ["Campaign", "orders"]
+        world.max_guild_channels = 2
+        with pytest.raises(discord.HTTPException) as full:
+            await guild.create_text_channel("more")
+        assert full.value.code == 30013
+        first = runner.bot.get_guild(fake.guild_id)
+        assert first is not None
+        await first.create_text_channel("still-room")  # the first server has its own 500
+        runner.assert_clean()
+    finally:
+        await runner.stop()
+        errors.uninstall()

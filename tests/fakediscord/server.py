@@ -473,6 +473,10 @@ class FakeDiscord:
     def guild_id(self) -> int:
         return self.world.guild_id
 
+    def add_guild(self, name: str) -> int:
+        """Another server the bot is in (:meth:`World.add_guild`); before the bot connects."""
+        return self.world.add_guild(name)
+
     @property
     def bot_user(self) -> FakeUser:
         return self.world.bot
@@ -536,7 +540,7 @@ class FakeDiscord:
             {
                 "v": 10,
                 "user": {**bot.user_payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(self.world.guild_id), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guild_ids],
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": str(self.gateway_url),
@@ -550,7 +554,9 @@ class FakeDiscord:
         )
         if session.intents & INTENT_GUILDS:
             members = bool(session.intents & INTENT_GUILD_MEMBERS)
-            session.dispatch("GUILD_CREATE", self.world.guild_payload(members_intent=members))
+            for guild in self.world.guild_ids:
+                payload = self.world.guild_payload(members_intent=members, guild_id=guild)
+                session.dispatch("GUILD_CREATE", payload)
         self.signal.fire()
 
     def _session(self) -> GatewaySession:
@@ -767,7 +773,7 @@ class FakeDiscord:
         if int(p["app"]) != self.world.application_id:
             raise unknown("Application", 10002)
         guild = int(p["guild"]) if p.get("guild") else None
-        if guild is not None and guild != self.world.guild_id:
+        if guild is not None and guild not in self.world.guild_ids:
             # a server the bot is not in: Discord answers 403, code 50001 "Missing access"
             # (https://discord.com/developers/docs/topics/opcodes-and-status-codes), not 404
             raise ApiError(403, MISSING_ACCESS, "Missing Access")
@@ -952,13 +958,15 @@ class FakeDiscord:
 
     # --- REST: guild, channels, threads, messages ------------------------------------------
 
-    def _check_guild(self, p: dict[str, Any]) -> None:
-        if int(p["guild"]) != self.world.guild_id:
+    def _check_guild(self, p: dict[str, Any]) -> int:
+        guild = int(p["guild"])
+        if guild not in self.world.guild_ids:
             raise unknown("Guild", 10004)
+        return guild
 
     async def _get_guild(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
-        self._check_guild(p)
-        data = self.world.guild_payload(members_intent=False)
+        guild = self._check_guild(p)
+        data = self.world.guild_payload(members_intent=False, guild_id=guild)
         for key in ("channels", "threads", "members", "voice_states", "presences"):
             data.pop(key, None)
         return _json(data)
@@ -966,30 +974,31 @@ class FakeDiscord:
     async def _get_guild_channels(
         self, request: web.Request, p: dict[str, Any]
     ) -> web.StreamResponse:
-        self._check_guild(p)
+        guild = self._check_guild(p)
         return _json(
             [
                 self.world.channel_payload(cid)
                 for cid, c in self.world.channels.items()
-                if c["type"] not in (11, 12)
+                if c["type"] not in (11, 12) and c["guild_id"] == str(guild)
             ]
         )
 
     async def _create_channel(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
-        self._check_guild(p)
-        return _json(self.world.create_channel(self.world.bot.id, p["_body"] or {}), status=201)
+        guild = self._check_guild(p)
+        created = self.world.create_channel(self.world.bot.id, p["_body"] or {}, guild)
+        return _json(created, status=201)
 
     async def _get_roles(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
-        self._check_guild(p)
-        return _json([r.payload() for r in self.world.roles.values()])
+        guild = self._check_guild(p)
+        return _json([r.payload() for r in self.world.guild_roles(guild)])
 
     async def _get_member(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
         self._check_guild(p)
         return _json(self.world.user(int(p["user"])).member_payload())
 
     async def _active_threads(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
-        self._check_guild(p)
-        return _json(self.world.active_threads(self.world.bot.id))
+        guild = self._check_guild(p)
+        return _json(self.world.active_threads(self.world.bot.id, guild))
 
     def _visible(self, cid: int) -> JSON:
         channel = self.world.channel(cid)
@@ -1135,8 +1144,8 @@ class FakeDiscord:
             "type": kind,
             "token": token,
             "version": 1,
-            "guild_id": str(world.guild_id),
-            "guild": {"id": str(world.guild_id), "locale": "en-US", "features": []},
+            "guild_id": channel["guild_id"],
+            "guild": {"id": channel["guild_id"], "locale": "en-US", "features": []},
             "guild_locale": "en-US",
             "channel_id": str(channel_id),
             "channel": world.channel_payload(channel_id),
@@ -1145,7 +1154,7 @@ class FakeDiscord:
             "app_permissions": str(world.permissions_for(world.bot.id, channel_id)),
             "entitlements": [],
             "entitlement_sku_ids": [],
-            "authorizing_integration_owners": {"0": str(world.guild_id)},
+            "authorizing_integration_owners": {"0": channel["guild_id"]},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }

@@ -220,12 +220,14 @@ def iter_components(message: JSON) -> Iterator[JSON]:
 
 
 class World:
-    """The state of the fake Discord: one application, its bot user, one guild.
+    """The state of the fake Discord: one application, its bot user, its guild (and any more
+    guilds added with :meth:`add_guild`).
 
     Attributes:
         application_id: the application (also the bot user's id, as on Discord).
         bot: the bot's user and member.
         guild_id: the guild; ``guild_id`` is also the id of its @everyone role.
+        guild_ids: every guild the bot is in, ``guild_id`` first.
         users: every member by id (the bot included).
         roles: every role by id.
         channels: categories, text channels and threads by id (Discord channel objects).
@@ -246,6 +248,8 @@ class World:
         self.bot = FakeUser(self.application_id, "Caedes Bot", bot=True)
         self.guild_id = self.ids.next()
         self.guild_name = "Caedes Test Guild"
+        self.guild_ids: list[int] = [self.guild_id]
+        self.guild_names: dict[int, str] = {self.guild_id: self.guild_name}
         self.users: dict[int, FakeUser] = {self.bot.id: self.bot}
         self.roles: dict[int, FakeRole] = {
             self.guild_id: FakeRole(self.guild_id, "@everyone", EVERYONE_DEFAULT)
@@ -309,6 +313,27 @@ class World:
         self.roles[role.id] = role
         return role
 
+    def add_guild(self, name: str) -> int:
+        """Another server the bot is in, with the same members holding the same roles; it has
+        its own @everyone role (whose id is the server's, as on Discord) and no channels.
+        Add guilds before the bot connects: the gateway announces them at IDENTIFY."""
+        gid = self.ids.next()
+        self.guild_ids.append(gid)
+        self.guild_names[gid] = name
+        self.roles[gid] = FakeRole(gid, "@everyone", EVERYONE_DEFAULT)
+        return gid
+
+    def guild_of(self, channel_id: int) -> int:
+        """The guild a channel or thread belongs to."""
+        return int(self.channel(channel_id)["guild_id"])
+
+    def guild_roles(self, guild_id: int) -> list[FakeRole]:
+        """The roles of ``guild_id``: its @everyone role and the roles every guild shares."""
+        return [r for r in self.roles.values() if r.id == guild_id or r.id not in self.guild_ids]
+
+    def _in_guild(self, channel: JSON, guild_id: int | None) -> bool:
+        return channel["guild_id"] == str(guild_id or self.guild_id)
+
     def add_member(self, name: str, *, roles: list[int] | None = None) -> FakeUser:
         user = FakeUser(self.ids.next(), name, roles=list(roles or []))
         self.users[user.id] = user
@@ -322,13 +347,19 @@ class World:
         parent_id: int | None = None,
         overwrites: list[JSON] | None = None,
         topic: str | None = None,
+        guild_id: int | None = None,
     ) -> JSON:
         cid = self.ids.next()
-        position = sum(1 for c in self.channels.values() if c["type"] not in THREAD_TYPES)
+        guild = guild_id or self.guild_id
+        position = sum(
+            1
+            for c in self.channels.values()
+            if c["type"] not in THREAD_TYPES and self._in_guild(c, guild)
+        )
         channel: JSON = {
             "id": str(cid),
             "type": type,
-            "guild_id": str(self.guild_id),
+            "guild_id": str(guild),
             "name": name,
             "position": position,
             "parent_id": str(parent_id) if parent_id else None,
@@ -381,9 +412,14 @@ class World:
     def children(self, parent_id: int) -> list[JSON]:
         return [c for c in self.channels.values() if c.get("parent_id") == str(parent_id)]
 
-    def channel_count(self) -> int:
-        """Channels counting towards the server's 500: all but threads."""
-        return sum(1 for c in self.channels.values() if c["type"] not in THREAD_TYPES)
+    def channel_count(self, guild_id: int | None = None) -> int:
+        """Channels counting towards the server's 500: all but threads (of ``guild_id``, by
+        default the first guild)."""
+        return sum(
+            1
+            for c in self.channels.values()
+            if c["type"] not in THREAD_TYPES and self._in_guild(c, guild_id)
+        )
 
     def channel_payload(self, channel_id: int) -> JSON:
         channel = dict(self.channel(channel_id))
@@ -395,11 +431,11 @@ class World:
 
     # --- permissions (Discord's algorithm) -------------------------------------------------
 
-    def base_permissions(self, user_id: int) -> int:
+    def base_permissions(self, user_id: int, guild_id: int | None = None) -> int:
         user = self.user(user_id)
         if user_id == self.owner.id:
             return ALL_PERMISSIONS
-        value = self.roles[self.guild_id].permissions
+        value = self.roles[guild_id or self.guild_id].permissions
         for rid in user.roles:
             value |= self.roles[rid].permissions
         if value & flag("administrator"):
@@ -408,7 +444,8 @@ class World:
 
     def permissions_for(self, user_id: int, channel_id: int) -> int:
         """A member's permissions in a channel or thread, overwrites applied."""
-        base = self.base_permissions(user_id)
+        guild = self.guild_of(channel_id)
+        base = self.base_permissions(user_id, guild)
         if base == ALL_PERMISSIONS:
             return base
         channel = self.channel(channel_id)
@@ -422,7 +459,7 @@ class World:
             return value
         value = base
         ows = self.overwrites.get(channel_id, {})
-        everyone = ows.get(self.guild_id)
+        everyone = ows.get(guild)
         if everyone:
             value = (value & ~int(everyone["deny"])) | int(everyone["allow"])
         user = self.user(user_id)
@@ -493,8 +530,9 @@ class World:
             if bits & ~held:
                 raise missing_permissions("an overwrite names permissions the bot lacks")
 
-    def create_channel(self, actor: int, body: JSON) -> JSON:
-        """``POST /guilds/{guild}/channels``: a category or text channel."""
+    def create_channel(self, actor: int, body: JSON, guild_id: int | None = None) -> JSON:
+        """``POST /guilds/{guild}/channels``: a category or text channel (in ``guild_id``, by
+        default the first guild)."""
         self._require(actor, None, "manage_channels")
         name = str(body.get("name") or "")
         ctype = int(body.get("type", GUILD_TEXT))
@@ -511,9 +549,11 @@ class World:
             parent_channel = self.channel(int(parent))
             if parent_channel["type"] != GUILD_CATEGORY:
                 raise invalid_form("parent_id is not a category")
+            if not self._in_guild(parent_channel, guild_id):
+                raise invalid_form("parent_id is a category of another server")
         # Discord's limits: 500 channels in a server, categories included (30013), and 50 in
         # one category (a form error on parent_id); see tests.fakediscord.limits
-        if self.channel_count() >= self.max_guild_channels:
+        if self.channel_count(guild_id) >= self.max_guild_channels:
             raise guild_full()
         if parent is not None and len(self.children(int(parent))) >= self.max_category_channels:
             raise category_full()
@@ -525,6 +565,7 @@ class World:
             parent_id=int(parent) if parent is not None else None,
             overwrites=overwrites,
             topic=body.get("topic"),
+            guild_id=guild_id,
         )
         cid = int(channel["id"])
         if parent is not None and not overwrites:
@@ -616,13 +657,13 @@ class World:
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= CHANNEL_NAME_MAX:
             raise invalid_form("name: 1..100 characters")
-        self._check_thread_room()
+        self._check_thread_room(int(parent["guild_id"]))
         tid = self.ids.next()
         now = self.now().isoformat()
         thread: JSON = {
             "id": str(tid),
             "type": ttype,
-            "guild_id": str(self.guild_id),
+            "guild_id": parent["guild_id"],
             "parent_id": str(parent_id),
             "owner_id": str(actor),
             "name": name,
@@ -674,7 +715,7 @@ class World:
         thread["member_count"] = len(members)
         update = {
             "id": str(thread_id),
-            "guild_id": str(self.guild_id),
+            "guild_id": thread["guild_id"],
             "member_count": len(members),
             "added_members": [
                 {
@@ -723,17 +764,19 @@ class World:
         self.on_event("THREAD_UPDATE", dict(thread), INTENT_GUILDS)
         self.on_change()
 
-    def active_thread_count(self) -> int:
+    def active_thread_count(self, guild_id: int | None = None) -> int:
         return sum(
             1
             for c in self.channels.values()
-            if c["type"] in THREAD_TYPES and not c["thread_metadata"]["archived"]
+            if c["type"] in THREAD_TYPES
+            and not c["thread_metadata"]["archived"]
+            and self._in_guild(c, guild_id)
         )
 
-    def _check_thread_room(self) -> None:
+    def _check_thread_room(self, guild_id: int | None = None) -> None:
         """At its cap of active threads a server gets no new or unarchived thread: 400, code
         160006 (https://discord.com/developers/docs/resources/channel, "Threads")."""
-        if self.active_thread_count() >= self.max_active_threads:
+        if self.active_thread_count(guild_id) >= self.max_active_threads:
             raise ApiError(
                 400, MAX_ACTIVE_THREADS_REACHED, "Maximum number of active threads reached"
             )
@@ -745,13 +788,14 @@ class World:
             for u in sorted(self.thread_members[thread_id])
         ]
 
-    def active_threads(self, actor: int) -> JSON:
+    def active_threads(self, actor: int, guild_id: int | None = None) -> JSON:
         """``GET /guilds/{guild}/threads/active``: unarchived threads the bot may see."""
         threads = [
             dict(c)
             for c in self.channels.values()
             if c["type"] in THREAD_TYPES
             and not c["thread_metadata"]["archived"]
+            and self._in_guild(c, guild_id)
             and self.can_see(actor, int(c["id"]))
         ]
         members = [
@@ -798,7 +842,7 @@ class World:
         if body.get("nonce") is not None:
             message["nonce"] = body["nonce"]
         if channel_id in self.channels:
-            message["guild_id"] = str(self.guild_id)
+            message["guild_id"] = self.channels[channel_id]["guild_id"]
         return message
 
     def _resolve_mentions(self, message: JSON, allowed: JSON | None) -> None:
@@ -921,7 +965,7 @@ class World:
                 {
                     "id": message["id"],
                     "channel_id": message["channel_id"],
-                    "guild_id": str(self.guild_id),
+                    "guild_id": message.get("guild_id") or str(self.guild_id),
                 },
                 INTENT_GUILD_MESSAGES,
             )
@@ -931,11 +975,13 @@ class World:
 
     # --- the guild as the gateway sends it --------------------------------------------------
 
-    def guild_payload(self, *, members_intent: bool) -> JSON:
+    def guild_payload(self, *, members_intent: bool, guild_id: int | None = None) -> JSON:
+        """The guild ``guild_id`` (by default the first) as GUILD_CREATE carries it."""
+        guild = guild_id or self.guild_id
         members = list(self.users.values()) if members_intent else [self.bot]
         return {
-            "id": str(self.guild_id),
-            "name": self.guild_name,
+            "id": str(guild),
+            "name": self.guild_names[guild],
             "icon": None,
             "splash": None,
             "discovery_splash": None,
@@ -962,7 +1008,7 @@ class World:
             "max_members": 500000,
             "max_video_channel_users": 25,
             "features": [],
-            "roles": [r.payload() for r in self.roles.values()],
+            "roles": [r.payload() for r in self.guild_roles(guild)],
             "emojis": [],
             "stickers": [],
             "soundboard_sounds": [],
@@ -975,12 +1021,13 @@ class World:
             "channels": [
                 self.channel_payload(cid)
                 for cid, c in self.channels.items()
-                if c["type"] not in THREAD_TYPES
+                if c["type"] not in THREAD_TYPES and self._in_guild(c, guild)
             ],
             "threads": [
                 dict(c)
                 for cid, c in self.channels.items()
                 if c["type"] in THREAD_TYPES
+                and self._in_guild(c, guild)
                 and not c["thread_metadata"]["archived"]
                 and self.can_see(self.bot.id, cid)
             ],
