@@ -104,6 +104,15 @@ def invite_url(application_id: int) -> str:
     )
 
 
+def freeze_heap() -> None:
+    """Collect, then move every object alive out of the garbage collector's sight
+    (``gc.freeze``): what is alive after start-up lives as long as the process, and scanning it
+    again at each full collection paused the event loop for tens of milliseconds (design.md
+    section 4). Objects made later are collected as usual."""
+    gc.collect()
+    gc.freeze()
+
+
 class CaedesTree(app_commands.CommandTree[Any]):
     """The command tree with the bot's one error handler (see :mod:`caedes_bot.cogs._errors`);
     every command holds the outbox's wakes until it is answered (:func:`hold_wakes`)."""
@@ -135,8 +144,9 @@ class CaedesBot(commands.Bot):
             of :mod:`caedes_bot.ui.announcer` unless an ``announcer`` is given.
         shutdown_grace: seconds ``close`` lets the outbox finish its current pass.
         freeze_gc: move everything alive after start-up out of the garbage collector's sight
-            (``gc.freeze``), which removes its long pauses of the event loop (design.md
-            section 4); ``bot.py`` turns it on.
+            (:func:`freeze_heap`), at the end of ``setup_hook`` and again at the first READY
+            (with the servers in discord.py's cache), which removes its long pauses of the
+            event loop (design.md section 4); ``bot.py`` turns it on.
         options: passed to :class:`discord.ext.commands.Bot` (e.g. ``guild_ready_timeout``).
 
     Attributes (set by ``setup_hook``):
@@ -181,6 +191,7 @@ class CaedesBot(commands.Bot):
         self._service_options = dict(service_options or {})
         self._shutdown_grace = shutdown_grace
         self._freeze_gc = freeze_gc
+        self._frozen_at_ready = False
         self._background: list[asyncio.Task[None]] = []
         self._db: Database | None = None
         self.synced: list[app_commands.AppCommand] = []
@@ -213,8 +224,19 @@ class CaedesBot(commands.Bot):
         if self.settings.sync_commands:
             self.synced = await self.sync_commands()
         if self._freeze_gc:
-            gc.collect()
-            gc.freeze()
+            freeze_heap()
+
+    async def on_ready(self) -> None:
+        """The first READY: the servers, channels and members are now in discord.py's cache,
+        part of the start-up heap; with ``freeze_gc`` they are frozen too."""
+        if self._freeze_gc and not self._frozen_at_ready:
+            self._frozen_at_ready = True
+            freeze_heap()
+
+    @property
+    def heap_frozen_at_ready(self) -> bool:
+        """Whether the heap was frozen at the first READY (``freeze_gc``)."""
+        return self._frozen_at_ready
 
     async def sync_commands(self) -> list[app_commands.AppCommand]:
         """Sync the slash commands: to each development guild (at once), or globally.
