@@ -977,9 +977,9 @@ class FakeDiscord:
         guild = self._check_guild(p)
         return _json(
             [
-                self.world.channel_payload(cid)
-                for cid, c in self.world.channels.items()
-                if c["type"] not in (11, 12) and c["guild_id"] == str(guild)
+                self.world.channel_payload(int(c["id"]))
+                for c in self.world.channels_in(guild)
+                if c["type"] not in (11, 12)
             ]
         )
 

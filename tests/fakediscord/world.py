@@ -255,6 +255,8 @@ class World:
             self.guild_id: FakeRole(self.guild_id, "@everyone", EVERYONE_DEFAULT)
         }
         self.channels: dict[int, JSON] = {}
+        # the same channels by guild (a benchmark holds thousands over many servers)
+        self._by_guild: dict[int, dict[int, JSON]] = {}
         self.overwrites: dict[int, dict[int, JSON]] = {}
         self.thread_members: dict[int, set[int]] = {}
         self.messages: dict[int, list[JSON]] = {}
@@ -334,6 +336,15 @@ class World:
     def _in_guild(self, channel: JSON, guild_id: int | None) -> bool:
         return channel["guild_id"] == str(guild_id or self.guild_id)
 
+    def channels_in(self, guild_id: int | None = None) -> list[JSON]:
+        """The channels and threads of ``guild_id`` (by default the first guild), oldest first."""
+        return list(self._by_guild.get(guild_id or self.guild_id, {}).values())
+
+    def _add(self, channel: JSON) -> None:
+        cid = int(channel["id"])
+        self.channels[cid] = channel
+        self._by_guild.setdefault(int(channel["guild_id"]), {})[cid] = channel
+
     def add_member(self, name: str, *, roles: list[int] | None = None) -> FakeUser:
         user = FakeUser(self.ids.next(), name, roles=list(roles or []))
         self.users[user.id] = user
@@ -351,11 +362,7 @@ class World:
     ) -> JSON:
         cid = self.ids.next()
         guild = guild_id or self.guild_id
-        position = sum(
-            1
-            for c in self.channels.values()
-            if c["type"] not in THREAD_TYPES and self._in_guild(c, guild)
-        )
+        position = sum(1 for c in self.channels_in(guild) if c["type"] not in THREAD_TYPES)
         channel: JSON = {
             "id": str(cid),
             "type": type,
@@ -374,7 +381,7 @@ class World:
                 last_message_id=None,
                 default_auto_archive_duration=1440,
             )
-        self.channels[cid] = channel
+        self._add(channel)
         self.overwrites[cid] = {}
         for ow in overwrites or []:
             self._set_overwrite(cid, ow)
@@ -410,16 +417,16 @@ class World:
         ]
 
     def children(self, parent_id: int) -> list[JSON]:
-        return [c for c in self.channels.values() if c.get("parent_id") == str(parent_id)]
+        parent = self.channels.get(parent_id)
+        within = (
+            self.channels.values() if parent is None else self.channels_in(int(parent["guild_id"]))
+        )
+        return [c for c in within if c.get("parent_id") == str(parent_id)]
 
     def channel_count(self, guild_id: int | None = None) -> int:
         """Channels counting towards the server's 500: all but threads (of ``guild_id``, by
         default the first guild)."""
-        return sum(
-            1
-            for c in self.channels.values()
-            if c["type"] not in THREAD_TYPES and self._in_guild(c, guild_id)
-        )
+        return sum(1 for c in self.channels_in(guild_id) if c["type"] not in THREAD_TYPES)
 
     def channel_payload(self, channel_id: int) -> JSON:
         channel = dict(self.channel(channel_id))
@@ -617,6 +624,7 @@ class World:
         self._require(actor, channel_id, need)
         payload = self.channel_payload(channel_id)
         del self.channels[channel_id]
+        self._by_guild[int(channel["guild_id"])].pop(channel_id, None)
         self.overwrites.pop(channel_id, None)
         self.thread_members.pop(channel_id, None)
         for m in self.messages.pop(channel_id, []):
@@ -682,7 +690,7 @@ class World:
                 "create_timestamp": now,
             },
         }
-        self.channels[tid] = thread
+        self._add(thread)
         self.thread_activity[tid] = self.now()
         self.thread_members[tid] = {actor}
         self.messages[tid] = []
@@ -767,10 +775,8 @@ class World:
     def active_thread_count(self, guild_id: int | None = None) -> int:
         return sum(
             1
-            for c in self.channels.values()
-            if c["type"] in THREAD_TYPES
-            and not c["thread_metadata"]["archived"]
-            and self._in_guild(c, guild_id)
+            for c in self.channels_in(guild_id)
+            if c["type"] in THREAD_TYPES and not c["thread_metadata"]["archived"]
         )
 
     def _check_thread_room(self, guild_id: int | None = None) -> None:
@@ -792,10 +798,9 @@ class World:
         """``GET /guilds/{guild}/threads/active``: unarchived threads the bot may see."""
         threads = [
             dict(c)
-            for c in self.channels.values()
+            for c in self.channels_in(guild_id)
             if c["type"] in THREAD_TYPES
             and not c["thread_metadata"]["archived"]
-            and self._in_guild(c, guild_id)
             and self.can_see(actor, int(c["id"]))
         ]
         members = [
@@ -809,7 +814,7 @@ class World:
         self._require(actor, parent_id, "read_message_history", "manage_threads")
         threads = [
             dict(c)
-            for c in self.channels.values()
+            for c in self.channels_in(self.guild_of(parent_id))
             if c["type"] == PRIVATE_THREAD
             and c.get("parent_id") == str(parent_id)
             and c["thread_metadata"]["archived"]
@@ -1019,17 +1024,16 @@ class World:
             "voice_states": [],
             "members": [m.member_payload() for m in members],
             "channels": [
-                self.channel_payload(cid)
-                for cid, c in self.channels.items()
-                if c["type"] not in THREAD_TYPES and self._in_guild(c, guild)
+                self.channel_payload(int(c["id"]))
+                for c in self.channels_in(guild)
+                if c["type"] not in THREAD_TYPES
             ],
             "threads": [
                 dict(c)
-                for cid, c in self.channels.items()
+                for c in self.channels_in(guild)
                 if c["type"] in THREAD_TYPES
-                and self._in_guild(c, guild)
                 and not c["thread_metadata"]["archived"]
-                and self.can_see(self.bot.id, cid)
+                and self.can_see(self.bot.id, int(c["id"]))
             ],
             "presences": [],
             "stage_instances": [],
