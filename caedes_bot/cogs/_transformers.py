@@ -800,6 +800,12 @@ def mark_choices(state: GameState, ruleset: Ruleset, faction: str, current: str)
 
 _UNIT_ID = re.compile(r"#?\s*(\d{1,9})")
 
+#: What a unit option takes, said when the text names none of the faction's units.
+OWN_UNIT_ALLOWED = (
+    "one of your units, as the unit option lists them: its number (#4) or its name and place "
+    "(Knights #4 in Orme)"
+)
+
 
 def resolve_own_unit(state: GameState, ruleset: Ruleset, faction: str, text: str) -> int:
     """The id of the unit of ``faction`` that ``text`` names: its id (``"4"``, ``"#4"``), or
@@ -821,4 +827,6 @@ def resolve_own_unit(state: GameState, ruleset: Ruleset, faction: str, text: str
         names = tuple(labels[uid] for uid in found)
         raise AmbiguousName("unit of yours", _echo(text), names, rule="R-UPK-02")
     near = suggest(text, list(labels.values()))
-    raise UnknownName("unit of yours", _echo(text), near, rule="R-UPK-02")
+    error = UnknownName("unit of yours", _echo(text), near, rule="R-UPK-02")
+    error.allowed = OWN_UNIT_ALLOWED
+    raise error

@@ -255,4 +255,5 @@ def test_r_upk_02_disband_suggests_own_units_marked_first_and_reads_ids_and_name
     with pytest.raises(UnknownName) as unknown:
         resolve_own_unit(state, rs, "DAW", "Dragon")
     assert unknown.value.rule == "R-UPK-02"
+    assert unknown.value.allowed is not None and "#4" in unknown.value.allowed
     assert mark_choices(at_step(Step.BUY), rs, "DAW", "") == []
