@@ -152,6 +152,10 @@ async def _child_main(args: argparse.Namespace) -> dict[str, Any]:
     await _drained(bot)
     gc.collect()
     loaded = memory_kb()
+    from bench.common import units_listed
+
+    first = await bot.service.get_state(ids[0])
+    units = [f"round {first.round}, step {first.step.label}", *units_listed(first, bot.ruleset)]
     cached = len(bot.service.cached_campaigns())
     await bot.close()
     with contextlib.suppress(asyncio.CancelledError):
@@ -164,6 +168,7 @@ async def _child_main(args: argparse.Namespace) -> dict[str, Any]:
         "cached_order_ms": statistics.median(warm) * 1e3 if warm else None,
         "uncached_order_ms": statistics.median(cold) * 1e3 if cold else None,
         "order_samples": len(cold),
+        "units": units,
         "idle_rss_kb": idle["VmRSS"],
         "loaded_rss_kb": loaded["VmRSS"],
         "peak_rss_kb": loaded["VmHWM"],
@@ -260,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
         f"played in {result['seconds']} s; {result['cached_states']} states cached "
         f"(cache size {result['cache_size']})"
     )
+    print("each campaign (the first shown):", *result["units"], sep="\n")
     print(f"idle RSS      {idle / 1024:8.1f} MiB")
     print(f"loaded RSS    {result['loaded_rss_kb'] / 1024:8.1f} MiB")
     print(f"peak RSS      {peak / 1024:8.1f} MiB")

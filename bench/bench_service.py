@@ -56,7 +56,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common import load, machine, ms, percentile, ratio, spread
+from bench.common import load, machine, ms, percentile, ratio, spread, units_listed
 from caedes_bot.domain.records import CampaignStatus, utcnow
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
@@ -110,16 +110,6 @@ class Timed:
             return engine.apply(state, order, rs, dice)
         finally:
             self.seconds.append(time.perf_counter() - start)
-
-
-def units_listed(state: GameState, ruleset: Ruleset) -> list[str]:
-    """The campaign's units, faction by faction and kind by kind."""
-    lines = []
-    for faction in sorted({u.owner for u in state.units.values()}):
-        kinds = Counter(u.kind for u in state.units.values() if u.owner == faction)
-        listed = ", ".join(f"{n} {ruleset.kind(k).name} ({k})" for k, n in sorted(kinds.items()))
-        lines.append(f"  {faction} ({sum(kinds.values())}): {listed}")
-    return lines
 
 
 def order_of(n: int) -> Order:

@@ -1,5 +1,5 @@
-"""What the benchmarks share: percentiles that refuse too few samples, the machine's load, and
-the min / median / max summary of a ratio over several runs.
+"""What the benchmarks share: percentiles that refuse too few samples, the machine's load, the
+min / median / max summary of a ratio over several runs, and a campaign's units listed.
 
 The machine is shared, so no benchmark judges an absolute time: each compares a ratio to a
 reference measured in the same run, and repeats the run to show how much the ratio moves.
@@ -13,7 +13,13 @@ import platform
 import sqlite3
 import statistics
 import sys
+from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from caedes_bot.gamedata.model import Ruleset
+    from caedes_bot.rules.state import GameState
 
 #: Samples that must lie beyond a percentile for it to be reported (p99 needs 5,000).
 TAIL_SAMPLES = 50
@@ -66,3 +72,14 @@ def machine() -> str:
         f"{os.cpu_count()} cores, Python {sys.version.split()[0]} ({platform.machine()}), "
         f"SQLite {sqlite3.sqlite_version}"
     )
+
+
+def units_listed(state: GameState, ruleset: Ruleset) -> list[str]:
+    """A campaign's units, faction by faction and kind by kind (what a figure was measured
+    on)."""
+    lines = []
+    for faction in sorted({u.owner for u in state.units.values()}):
+        kinds = Counter(u.kind for u in state.units.values() if u.owner == faction)
+        listed = ", ".join(f"{n} {ruleset.kind(k).name} ({k})" for k, n in sorted(kinds.items()))
+        lines.append(f"  {faction} ({sum(kinds.values())}): {listed}")
+    return lines
