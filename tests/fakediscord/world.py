@@ -334,7 +334,7 @@ class World:
         return [r for r in self.roles.values() if r.id == guild_id or r.id not in self.guild_ids]
 
     def _in_guild(self, channel: JSON, guild_id: int | None) -> bool:
-        return channel["guild_id"] == str(guild_id or self.guild_id)
+        return bool(channel["guild_id"] == str(guild_id or self.guild_id))
 
     def channels_in(self, guild_id: int | None = None) -> list[JSON]:
         """The channels and threads of ``guild_id`` (by default the first guild), oldest first."""
