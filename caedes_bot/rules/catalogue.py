@@ -25,7 +25,6 @@ from caedes_bot.rules import (
     errors,
     events,
     mercenary,
-    movement,
     muster,
     odds,
     orders,
@@ -45,6 +44,12 @@ from caedes_bot.rules import (
 from caedes_bot.rules.combat import arithmetic, battle, sides
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
+from caedes_bot.rules.movement import apply as movement_apply
+from caedes_bot.rules.movement import costs as movement_costs
+from caedes_bot.rules.movement import orders as movement_orders
+from caedes_bot.rules.movement import reach as movement_reach
+from caedes_bot.rules.movement import refusals as movement_refusals
+from caedes_bot.rules.movement import stuck as movement_stuck
 from caedes_bot.rules.steps import StepSpec
 
 #: The modules of the rules (all but the engine, which imports this one), in no special order.
@@ -56,7 +61,6 @@ MODULES = (
     errors,
     events,
     mercenary,
-    movement,
     muster,
     odds,
     orders,
@@ -77,6 +81,12 @@ MODULES = (
     sides,
     combat_events,
     combat_orders,
+    movement_apply,
+    movement_costs,
+    movement_orders,
+    movement_reach,
+    movement_refusals,
+    movement_stuck,
 )
 
 #: The spec of every step of the turn, one each (the order of a turn is game data,
@@ -87,7 +97,7 @@ STEP_SPECS: tuple[StepSpec, ...] = (
     collect.SPEC,
     upkeep.SPEC,
     buy.SPEC,
-    movement.SPEC,
+    movement_apply.SPEC,
     combat_orders.SPEC,
     muster.SPEC,
 )
