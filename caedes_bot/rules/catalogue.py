@@ -41,7 +41,7 @@ from caedes_bot.rules import (
     upkeep_marks,
     victory,
 )
-from caedes_bot.rules.combat import arithmetic, battle, sides
+from caedes_bot.rules.combat import arithmetic, battle, roster, round_start, sides
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
@@ -78,6 +78,8 @@ MODULES = (
     victory,
     arithmetic,
     battle,
+    roster,
+    round_start,
     sides,
     combat_events,
     combat_orders,

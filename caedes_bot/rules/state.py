@@ -142,7 +142,8 @@ class CombatStep(enum.StrEnum):
 class BattlePhase(enum.StrEnum):
     """Where a battle stands (R-COMBAT-03); the battle waits in the last three.
 
-    ``round_start``: the next round begins (Mercenary check, then the missile step).
+    ``round_start``: the round-start phase (R-COMBAT-03, :attr:`Battle.start_done` says how far
+    it is; it may wait for a decision), then the missile step.
     ``missile_casualties`` / ``melee_casualties``: that step's dice are rolled; waiting for
     casualty choices (R-COMBAT-06). ``press_or_withdraw``: waiting for the attacker (R-COMBAT-08).
     """
@@ -223,6 +224,8 @@ class Battle:
         round_losses: a unit has been removed or wounded in the current round.
         records: every missile and melee step so far, with every die.
         withdrawn: attacking units that withdrew; still cleaned up at the end (R-ATTR-FORTI-02).
+        start_done: slots of the round-start phase done this round
+            (:mod:`caedes_bot.rules.combat.round_start`, R-COMBAT-03).
     """
 
     id: int
@@ -238,6 +241,7 @@ class Battle:
     round_losses: bool = False
     records: list[BattleStepRecord] = field(default_factory=list)
     withdrawn: list[int] = field(default_factory=list)
+    start_done: int = 0
 
     def units(self, side: Side) -> list[int]:
         """Ids of the units still fighting on ``side``."""
@@ -450,9 +454,8 @@ class PendingDecision:
     @property
     def battle_id(self) -> int | None:
         """The battle this decision belongs to, or ``None`` for a decision outside battles."""
-        if isinstance(self.detail, CasualtiesDetail | PressOrWithdrawDetail):
-            return self.detail.battle
-        return None
+        battle = getattr(self.detail, "battle", None)
+        return battle if isinstance(battle, int) else None
 
 
 @dataclass

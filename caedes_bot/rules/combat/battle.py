@@ -8,8 +8,9 @@
   side is every unit there of a faction that is not the attacker's pact partner (and, with
   ``river_ship_occupies``, such factions' ships on the province's river edges, R-MOVE-13);
   partners of the attacker there take no part (R-COMBAT-01). See :mod:`.sides`.
-* Each round (R-COMBAT-03): (0) the Mercenary check per faction per side (R-ATTR-MERC-01,
-  default cheapest); (a) the missile step (R-COMBAT-04); (b) the melee step (R-COMBAT-05);
+* Each round (R-COMBAT-03): (0) the round-start phase, a list of actions run for each side
+  (:mod:`.round_start`: the Mercenary check per faction per side, R-ATTR-MERC-01, default
+  cheapest); (a) the missile step (R-COMBAT-04); (b) the melee step (R-COMBAT-05);
   (c) the withdrawal check (R-COMBAT-08). After every removal, a side without units ends the
   battle at once (R-COMBAT-07).
 * In each step every die of both sides is rolled first (attacker's dice, then defender's, each
@@ -33,7 +34,7 @@ or unfinished and then applies R-COLL-02(b).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.arithmetic import (
@@ -47,7 +48,6 @@ from caedes_bot.rules.combat.arithmetic import (
     handout_order,
     has_real_choice,
     is_hit,
-    mercenary_losses,
     share_hits,
     step_dice,
 )
@@ -62,6 +62,8 @@ from caedes_bot.rules.combat.events import (
     CasualtiesRemoved,
     WithdrawalOffered,
 )
+from caedes_bot.rules.combat.roster import remove_units
+from caedes_bot.rules.combat.round_start import run_round_start
 from caedes_bot.rules.combat.sides import (
     battle_context,
     battle_fighters,
@@ -73,7 +75,6 @@ from caedes_bot.rules.errors import (
     RuleViolation,
 )
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.mercenary import MercenariesDeserted
 from caedes_bot.rules.ownership import capture, capture_unopposed, hostile_units
 from caedes_bot.rules.state import (
     Battle,
@@ -261,8 +262,10 @@ def settle(state: GameState, share: CasualtyShare, unit_ids: list[int]) -> None:
 
 
 def next_round(battle: Battle) -> None:
+    """Begin the next round: its round-start phase runs from its first slot (R-COMBAT-03)."""
     battle.round += 1
     battle.phase = BattlePhase.ROUND_START
+    battle.start_done = 0
 
 
 def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> list[Event]:
@@ -270,10 +273,14 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
     events: list[Event] = []
     while True:
         if battle.phase is BattlePhase.ROUND_START:
-            battle.round_losses = False
-            events += _mercenary_check(state, ruleset, battle)
+            if battle.start_done == 0:
+                battle.round_losses = False
+            start_events, complete = run_round_start(state, ruleset, dice, battle)
+            events += start_events
             if _decided(battle):
                 return events + end_battle(state, ruleset, battle, None)
+            if not complete:
+                return events
             events += _roll_step(state, ruleset, dice, battle, CombatStep.MISSILE)
             battle.phase = BattlePhase.MISSILE_CASUALTIES
         if battle.phase in (BattlePhase.MISSILE_CASUALTIES, BattlePhase.MELEE_CASUALTIES):
@@ -298,43 +305,6 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
 def _decided(battle: Battle) -> bool:
     """A side has no units left (R-COMBAT-07)."""
     return not battle.attacker_units or not battle.defender_units
-
-
-def _destroy(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> None:
-    gone = set(unit_ids)
-    for uid in gone:
-        state.units.pop(str(uid), None)
-    battle.attacker_units = [u for u in battle.attacker_units if u not in gone]
-    battle.defender_units = [u for u in battle.defender_units if u not in gone]
-
-
-def _mercenary_check(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
-    """Round start: excess Mercenaries on each side go (R-ATTR-MERC-01)."""
-    fighters = battle_fighters(state, ruleset, battle)
-    lost = mercenary_losses(fighters, battle_context(state, ruleset, battle, fighters))
-    if not lost:
-        return []
-    events: list[Event] = []
-    gone = set(lost)
-    groups: dict[tuple[Side, str], list[Fighter]] = {}
-    for f in fighters:
-        groups.setdefault((f.side, f.faction), []).append(f)
-    for (_side, faction), members in groups.items():
-        out = [f for f in members if f.id in gone]
-        if out:
-            mercs = sum(1 for f in members if f.mercenary)
-            events.append(
-                MercenariesDeserted(
-                    faction,
-                    battle.space,
-                    tuple((f.id, f.kind.id) for f in out),
-                    mercenaries=mercs,
-                    others=len(members) - mercs,
-                )
-            )
-    _destroy(state, battle, lost)
-    battle.round_losses = True
-    return events
 
 
 def _roll_step(
@@ -444,7 +414,7 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
     for side in Side:
         for uid in wounded[side]:
             state.unit(uid).wounded = True
-    _destroy(state, battle, destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
+    remove_units(state, battle, destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
     battle.owed = []
     record = battle.records[-1]
     record.destroyed = sorted(destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
@@ -539,7 +509,7 @@ def end_battle(
         if leaving:
             events.append(withdraw_units(state, battle, leaving))
         destroyed_at_end += [f.id for f in attackers if not f.can_withdraw]
-        _destroy(state, battle, destroyed_at_end)
+        remove_units(state, battle, destroyed_at_end)
     for uid in battle.attacker_units + battle.defender_units + battle.withdrawn:
         unit = state.units.get(str(uid))
         if unit is not None and unit.wounded:
@@ -547,7 +517,7 @@ def end_battle(
                 unit.wounded = False
             else:
                 destroyed_at_end.append(uid)
-    _destroy(state, battle, destroyed_at_end)
+    remove_units(state, battle, destroyed_at_end)
     result = forced or classify(len(battle.attacker_units), len(battle.defender_units))
     if result is BattleResult.ATTACKER_WON:
         events += capture(state, battle.space, battle.attacker, battle=battle.id)

@@ -1,0 +1,128 @@
+"""The round-start phase of a battle (R-COMBAT-03, step (0)): an ordered list of actions, each
+run for the attacking side and then for the defending side, before the missile step.
+
+The actions today are, in catalogue order:
+
+1. ``mercenary``: excess Mercenaries of each faction on the side go (R-ATTR-MERC-01).
+
+Between the Mercenary check and the missile step come, in this order, summons
+(R-MAGIC-SUMM-01) and declarations of special actions (R-COMBAT-12).
+
+How the phase runs. :func:`run_round_start` works through the slots ``(action, side)`` in
+order (every action for the attacker, then the same action for the defender, then the next
+action), counting the slots done in :attr:`Battle.start_done`, which :func:`next_round` sets
+back to 0. After each slot it stops if a side has no units left (the battle ends, R-COMBAT-07)
+or if the slot left a pending decision of this battle (the battle waits for it). The handler of
+that decision applies the answer and calls :func:`caedes_bot.rules.combat.battle.advance`,
+which carries on with the next slot; the slot that asked is never run twice in a round.
+
+How to add an action (summons, for instance):
+
+* write ``def my_action(state, ruleset, dice, battle, side) -> list[Event]``: do what the
+  action does for ``side`` (``Side.ATTACKER`` or ``Side.DEFENDER``) of ``battle``, mutating
+  ``state``; remove units only with :func:`caedes_bot.rules.combat.roster.remove_units`; add
+  units to ``battle.attacker_units`` / ``battle.defender_units`` to make them fight; append a
+  :class:`~caedes_bot.rules.state.PendingDecision` whose detail names ``battle`` (a field
+  ``battle: int``) to make the battle wait for a player;
+* put ``RoundStartAction("my_action", my_action)`` at its place in :data:`ROUND_START_ACTIONS`;
+* give the decision's kind a step default (R-PBP-DEAD-04) and an order whose handler applies
+  the answer, then returns ``advance(state, ruleset, dice, battle)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat.arithmetic import mercenary_losses
+from caedes_bot.rules.combat.roster import remove_units
+from caedes_bot.rules.combat.sides import battle_context, battle_fighters
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary import MercenariesDeserted
+from caedes_bot.rules.state import Battle, GameState, Side
+
+#: ``(state, ruleset, dice, battle, side) -> events``: one round-start action for one side.
+RoundStartRun = Callable[[GameState, Ruleset, Dice, Battle, Side], list[Event]]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStartAction:
+    """One action of the round-start phase (R-COMBAT-03): ``run`` is called once per side per
+    round, attacker first."""
+
+    name: str
+    run: RoundStartRun
+
+
+def mercenary_check(
+    state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle, side: Side
+) -> list[Event]:
+    """Excess Mercenaries of each faction on ``side`` go, cheapest first (R-ATTR-MERC-01,
+    R-ATTR-MERC-02); the choice is the default one."""
+    fighters = battle_fighters(state, ruleset, battle)
+    mine = [f for f in fighters if f.side is side]
+    lost = mercenary_losses(mine, battle_context(state, ruleset, battle, fighters))
+    if not lost:
+        return []
+    gone = set(lost)
+    events: list[Event] = []
+    groups: dict[str, list[int]] = {}
+    for n, f in enumerate(mine):
+        groups.setdefault(f.faction, []).append(n)
+    for faction, members in groups.items():
+        out = [mine[n] for n in members if mine[n].id in gone]
+        if out:
+            mercs = sum(1 for n in members if mine[n].mercenary)
+            events.append(
+                MercenariesDeserted(
+                    faction,
+                    battle.space,
+                    tuple((f.id, f.kind.id) for f in out),
+                    mercenaries=mercs,
+                    others=len(members) - mercs,
+                )
+            )
+    remove_units(state, battle, lost)
+    battle.round_losses = True
+    return events
+
+
+#: The round-start actions in order (R-COMBAT-03); see the module docstring to add one.
+ROUND_START_ACTIONS: list[RoundStartAction] = [
+    RoundStartAction("mercenary", mercenary_check),
+]
+
+
+def round_start_slots() -> list[tuple[RoundStartAction, Side]]:
+    """Every ``(action, side)`` of the phase in the order they run: each action for the
+    attacker, then for the defender."""
+    return [(action, side) for action in ROUND_START_ACTIONS for side in Side]
+
+
+def waits_on_players(state: GameState, battle: Battle) -> bool:
+    """Whether a pending decision of ``battle`` is open."""
+    return any(d.battle_id == battle.id for d in state.pending)
+
+
+def run_round_start(
+    state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle
+) -> tuple[list[Event], bool]:
+    """Run the slots of the round-start phase not yet done this round (R-COMBAT-03).
+
+    Returns:
+        The events, and whether the phase is complete. It is not when a slot left a decision
+        to wait for, or when a side has no units left (the caller ends the battle).
+    """
+    events: list[Event] = []
+    slots = round_start_slots()
+    while battle.start_done < len(slots):
+        action, side = slots[battle.start_done]
+        battle.start_done += 1
+        events += action.run(state, ruleset, dice, battle, side)
+        if not battle.attacker_units or not battle.defender_units:
+            return events, False
+        if waits_on_players(state, battle):
+            return events, False
+    return events, True
