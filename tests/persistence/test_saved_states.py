@@ -29,6 +29,7 @@ KINDS = ("casualties", "press_or_withdraw", "upkeep_disband")
 ADDED_SINCE: dict[str, object] = {
     "options.upkeep_waits": False,  # R-TURN-02, R-UPK-02 (decision 0007)
     "factions.*.disband_marks": [],  # R-UPK-02 (decision 0007)
+    "battle.start_done": 0,  # R-COMBAT-03 (round-start phase); only where a battle is saved
 }
 
 
@@ -36,7 +37,8 @@ def _add(node: dict[str, Any], path: list[str], value: object) -> None:
     head, rest = path[0], path[1:]
     for key in list(node) if head == "*" else [head]:
         if rest:
-            _add(node[key], rest, value)
+            if node[key] is not None:  # e.g. no battle under way: nothing to add to
+                _add(node[key], rest, value)
         else:
             assert key not in node, f"{key} was saved already: drop it from ADDED_SINCE"
             node[key] = copy.deepcopy(value)
