@@ -64,7 +64,7 @@ from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import migrate_to_head
-from caedes_bot.persistence.mappers import dump_state, load_state
+from caedes_bot.persistence.stateparts import load_parts, split_state
 from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Actor, RulesService
@@ -161,13 +161,13 @@ async def to_buy_step(service: RulesService, campaign_id: int) -> None:
     def rich(conn: Any) -> None:
         record = repo.load_campaign(conn, campaign_id)
         assert record is not None
-        st = load_state(record.state_json)
+        st = load_parts(record.parts)
         st.factions["DAW"].rp = 10_000_000
-        repo.save_state(
+        repo.replace_state(
             conn,
             campaign_id=campaign_id,
             expected_version=record.info.version,
-            state_json=dump_state(st),
+            parts=split_state(st),
             last_event_seq=record.last_event_seq,
             now=record.info.updated_at,
         )

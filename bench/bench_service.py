@@ -9,7 +9,8 @@ What it measures: a mid-game campaign of the shipped default scenario (game roun
 units, listed kind by kind when it runs, 3,000 events in its log) takes alternating
 ``BuyUnits`` / ``CancelPurchase`` orders from the Dawnians in step 5, one after the other as
 fast as they complete: real orders through ``rules.engine.apply``, each one transaction with
-the state document, the order row, its events, its outbox rows and the processed interaction.
+the state parts it changed, the order row, its events, its outbox rows and the processed
+interaction.
 Each run also times the cold paths beside the cached one:
 
 * **first order after a restart**: a new ``Database`` and ``RulesService`` on the same file,
@@ -22,9 +23,10 @@ Each run also times the cold paths beside the cached one:
 The reference, and why it is fair: in the same run, a bare ``sqlite3`` connection to **its own
 database file** (migrated the same way, holding the same campaign) runs the statements of one
 order with the same data already serialised (``BEGIN IMMEDIATE``; insert the interaction;
-``UPDATE campaigns SET state=?, version=version+1 WHERE id=? AND version=?``; insert the order;
-its events; its outbox rows; ``COMMIT``), on the event loop's thread. That is the least any
-order can cost on this machine at this moment. It keeps SQLite's own automatic checkpoints
+``UPDATE campaigns SET version=version+1 WHERE id=? AND version=?``; update the state parts the
+order changed (``UPDATE campaign_state_parts SET doc=? WHERE campaign_id=? AND key=?``);
+insert the order; its events; its outbox rows; ``COMMIT``), on the event loop's thread. That is
+the least any order can cost on this machine at this moment. It keeps SQLite's own automatic checkpoints
 (it is plain SQLite), which is why its p99 is far from its median. The service and the bare
 connection take turns, order by order, so both see the same load.
 
@@ -62,7 +64,8 @@ from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database, migrate_to_head
-from caedes_bot.persistence.mappers import dump_event, dump_order, dump_state
+from caedes_bot.persistence.mappers import dump_event, dump_order
+from caedes_bot.persistence.stateparts import diff_state, split_state
 from caedes_bot.rules import engine
 from caedes_bot.rules.buy import BuyUnits, CancelPurchase
 from caedes_bot.rules.dice import Dice
@@ -118,9 +121,16 @@ def order_of(n: int) -> Order:
 
 
 async def build(
-    db: Database, ruleset: Ruleset, service: RulesService, events: int, count: int = 1
+    db: Database,
+    ruleset: Ruleset,
+    service: RulesService,
+    events: int,
+    count: int = 1,
+    *,
+    units: int = 200,
 ) -> list[int]:
-    """``count`` campaigns at the same mid-game point, each with ``events`` events logged."""
+    """``count`` campaigns at the same mid-game point, each with ``units`` units on the board
+    and ``events`` events logged."""
     ids = []
     for _ in range(count):
         info = await service.create_campaign(
@@ -128,7 +138,7 @@ async def build(
         )
         await service.assign(info.id, PLAYER, "DAW")
         await service.set_status(info.id, CampaignStatus.ACTIVE)
-        state = mid_game(await service.get_state(info.id), ruleset)
+        state = mid_game(await service.get_state(info.id), ruleset, units)
         now = utcnow()
         filler: list[tuple[dict[str, Any], None]] = [
             ({"type": "StepBegan", "faction": "DAW", "round": 1, "step": 1}, None)
@@ -141,11 +151,11 @@ async def build(
             at: datetime = now,
             rows: list[tuple[dict[str, Any], None]] = filler,
         ) -> None:
-            repo.save_state(
+            repo.replace_state(
                 conn,
                 campaign_id=cid,
                 expected_version=0,
-                state_json=dump_state(st),
+                parts=split_state(st),
                 last_event_seq=len(rows),
                 now=at,
             )
@@ -169,7 +179,9 @@ def bare_transaction(
     from caedes_bot.rules.dice import SeededDice
 
     out = engine.apply(service_state, BuyUnits("DAW", KIND, 1), ruleset, SeededDice("x"))
-    state_json = dump_state(out.state)
+    changes = diff_state(service_state, out.state, 1)
+    assert not (changes.inserts or changes.deletes or changes.reorders)
+    part_rows = [(doc, campaign_id, key) for key, doc in changes.updates]
     order_json = json.dumps(dump_order(BuyUnits("DAW", KIND, 1)))
     event_rows = [
         (
@@ -194,10 +206,13 @@ def bare_transaction(
             (f"bare-{n}", campaign_id, '{"events":[]}', now),
         )
         cur = conn.execute(
-            "UPDATE campaigns SET state=?, version=version+1, last_event_seq=?, updated_at=? WHERE id=? AND version=?",
-            (state_json, seq + len(event_rows), now, campaign_id, v),
+            "UPDATE campaigns SET version=version+1, last_event_seq=?, updated_at=? WHERE id=? AND version=?",
+            (seq + len(event_rows), now, campaign_id, v),
         )
         assert cur.rowcount == 1
+        conn.executemany(
+            "UPDATE campaign_state_parts SET doc=? WHERE campaign_id=? AND key=?", part_rows
+        )
         conn.execute(
             "INSERT INTO campaign_orders (campaign_id, seq, actor_user_id, acting_as, faction, type, payload, interaction_id, dice_before, dice_after, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (

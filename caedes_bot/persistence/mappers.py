@@ -1,7 +1,8 @@
 """Between rules objects and stored JSON (design.md section 4).
 
-* The game state is one JSON document per campaign, written and read with pydantic's
-  ``TypeAdapter(GameState)``, which round-trips the rules' plain dataclasses (enums, tuples and
+* The game state is one JSON document (stored as parts, one per unit, faction and section, by
+  :mod:`caedes_bot.persistence.stateparts`, which joins them back into this document), read
+  with pydantic's ``TypeAdapter(GameState)``, which round-trips the rules' plain dataclasses (enums, tuples and
   nested dataclasses included) without any serialisation code in the rules core. The document
   carries no version of its own, so its shape is kept: a pending decision is stored as
   ``{"id", "faction", "kind", "reaction", "detail"}`` with ``kind`` the

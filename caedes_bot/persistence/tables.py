@@ -5,8 +5,11 @@ autogenerate and a test checks that the two agree.
 
 What lives where:
 
-* ``campaigns``: one row per campaign, holding the whole rules state as ONE versioned JSON
-  document (the serialised :class:`~caedes_bot.rules.state.GameState`).
+* ``campaigns``: one row per campaign with its ``version``, which every order bumps;
+* ``campaign_state_parts``: its rules state (:class:`~caedes_bot.rules.state.GameState`) as
+  parts, one JSON document per unit, per faction and per other section
+  (:mod:`caedes_bot.persistence.stateparts`, docs/decisions/0008), so that an order rewrites
+  only the parts it changed.
 * ``campaign_orders`` and ``campaign_events``: the append-only order log (enough to replay a
   campaign exactly) and event log (the history players see).
 * ``members``, ``channels``, ``deadlines``, ``processed_interactions``, ``outbox``,
@@ -97,7 +100,8 @@ _OPEN_CAMPAIGN = sa.text("status != 'finished'")
 
 
 class Campaign(Base):
-    """One campaign: its Discord home, its status and its whole rules state (one document).
+    """One campaign: its Discord home, its status and the version of its rules state (whose
+    parts are :class:`CampaignStatePart` rows).
 
     ``name_key`` is the name as compared (case-folded); two campaigns of a guild that are not
     finished never share one (a partial unique index), so two ``/campaign new`` at once cannot
@@ -122,7 +126,6 @@ class Campaign(Base):
     name_key: Mapped[str] = mapped_column(sa.String(100))
     scenario: Mapped[str] = mapped_column(sa.String(100))
     status: Mapped[CampaignStatus] = mapped_column(_enum(CampaignStatus, "campaign_status"))
-    state: Mapped[dict[str, Any]] = mapped_column(sa.JSON())
     version: Mapped[int] = mapped_column(sa.Integer, default=0)
     last_event_seq: Mapped[int] = mapped_column(sa.Integer, default=0)
     created_by: Mapped[int] = mapped_column(sa.BigInteger)
@@ -131,6 +134,21 @@ class Campaign(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
     paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class CampaignStatePart(Base):
+    """One part of a campaign's rules state (a unit, a faction, a section): its key, its place
+    among the parts of its kind (``ord``, which keeps the order of the state's dicts) and its
+    JSON text (:mod:`caedes_bot.persistence.stateparts`)."""
+
+    __tablename__ = "campaign_state_parts"
+
+    campaign_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    )
+    key: Mapped[str] = mapped_column(sa.String(100), primary_key=True)
+    ord: Mapped[int] = mapped_column(sa.BigInteger)
+    doc: Mapped[Any] = mapped_column(sa.JSON())
 
 
 class CampaignOrder(Base):
@@ -289,6 +307,7 @@ class AuditEntry(Base):
 
 
 campaigns = cast(sa.Table, Campaign.__table__)
+campaign_state_parts = cast(sa.Table, CampaignStatePart.__table__)
 campaign_orders = cast(sa.Table, CampaignOrder.__table__)
 campaign_events = cast(sa.Table, CampaignEvent.__table__)
 members = cast(sa.Table, Member.__table__)

@@ -105,7 +105,7 @@ def _judging_now(state: GameState, faction: str) -> bool:
 def _snapshot(state: GameState, faction: str, province: str) -> list[Unit]:
     """Units in ``province`` that count for muster conditions (R-MUSTER-01, R-ATTR-FORT-05)."""
     limit = state.muster_start_seq if _judging_now(state, faction) else state.mustered_seq
-    return [u for u in state.units_at(province) if u.muster_seq <= limit]
+    return [u for u in state.peek_units_at(province) if u.muster_seq <= limit]
 
 
 def _counts(state: GameState, faction: str) -> Mapping[str, int]:
@@ -138,7 +138,7 @@ def _judge(
     name = province.name
     if opts.muster_requires_ownership and state.owners.get(province.id) != faction:
         return _Verdict(("R-MUSTER-02", f"{name} is not yours."))
-    if any(not state.are_partners(u.owner, faction) for u in state.units_at(province.id)):
+    if any(not state.are_partners(u.owner, faction) for u in state.peek_units_at(province.id)):
         return _Verdict(("R-MUSTER-02", f"{name} holds units of another faction."))
     snapshot = _snapshot(state, faction, province.id)
     own = _qualifying_owners(state, faction)
@@ -148,7 +148,8 @@ def _judge(
 
     if kind.base_type is BaseType.TOWER:
         if any(
-            ruleset.kind(u.kind).has(Attribute.FORTIFICATION) for u in state.units_at(province.id)
+            ruleset.kind(u.kind).has(Attribute.FORTIFICATION)
+            for u in state.peek_units_at(province.id)
         ):
             return _Verdict(("R-ATTR-FORT-02", f"{name} already has a Fortification."))
         if not any(

@@ -2,7 +2,8 @@
 
 The state is a tree of plain dataclasses holding only JSON-friendly values (str, int, bool,
 None, lists, dicts with str keys, enums that are ``StrEnum``/``IntEnum``, nested dataclasses), so
-that :mod:`caedes_bot.persistence` can store it as one JSON document per campaign.
+that :mod:`caedes_bot.persistence` can store it as JSON (in parts: one per unit, per faction and
+per section, docs/decisions/0008).
 
 The rules never mutate a state they were given: :func:`caedes_bot.rules.engine.apply` works on
 a :meth:`GameState.clone` and returns it; the clone shares what the order does not change
@@ -562,6 +563,11 @@ class GameState:
         found = sorted(u.id for u in self.peek_units() if u.location == space)
         return [self.units[str(i)] for i in found]
 
+    def peek_units_at(self, space: str) -> list[Unit]:
+        """Units in ``space``, in id order, for reading only: the caller must not change them
+        (they may be shared with the state this one was cloned from, :meth:`clone`)."""
+        return sorted((u for u in self.peek_units() if u.location == space), key=_unit_id)
+
     def units_of(self, faction: str) -> list[Unit]:
         """A faction's units on the board, in id order (only these are copied, :meth:`clone`)."""
         found = sorted(u.id for u in self.peek_units() if u.owner == faction)
@@ -585,6 +591,10 @@ class GameState:
         if self.fealty.get(a) == b or self.fealty.get(b) == a:
             return True
         return any(a in group and b in group for group in self.alliances)
+
+
+def _unit_id(unit: Unit) -> int:
+    return unit.id
 
 
 def _copy_battle(battle: Battle) -> Battle:

@@ -21,7 +21,7 @@ from caedes_bot.domain.records import (
     OutboxMessage,
 )
 from caedes_bot.persistence import repository as repo
-from caedes_bot.persistence.mappers import dump_state
+from caedes_bot.persistence.stateparts import split_state
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.turn import StartCampaign
@@ -116,7 +116,7 @@ class Campaigns(Orders, Pausing):
         name = tidy_campaign_name(name)
         state = self._new_game(self.ruleset, scenario_id, secrets.token_hex(16))
         now = self._clock()
-        state_json = dump_state(state)
+        parts = split_state(state)
 
         def taken(existing: str) -> CampaignNameTaken:
             return CampaignNameTaken(
@@ -133,7 +133,7 @@ class Campaigns(Orders, Pausing):
                 guild_id=guild_id,
                 name=name,
                 scenario=scenario_id,
-                state_json=state_json,
+                parts=parts,
                 created_by=created_by,
                 umpire_user_id=umpire_user_id,
                 now=now,

@@ -29,8 +29,8 @@ from caedes_bot.domain.records import CampaignInfo, CampaignView, DeadlineRecord
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.mappers import load_state
 from caedes_bot.persistence.repository import CampaignRecord
+from caedes_bot.persistence.stateparts import load_parts
 from caedes_bot.rules import engine, setup
 from caedes_bot.rules.dice import Dice, SeededDice
 from caedes_bot.rules.orders import Order
@@ -253,7 +253,7 @@ class ServiceCore:
             record = repo.load_campaign(conn, campaign_id)
             if record is None:
                 raise UnknownCampaign(campaign_id)
-            state = load_state(record.state_json)
+            state = load_parts(record.parts)
             players = repo.players_of(conn, campaign_id)
             open_deadlines = repo.open_deadlines(conn, campaign_id)
             # a deadline the state still wants but that was acted on (a forfeited turn waiting

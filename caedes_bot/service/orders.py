@@ -4,8 +4,8 @@ replay a campaign from its order log.
 ``submit(campaign_id, actor, order)``
     per-campaign lock -> state from the in-memory cache (keyed by version) or the database ->
     may this actor give this order? -> ``rules.engine.apply`` with the campaign's seeded dice ->
-    ``UPDATE campaigns SET state=:s, version=version+1 WHERE id=:id AND version=:v`` + the
-    order row + the event rows + the outbox rows (from the announcer) + deadline rows + the
+    ``UPDATE campaigns SET version=version+1 WHERE id=:id AND version=:v`` + the parts of the
+    state the order changed (docs/decisions/0008) + the order row + the event rows + the outbox rows (from the announcer) + deadline rows + the
     processed interaction -> COMMIT -> cache -> return the events.
 
 A refused order changes nothing and writes nothing; the refusal reaches the caller unchanged.
@@ -34,9 +34,9 @@ from caedes_bot.persistence.mappers import (
     dump_state,
     load_event,
     load_order,
-    load_state,
 )
 from caedes_bot.persistence.repository import CampaignRecord, StaleVersion
+from caedes_bot.persistence.stateparts import diff_state, load_parts
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.errors import RuleViolation
@@ -195,7 +195,7 @@ class Orders(ServiceCore):
         events = outcome.events
         version = info.version + 1
         now = self._clock()
-        state_json = dump_state(new_state)
+        changes = diff_state(cached.state, new_state, version)
         order_payload = dump_order(order)
         event_rows = [(dump_event(e), _audience(e)) for e in events]
         status = CampaignStatus.FINISHED if new_state.finished else to_status
@@ -233,7 +233,7 @@ class Orders(ServiceCore):
                 conn,
                 campaign_id=info.id,
                 expected_version=info.version,
-                state_json=state_json,
+                changes=changes,
                 last_event_seq=cached.last_event_seq + len(events),
                 now=now,
                 status=status,
@@ -341,7 +341,7 @@ class Orders(ServiceCore):
             return record, orders
 
         record, orders = await self.db.read(_tx)
-        stored = load_state(record.state_json)
+        stored = load_parts(record.parts)
         state = self._new_game(self.ruleset, record.info.scenario, stored.dice_seed)
         for row in orders:
             if check and row.dice_before != state.dice_rolls:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import migrate_to_head
+from caedes_bot.persistence.stateparts import PartChanges, load_parts, split_state
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import NotEnoughRP
@@ -110,3 +111,25 @@ def stand_in_apply(state: GameState, order: Order, rs: Ruleset, dice: Dice) -> e
     return engine.Outcome(
         new, (StandInBumped(order.faction, rp, values), StandInSecret(order.faction, rp))
     )
+
+
+class PartStore:
+    """What ``campaign_state_parts`` holds for one campaign: key -> (ord, JSON text)."""
+
+    def __init__(self, state: GameState) -> None:
+        self.rows = {p.key: (p.ord, p.doc) for p in split_state(state)}
+
+    def write(self, changes: PartChanges) -> None:
+        for key in changes.deletes:
+            del self.rows[key]
+        for key, doc in changes.updates:
+            self.rows[key] = (self.rows[key][0], doc)
+        for key, place in changes.reorders:
+            self.rows[key] = (place, self.rows[key][1])
+        for part in changes.inserts:
+            assert part.key not in self.rows
+            self.rows[part.key] = (part.ord, part.doc)
+
+    def load(self) -> GameState:
+        ordered = sorted(self.rows.items(), key=lambda row: row[1][0])
+        return load_parts([(key, doc) for key, (_, doc) in ordered])

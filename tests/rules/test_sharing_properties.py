@@ -7,7 +7,8 @@ through :func:`~caedes_bot.rules.engine.apply` with the campaign's seeded dice (
   and the states it returned earlier stay as they were while later orders are applied to
   their successors (they share the units nobody changed);
 * saving and loading the state after every order gives the same state, and the same dice, as
-  applying the same orders in memory;
+  applying the same orders in memory: as one document, and as parts where each order writes
+  only the parts it changed (docs/decisions/0008);
 * a state that shares units with a clone can still be changed on its own (a test builder's
   habit) without the clone seeing it.
 """
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.mappers import dump_state, load_state
+from caedes_bot.persistence.stateparts import diff_state
 from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.combat.orders import FightBattle, PressOn, Withdraw
 from caedes_bot.rules.dice import SeededDice
@@ -33,6 +35,7 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import BattlePhase, GameState, Step
 from caedes_bot.rules.turn import EndStep, ForfeitTurn, StartCampaign, UmpireAdvance
+from tests.persistence.support import PartStore
 
 RS: Ruleset = load_ruleset()
 # "act" gives the order the current step calls for; the others are given in any step
@@ -159,6 +162,30 @@ def test_saving_and_loading_after_every_order_gives_the_state_kept_in_memory(
         assert dump_state(stored) == dump_state(in_memory)
     assert stored.dice_rolls == in_memory.dice_rolls
     assert _dice(stored).roll(10, 5, reason="next") == _dice(in_memory).roll(10, 5, reason="next")
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plays)
+def test_storing_only_the_parts_each_order_changed_gives_the_state_kept_in_memory(
+    moves: list[tuple[str, int]],
+) -> None:
+    state = _start()
+    store = PartStore(state)
+    version = 0
+    for kind, pick in moves:
+        if state.finished:
+            break
+        try:
+            new = _apply(state, _order(state, kind, pick))
+        except RuleViolation:
+            continue
+        version += 1
+        store.write(diff_state(state, new, version))
+        state = new
+        loaded = store.load()
+        assert loaded == state
+        assert dump_state(loaded) == dump_state(state)  # the same order of units and factions
+    assert _dice(store.load()).roll(10, 5, reason="next") == _dice(state).roll(10, 5, reason="next")
 
 
 def test_a_state_changed_after_a_clone_does_not_change_the_clone() -> None:

@@ -1,7 +1,7 @@
 """All SQL of the bot: small synchronous functions over one ``Connection`` (design.md section 4),
 in one module per aggregate:
 
-* :mod:`.campaigns`: the campaign rows and the versioned state document;
+* :mod:`.campaigns`: the campaign rows and the versioned state, stored as parts;
 * :mod:`.eventlog`: the order and event logs and the processed interactions;
 * :mod:`.members`: who plays which faction; :mod:`.channels`: a campaign's Discord places;
 * :mod:`.outbox`: messages owed to Discord; :mod:`.deadlines`: turn and reaction deadlines;
@@ -34,8 +34,10 @@ from caedes_bot.persistence.repository.campaigns import (
     insert_campaign,
     list_campaigns,
     load_campaign,
+    load_parts,
     name_key,
     open_campaign_named,
+    replace_state,
     save_state,
     update_campaign,
 )
@@ -123,6 +125,7 @@ __all__ = [
     "list_events",
     "list_orders",
     "load_campaign",
+    "load_parts",
     "mark_fired",
     "mark_outbox_delivered",
     "mark_outbox_failed",
@@ -140,6 +143,7 @@ __all__ = [
     "outbox_rows",
     "players_of",
     "remove_member",
+    "replace_state",
     "save_state",
     "set_channel_discord_id",
     "set_deadline_due",

@@ -1,7 +1,9 @@
-"""Campaign rows: create, read, list, change and the versioned save of the state document.
+"""Campaign rows: create, read, list, change, and the versioned save of the state's parts.
 
-``save_state`` is the optimistic version check of an order: it writes only if the campaign is
-still at the version the state was read at, else raises :class:`StaleVersion`.
+The state is stored as parts (``campaign_state_parts``, :mod:`caedes_bot.persistence.stateparts`,
+docs/decisions/0008). ``save_state`` is the optimistic version check of an order: it bumps the
+version only if the campaign is still at the version the state was read at, else raises
+:class:`StaleVersion` and writes nothing; then it writes the parts the order changed.
 """
 
 from __future__ import annotations
@@ -16,15 +18,17 @@ from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.records import CampaignInfo, CampaignStatus
 from caedes_bot.persistence.db import RawJSON
-from caedes_bot.persistence.tables import campaigns
+from caedes_bot.persistence.stateparts import Part, PartChanges
+from caedes_bot.persistence.tables import campaign_state_parts, campaigns
 
 
 @dataclass(frozen=True, slots=True)
 class CampaignRecord:
-    """A campaign with its state document (JSON text) and the last event sequence number."""
+    """A campaign with its state's parts (``(key, JSON text)`` in ``ord`` order, for
+    :func:`~caedes_bot.persistence.stateparts.load_parts`) and the last event sequence number."""
 
     info: CampaignInfo
-    state_json: str
+    parts: list[tuple[str, str]]
     last_event_seq: int
 
 
@@ -78,12 +82,13 @@ def insert_campaign(
     guild_id: int,
     name: str,
     scenario: str,
-    state_json: str,
+    parts: Sequence[Part],
     created_by: int,
     umpire_user_id: int | None,
     now: datetime,
 ) -> int:
-    """Insert a campaign in ``setting_up`` at version 0; returns its id.
+    """Insert a campaign in ``setting_up`` at version 0 with its state's ``parts``
+    (:func:`~caedes_bot.persistence.stateparts.split_state`); returns its id.
 
     Raises:
         IntegrityError: the guild has a campaign of the same :func:`name_key` that is not
@@ -96,7 +101,6 @@ def insert_campaign(
             name_key=name_key(name),
             scenario=scenario,
             status=CampaignStatus.SETTING_UP,
-            state=RawJSON(state_json),
             version=0,
             last_event_seq=0,
             created_by=created_by,
@@ -107,23 +111,71 @@ def insert_campaign(
     )
     pk = result.inserted_primary_key
     assert pk is not None
-    return int(pk[0])
+    campaign_id = int(pk[0])
+    _insert_parts(conn, campaign_id, parts)
+    return campaign_id
+
+
+_INSERT_PART = sa.insert(campaign_state_parts)
+_UPDATE_PART = (
+    sa.update(campaign_state_parts)
+    .where(
+        campaign_state_parts.c.campaign_id == sa.bindparam("b_campaign"),
+        campaign_state_parts.c.key == sa.bindparam("b_key"),
+    )
+    .values(doc=sa.bindparam("b_doc", type_=campaign_state_parts.c.doc.type))
+)
+_REORDER_PART = (
+    sa.update(campaign_state_parts)
+    .where(
+        campaign_state_parts.c.campaign_id == sa.bindparam("b_campaign"),
+        campaign_state_parts.c.key == sa.bindparam("b_key"),
+    )
+    .values(ord=sa.bindparam("b_ord"))
+)
+_DELETE_PART = sa.delete(campaign_state_parts).where(
+    campaign_state_parts.c.campaign_id == sa.bindparam("b_campaign"),
+    campaign_state_parts.c.key == sa.bindparam("b_key"),
+)
+_SELECT_PARTS = (
+    sa.select(
+        campaign_state_parts.c.key,
+        sa.type_coerce(campaign_state_parts.c.doc, sa.Text).label("doc"),
+    )
+    .where(campaign_state_parts.c.campaign_id == sa.bindparam("b_campaign"))
+    .order_by(campaign_state_parts.c.ord)
+)
+
+
+def _insert_parts(conn: Connection, campaign_id: int, parts: Sequence[Part]) -> None:
+    if parts:
+        conn.execute(
+            _INSERT_PART,
+            [
+                {"campaign_id": campaign_id, "key": p.key, "ord": p.ord, "doc": RawJSON(p.doc)}
+                for p in parts
+            ],
+        )
+
+
+def load_parts(conn: Connection, campaign_id: int) -> list[tuple[str, str]]:
+    """The campaign's state parts as ``(key, JSON text)``, in ``ord`` order."""
+    return [(r[0], r[1]) for r in conn.execute(_SELECT_PARTS, {"b_campaign": campaign_id})]
 
 
 def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
-    """The campaign with its state JSON text, or ``None``."""
+    """The campaign with its state's parts, or ``None``."""
     row = (
         conn.execute(
-            sa.select(
-                *_INFO_COLUMNS,
-                sa.type_coerce(campaigns.c.state, sa.Text).label("state_json"),
-                campaigns.c.last_event_seq,
-            ).where(campaigns.c.id == campaign_id)
+            sa.select(*_INFO_COLUMNS, campaigns.c.last_event_seq).where(
+                campaigns.c.id == campaign_id
+            )
         )
     ).first()
     if row is None:
         return None
-    return CampaignRecord(_info(row), row._mapping["state_json"], row._mapping["last_event_seq"])
+    parts = load_parts(conn, campaign_id)
+    return CampaignRecord(_info(row), parts, row._mapping["last_event_seq"])
 
 
 def campaign_info(conn: Connection, campaign_id: int) -> CampaignInfo | None:
@@ -174,7 +226,6 @@ _SAVE_STATE = (
         campaigns.c.version == sa.bindparam("b_version"),
     )
     .values(
-        state=sa.bindparam("b_state", type_=campaigns.c.state.type),
         version=campaigns.c.version + 1,
         last_event_seq=sa.bindparam("b_last_event_seq"),
         updated_at=sa.bindparam("b_now", type_=campaigns.c.updated_at.type),
@@ -190,14 +241,17 @@ def save_state(
     *,
     campaign_id: int,
     expected_version: int,
-    state_json: str,
+    changes: PartChanges,
     last_event_seq: int,
     now: datetime,
     status: CampaignStatus | None = None,
 ) -> int:
-    """Store a new state if the campaign is still at ``expected_version``; returns the new version.
+    """Store what an order changed if the campaign is still at ``expected_version``; returns
+    the new version.
 
-    ``UPDATE campaigns SET state=:s, version=version+1 ... WHERE id=:id AND version=:v``.
+    ``UPDATE campaigns SET version=version+1 ... WHERE id=:id AND version=:v``, then the
+    inserts, updates, moves and deletes of ``changes``
+    (:func:`~caedes_bot.persistence.stateparts.diff_state`): only the parts that changed.
 
     Raises:
         StaleVersion: another writer got there first (nothing was changed).
@@ -205,7 +259,6 @@ def save_state(
     params: dict[str, Any] = {
         "b_id": campaign_id,
         "b_version": expected_version,
-        "b_state": RawJSON(state_json),
         "b_last_event_seq": last_event_seq,
         "b_now": now,
     }
@@ -216,7 +269,57 @@ def save_state(
         result = conn.execute(_SAVE_STATE_AND_STATUS, params)
     if result.rowcount != 1:
         raise StaleVersion(f"campaign {campaign_id} is no longer at version {expected_version}")
+    if changes.deletes:
+        conn.execute(
+            _DELETE_PART, [{"b_campaign": campaign_id, "b_key": k} for k in changes.deletes]
+        )
+    if changes.updates:
+        conn.execute(
+            _UPDATE_PART,
+            [
+                {"b_campaign": campaign_id, "b_key": k, "b_doc": RawJSON(d)}
+                for k, d in changes.updates
+            ],
+        )
+    if changes.reorders:
+        conn.execute(
+            _REORDER_PART,
+            [{"b_campaign": campaign_id, "b_key": k, "b_ord": o} for k, o in changes.reorders],
+        )
+    _insert_parts(conn, campaign_id, changes.inserts)
     return expected_version + 1
+
+
+def replace_state(
+    conn: Connection,
+    *,
+    campaign_id: int,
+    expected_version: int,
+    parts: Sequence[Part],
+    last_event_seq: int,
+    now: datetime,
+) -> int:
+    """Store a whole new state (``parts`` from
+    :func:`~caedes_bot.persistence.stateparts.split_state`) if the campaign is still at
+    ``expected_version``; returns the new version. For tools and tests that build a state
+    outside the rules; orders use :func:`save_state`.
+
+    Raises:
+        StaleVersion: another writer got there first (nothing was changed).
+    """
+    version = save_state(
+        conn,
+        campaign_id=campaign_id,
+        expected_version=expected_version,
+        changes=PartChanges(),
+        last_event_seq=last_event_seq,
+        now=now,
+    )
+    conn.execute(
+        sa.delete(campaign_state_parts).where(campaign_state_parts.c.campaign_id == campaign_id)
+    )
+    _insert_parts(conn, campaign_id, parts)
+    return version
 
 
 def count_rows(conn: Connection, table: sa.Table, campaign_id: int) -> int:

@@ -1,0 +1,120 @@
+"""The state stored as parts (docs/decisions/0008): split and joined back it is the same state,
+in the same order; an order's changes name only the parts it changed.
+
+The saved documents of ``saved/`` (a battle with casualties owed, a battle waiting for press
+or withdraw, an upkeep disband decision) cover the battle, its step records and the pending
+decisions; the property test of ``tests/rules/test_sharing_properties.py`` plays random orders
+through the same diff.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from caedes_bot.persistence.mappers import dump_state, load_state
+from caedes_bot.persistence.stateparts import (
+    ORD_STEP,
+    Part,
+    diff_state,
+    join_parts,
+    load_parts,
+    split_state,
+)
+from caedes_bot.rules.state import GameState
+from tests.persistence.support import PartStore
+
+SAVED = Path(__file__).parent / "saved"
+KINDS = ("casualties", "press_or_withdraw", "upkeep_disband")
+
+
+def _saved(kind: str) -> GameState:
+    return load_state(json.loads((SAVED / f"{kind}.json").read_text()))
+
+
+def _rows(parts: list[Part]) -> list[tuple[str, str]]:
+    return [(p.key, p.doc) for p in sorted(parts, key=lambda p: p.ord)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_state_split_into_parts_and_joined_is_the_same_state(kind: str) -> None:
+    state = _saved(kind)
+    parts = split_state(state)
+    keys = {p.key for p in parts}
+    assert {"game", "options", "owners", "pending"} <= keys
+    assert {f"u:{key}" for key in state.units} <= keys
+    assert {f"f:{code}" for code in state.factions} <= keys
+    if state.battle is not None:
+        assert {"battle"} | {f"r:{i}" for i in range(len(state.battle.records))} <= keys
+    back = load_parts(_rows(parts))
+    assert back == state
+    assert dump_state(back) == dump_state(state)
+
+
+def test_no_change_writes_nothing() -> None:
+    state = _saved("casualties")
+    changes = diff_state(state, state.clone(), 1)
+    assert (changes.inserts, changes.updates, changes.reorders, changes.deletes) == ([], [], [], [])
+
+
+def test_a_unit_wounded_writes_that_unit_alone() -> None:
+    state = _saved("press_or_withdraw")
+    new = state.clone()
+    key = next(iter(new.units))
+    for unit in new.units.values():  # every unit handed out (copied), one of them changed
+        unit.wounded = unit.wounded or unit.id == int(key)
+    changes = diff_state(state, new, 7)
+    wounded = [k for k, _ in changes.updates]
+    assert wounded == ([f"u:{key}"] if not state.peek_unit(int(key)).wounded else [])
+
+
+def test_units_added_go_after_the_others_and_units_removed_are_deleted() -> None:
+    state = _saved("upkeep_disband")
+    store = PartStore(state)
+    new = state.clone()
+    first, second = list(new.units)[:2]
+    unit = new.units.pop(first)
+    new.units[str(new.next_id)] = type(unit)(new.next_id, unit.kind, unit.owner, unit.location)
+    new.next_id += 1
+    changes = diff_state(state, new, 3)
+    assert changes.deletes == [f"u:{first}"]
+    assert [(p.key, p.ord) for p in changes.inserts] == [(f"u:{new.next_id - 1}", 3 * ORD_STEP)]
+    assert changes.reorders == []
+    store.write(changes)
+    assert dump_state(store.load()) == dump_state(new)
+    assert next(iter(store.load().units)) == second
+
+
+def test_a_dict_whose_order_changed_is_stored_in_its_new_order() -> None:
+    state = _saved("casualties")
+    store = PartStore(state)
+    new = state.clone()
+    first = next(iter(new.units))
+    new.units[first] = new.units.pop(first)  # the same unit, now last
+    code = next(iter(new.factions))
+    new.factions[code] = new.factions.pop(code)
+    changes = diff_state(state, new, 2)
+    assert changes.updates == [] and changes.inserts == [] and changes.deletes == []
+    assert changes.reorders
+    store.write(changes)
+    loaded = store.load()
+    assert list(loaded.units) == list(new.units)
+    assert list(loaded.factions) == list(new.factions)
+    assert dump_state(loaded) == dump_state(new)
+
+
+def test_a_battle_ending_deletes_it_with_its_records() -> None:
+    state = _saved("press_or_withdraw")
+    assert state.battle is not None and state.battle.records
+    new = state.clone()
+    new.battle = None
+    changes = diff_state(state, new, 5)
+    records = {f"r:{i}" for i in range(len(state.battle.records))}
+    assert set(changes.deletes) == {"battle"} | records
+
+
+def test_an_unknown_part_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown state part 'x:1'"):
+        join_parts([("game", '{"scenario":"s","dice_seed":"d"}'), ("x:1", "{}")])
