@@ -29,6 +29,9 @@ Cross-checks (rule IDs in brackets):
   edge has both provinces on its sea zone [R-MOVE-11, R-MOVE-13];
 * every province and sea zone can be reached from the centre province (Orme) through land
   borders, coasts and sea links;
+* ``map_shapes.toml`` (the drawn map, optional): one shape per space, sharing a border of
+  positive length exactly where ``map.toml`` says two spaces border, no overlaps, no holes,
+  islands apart, rivers joined and reaching their mouth (:mod:`~caedes_bot.gamedata.geometry`);
 * every faction can muster each race it needs somewhere in its home region
   [R-RACE-*, R-MUSTER-06];
 * scenarios: known factions, owners, kinds and spaces; each unit where it could be
@@ -48,9 +51,11 @@ Typical use::
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from caedes_bot.gamedata.checks import check_faction_homes, order_factions
+from caedes_bot.gamedata.geometry import load_geometry
 from caedes_bot.gamedata.maps import load_map
 from caedes_bot.gamedata.model import STEP_IDS, FactionDef, Race, Ruleset
 from caedes_bot.gamedata.options import load_options
@@ -102,7 +107,8 @@ def load_ruleset(root: Path | None = None) -> Ruleset:
 
     Args:
         root: the data directory (holding ``unit_types.toml``, ``units.toml``,
-            ``factions.toml``, ``turn.toml``, ``options.toml``, ``map.toml`` and
+            ``factions.toml``, ``turn.toml``, ``options.toml``, ``map.toml``, optionally
+            ``map_shapes.toml``, and
             ``scenarios/*.toml``); :func:`default_config_dir` if ``None``.
 
     Returns:
@@ -134,6 +140,7 @@ def _load(r: DataReader) -> Ruleset:
     options = load_options(r)
     game_map = load_map(r)
     if game_map is not None:
+        game_map = replace(game_map, geometry=load_geometry(r, game_map))
         check_faction_homes(r, factions, units, game_map)
     scenarios = load_scenarios(r, unit_types, units, factions, faction_codes, game_map, options)
     if r.problems:

@@ -305,6 +305,26 @@ class RiverEdge:
         return river_edge_id(self.a, self.b)
 
 
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class MapGeometry:
+    """The drawn map (``map_shapes.toml``), checked against the borders by the loader.
+
+    Coordinates are inches east (x) and north (y) of Orme. ``shapes`` maps every province and
+    sea zone to its outline (counter-clockwise corners, the first not repeated); ``inner``
+    maps each to a point well inside it, away from its edges (where its name and owner colour
+    go); ``rivers`` maps each river edge id (:func:`river_edge_id`) to the polyline of the
+    shared border it runs along; ``bounds`` is (min x, min y, max x, max y) of all shapes.
+    """
+
+    shapes: Mapping[str, tuple[Point, ...]]
+    inner: Mapping[str, Point]
+    rivers: Mapping[str, tuple[Point, ...]]
+    bounds: tuple[float, float, float, float]
+
+
 @dataclass(frozen=True, slots=True)
 class GameMap:
     """The map: provinces, sea zones, and adjacency written out (never derived from positions).
@@ -321,6 +341,7 @@ class GameMap:
     coasts: Mapping[str, frozenset[str]]
     sea_adjacency: Mapping[str, frozenset[str]]
     rivers: Mapping[str, RiverEdge]
+    geometry: MapGeometry | None = None  # the drawn map, when map_shapes.toml is present
 
     def is_province(self, space: str) -> bool:
         return space in self.provinces

@@ -236,7 +236,9 @@ class RichAnnouncer:
                     f"{faction_name(ruleset, event.faction)}: the turn of game round "
                     f"{event.round} is over."
                 )
-                out.append(OutboxMessage(ChannelKey.orders(event.faction), OutboxKind.EDIT, payload))
+                out.append(
+                    OutboxMessage(ChannelKey.orders(event.faction), OutboxKind.EDIT, payload)
+                )
         return out
 
     def _open_panel(
@@ -406,12 +408,17 @@ class RichAnnouncer:
                 }
                 out.append(
                     OutboxMessage(
-                        ChannelKey.orders(event.counterparty), OutboxKind.POST, payload, dedupe_key=key
+                        ChannelKey.orders(event.counterparty),
+                        OutboxKind.POST,
+                        payload,
+                        dedupe_key=key,
                     )
                 )
             else:
                 payload = {"content": line, "components": [], "message_key": key}
-                out.append(OutboxMessage(ChannelKey.orders(event.counterparty), OutboxKind.EDIT, payload))
+                out.append(
+                    OutboxMessage(ChannelKey.orders(event.counterparty), OutboxKind.EDIT, payload)
+                )
         return out
 
     def _decision_pings(
