@@ -29,7 +29,7 @@ from caedes_bot.rules.errors import (
     UnknownName,
 )
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.muster import legal_muster_provinces
+from caedes_bot.rules.muster import lost_reasons, plan_muster
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
     GameState,
@@ -121,9 +121,9 @@ class Unbuyable(enum.Enum):
     SHIP = "ship"
     """A ship: the naval rules are not built yet (R-ATTR-WATER-03)."""
     SUMMONED = "summoned"
-    """A Summoned unit: the magic rules are not built yet (R-RACE-SUM-01)."""
-    UNDEAD = "undead"
-    """An Undead unit: the magic rules are not built yet (R-RACE-UND-01)."""
+    """A Summoned unit: it is bought by summoning it, which places it at once where the
+    faction's Summoner stands, at any time (R-MAGIC-SUMM-01, R-RACE-SUM-01, R-BUY-05;
+    :mod:`caedes_bot.rules.summons`), never bought to wait for step 8."""
 
     @property
     def rule(self) -> str:
@@ -136,13 +136,13 @@ _UNBUYABLE_RULES = {
     Unbuyable.NOT_OWN: "R-BUY-01",
     Unbuyable.SHIP: "R-ATTR-WATER-03",
     Unbuyable.SUMMONED: "R-RACE-SUM-01",
-    Unbuyable.UNDEAD: "R-RACE-UND-01",
 }
 
 
 def why_unbuyable(faction: str, kind: UnitKind) -> Unbuyable | None:
     """Why ``faction`` may not buy ``kind`` in its step 5, or ``None`` if it may (R-BUY-01,
-    R-BUY-03; ships, Summoned and Undead units wait for rules not built yet)."""
+    R-BUY-03; ships wait for rules not built yet; Summoned units are summoned instead,
+    R-MAGIC-SUMM-01). Undead are bought like any unit (R-RACE-UND-01)."""
     if kind.hero or kind.cost is None:
         return Unbuyable.HERO
     if kind.faction != faction:
@@ -151,8 +151,6 @@ def why_unbuyable(faction: str, kind: UnitKind) -> Unbuyable | None:
         return Unbuyable.SHIP
     if kind.race is Race.SUMMONED:
         return Unbuyable.SUMMONED
-    if kind.race is Race.UNDEAD:
-        return Unbuyable.UNDEAD
     return None
 
 
@@ -195,8 +193,9 @@ def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
     Raises:
         UnknownName: no such unit kind (with near matches from the faction's list).
         RuleViolation: another faction's unit (R-BUY-01) or a Hero (R-BUY-03, R-ATTR-HERO-01).
-        NotBuiltYet: ships (naval rules), Summoned and Undead units (magic rules) are not
-            run by this version of the bot.
+        NotBuiltYet: ships (naval rules) are not run by this version of the bot.
+        RuleViolation: a Summoned unit, which is summoned rather than bought for step 8
+            (R-MAGIC-SUMM-01).
     """
     own = [k for k in ruleset.order_of_battle(faction) if not k.hero]
     allowed = ", ".join(f"{k.id} {k.display_name} ({k.cost} RP)" for k in own)
@@ -226,11 +225,11 @@ def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
             rule=why.rule,
             allowed="land units and Towers",
         )
-    race = "Summoned" if why is Unbuyable.SUMMONED else "Undead"
-    raise NotBuiltYet(
-        f"{race} units cannot be bought yet: this version of the bot does not run the magic rules ({name}).",
-        rule=why.rule,
-        allowed="units of your order of battle that are not Summoned or Undead",
+    raise RuleViolation(
+        f"{name} is a Summoned unit: it is not bought to wait for step 8 but summoned, which "
+        "pays for it and places it at once where your Summoner stands.",
+        rule="R-MAGIC-SUMM-01",
+        allowed=f"summon it (/summon {kind.display_name}), at any step of your turn",
     )
 
 
@@ -269,12 +268,7 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
         redeem.consume_earmark(fs, commodity)
     fs.purchases.extend([kind.id] * order.count)
     fs.purchase_prices.extend(prices)
-    warning = None
-    if not legal_muster_provinces(state, ruleset, order.faction, kind.id):
-        warning = (
-            f"No province can take a {kind.display_name} in step 8 on the board as it stands; "
-            "unless that changes it will be lost without refund (R-BUY-04)."
-        )
+    warning = muster_warning(state, ruleset, order.faction, kind)
     return [
         UnitsBought(
             order.faction,
@@ -288,6 +282,34 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
             tuple(sorted(Counter(used).items())),
         )
     ]
+
+
+def muster_warning(state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind) -> str | None:
+    """The warning given with a purchase of ``kind`` when not every unit of it waiting could be
+    placed in step 8 on the board as it stands (R-BUY-04): none (``"No province can take..."``)
+    or only some (``"Only 2 of your 4 ... can be placed"``), with the reason; ``None`` when all
+    can. Units bought earlier keep their places (:func:`caedes_bot.rules.muster.plan_muster`)."""
+    plan = plan_muster(state, ruleset, faction)
+    lost = plan.lost.count(kind.id)
+    if not lost:
+        return None
+    name = kind.display_name
+    why = dict(lost_reasons(state, ruleset, faction, plan))[kind.id]
+    placed = plan.placed_of(kind.id)
+    if not placed:
+        return (
+            f"No province can take a {name} in step 8 on the board as it stands; unless that "
+            f"changes it will be lost without refund (R-BUY-04): {why}."
+        )
+    places = ", ".join(
+        dict.fromkeys(ruleset.map.space_name(p) for k, p, _key in plan.placed if k == kind.id)
+    )
+    waiting = placed + lost
+    return (
+        f"Only {placed} of your {waiting} {name} waiting can be placed in step 8 on the board "
+        f"as it stands ({places}); the other {lost} will be lost without refund unless that "
+        f"changes (R-BUY-04): {why}."
+    )
 
 
 def handle_cancel_purchase(

@@ -20,6 +20,7 @@ from __future__ import annotations
 from caedes_bot.rules import (
     buy,
     collect,
+    dependants,
     dice,
     diplomacy,
     errors,
@@ -34,6 +35,7 @@ from caedes_bot.rules import (
     sharing,
     state,
     steps,
+    summons,
     trade,
     turn,
     umpire,
@@ -56,6 +58,7 @@ from caedes_bot.rules.steps import StepSpec
 MODULES = (
     buy,
     collect,
+    dependants,
     dice,
     diplomacy,
     errors,
@@ -70,6 +73,7 @@ MODULES = (
     sharing,
     state,
     steps,
+    summons,
     trade,
     turn,
     umpire,

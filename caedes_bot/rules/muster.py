@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -50,6 +50,7 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec, active_faction
+from caedes_bot.rules.summons import vanish_summons
 
 # --------------------------------------------------------------------------- orders, events
 
@@ -78,24 +79,52 @@ class UnitsMustered(Event):
 @dataclass(frozen=True, slots=True)
 class PurchaseLost(Event):
     """Units bought this turn with no legal place at the end of step 8 were lost without refund
-    (R-MUSTER-01, R-BUY-04). Private: purchases are secret (R-GEN-07)."""
+    (R-MUSTER-01, R-BUY-04). ``reasons`` says why, one entry per distinct kind in
+    ``kind_ids`` order: ``(kind id, why)``. Private: purchases are secret (R-GEN-07)."""
 
     private: ClassVar[bool] = True
     faction: str
     round: int
     kind_ids: tuple[str, ...]
+    reasons: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MusterShortfall(Event):
+    """Some units ``faction`` bought this turn cannot all be placed on the board as it stands:
+    ``kind_ids`` (one entry per unit) will be lost without refund when step 8 ends, for the
+    ``reasons`` given per kind (R-MUSTER-01, R-BUY-04). Told when step 8 begins, and again
+    after a muster that leaves more units without a place than before. Private (R-GEN-07):
+    it goes to the faction's orders thread."""
+
+    private: ClassVar[bool] = True
+    faction: str
+    round: int
+    kind_ids: tuple[str, ...]
+    reasons: tuple[tuple[str, str], ...] = ()
 
 
 # --------------------------------------------------------------------------- the snapshot
 
 
 def begin_muster_step(state: GameState, ruleset: Ruleset) -> list[Event]:
-    """Start of step 8: fix the board that musters are judged on and clear the per-province
-    counts (R-MUSTER-01, R-MUSTER-04). Summoned units will be removed here first
-    (R-MAGIC-SUMM-02, magic issue)."""
+    """Start of step 8: every Summoned unit on the board vanishes (R-MAGIC-SUMM-02, any
+    faction's), then the board that musters are judged on is fixed and the per-province counts
+    are cleared (R-MUSTER-01, R-MUSTER-04). If some units bought this turn cannot all be placed,
+    :class:`MusterShortfall` warns the faction now, while it can still choose (R-BUY-04)."""
+    events = vanish_summons(state, ruleset)
     state.muster_start_seq = state.mustered_seq
     state.muster_counts = {}
-    return []
+    faction = state.active
+    if faction is not None and state.factions[faction].purchases:
+        plan = plan_muster(state, ruleset, faction)
+        if plan.lost:
+            events.append(
+                MusterShortfall(
+                    faction, state.round, plan.lost, lost_reasons(state, ruleset, faction, plan)
+                )
+            )
+    return events
 
 
 def _judging_now(state: GameState, faction: str) -> bool:
@@ -132,8 +161,15 @@ def _qualifying_owners(state: GameState, faction: str) -> set[str]:
 
 
 def _judge(
-    state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind, province: Province
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    kind: UnitKind,
+    province: Province,
+    counts: Mapping[str, int] | None = None,
 ) -> _Verdict:
+    """Whether one unit of ``kind`` may be mustered in ``province`` now; ``counts`` are the
+    R-MUSTER-04 counts to judge the limit against (default: those of the step under way)."""
     opts = state.options
     name = province.name
     if opts.muster_requires_ownership and state.owners.get(province.id) != faction:
@@ -166,6 +202,22 @@ def _judge(
         return _Verdict()  # R-ATTR-FORT-04 option: a Fortification is a muster point, no limit
 
     race = kind.race
+    if race is Race.SUMMONED:
+        return _Verdict(
+            (
+                "R-RACE-SUM-01",
+                f"{kind.display_name} is summoned, not mustered: it is placed where your "
+                "Summoner stands the moment it is bought.",
+            )
+        )
+    if race is Race.UNDEAD:
+        if not any(
+            u.owner in own and ruleset.kind(u.kind).has(Attribute.NECROMANCER) for u in snapshot
+        ):
+            return _Verdict(
+                ("R-RACE-UND-01", f"Undead muster only beside your Necromancer; {name} has none.")
+            )
+        return _Verdict()  # R-RACE-UND-01, R-MUSTER-05: any number
     if race is Race.ACHEROUSIAN:
         if province.id != ARCHURSIA:
             return _Verdict(("R-RACE-ACH-01", "Acherousians muster only in Archursia."))
@@ -205,7 +257,8 @@ def _judge(
     if has_fort and fort_lifts:
         return _Verdict()  # R-ATTR-FORT-04
     key = province.id if opts.muster_limit_scope == "province" else f"{province.id}|{race.value}"
-    if _counts(state, faction).get(key, 0) >= 1:
+    used = _counts(state, faction) if counts is None else counts
+    if used.get(key, 0) >= 1:
         return _Verdict(
             ("R-MUSTER-04", f"{name} has already taken its one unit of a limited race this step.")
         )
@@ -214,7 +267,7 @@ def _judge(
 
 def _mustered_kind(ruleset: Ruleset, kind_id: str) -> UnitKind:
     kind = ruleset.kind(kind_id)
-    if kind.base_type is BaseType.SHIP or kind.race in (Race.SUMMONED, Race.UNDEAD):
+    if kind.base_type is BaseType.SHIP:
         raise NotBuiltYet(
             f"{kind.display_name} cannot be mustered by this version of the bot.",
             rule="R-MUSTER-01",
@@ -230,13 +283,13 @@ def legal_muster_provinces(
 
     During ``faction``'s step 8 the judgement uses the board at the start of the step and the
     musters already made in it; at any other time it uses the board as it stands (the R-BUY-04
-    warning, autocomplete). Kinds whose muster rules are not built yet (ships, Summoned,
-    Undead) and unknown kind ids give ``[]``.
+    warning, autocomplete). Ships (not built yet), Summoned units (never mustered: they are
+    summoned, :mod:`caedes_bot.rules.summons`) and unknown kind ids give ``[]``.
     """
     kind = ruleset.units.get(kind_id)
     if kind is None:
         return []
-    if kind.base_type is BaseType.SHIP or kind.race in (Race.SUMMONED, Race.UNDEAD):
+    if kind.base_type is BaseType.SHIP or kind.race is Race.SUMMONED:
         return []
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
     return [p.id for p in provinces if _judge(state, ruleset, faction, kind, p).refusal is None]
@@ -253,6 +306,142 @@ def unitless_muster_site(ruleset: Ruleset, faction: str, province_id: str) -> bo
     return (Race.ACHEROUSIAN in races and province.id == ARCHURSIA) or (
         Race.HIGH_ELVEN in races and province.island == ESTLON
     )
+
+
+# --------------------------------------------------------------------------- room and plans
+
+
+def muster_room(
+    state: GameState, ruleset: Ruleset, faction: str, kind_id: str
+) -> list[tuple[str, int | None]]:
+    """Where one unit of ``kind_id`` may be mustered now and how many more units that place
+    takes: ``(province id, 1)`` where the one-unit limit of R-MUSTER-04 applies and is not used
+    yet, ``(province id, None)`` where there is no limit (R-MUSTER-05, R-ATTR-FORT-04,
+    R-RACE-ACH-01, R-RACE-HEL-01, R-RACE-UND-01). Sorted by province name, as
+    :func:`legal_muster_provinces`."""
+    kind = ruleset.units.get(kind_id)
+    if kind is None or kind.base_type is BaseType.SHIP or kind.race is Race.SUMMONED:
+        return []
+    out: list[tuple[str, int | None]] = []
+    for province in sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id)):
+        verdict = _judge(state, ruleset, faction, kind, province)
+        if verdict.refusal is None:
+            out.append((province.id, None if verdict.limit_key is None else 1))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MusterPlan:
+    """Where the units waiting would go if the bot placed them now (R-MUSTER-01,
+    R-PBP-DEAD-03).
+
+    Attributes:
+        placed: ``(kind id, province id, R-MUSTER-04 key or None)`` per unit placed, in the
+            order of the purchases.
+        lost: kind ids of the units no province can take (one entry per unit).
+        crowded: kind ids in ``lost`` that had legal places, all of whose one-unit limits were
+            taken by other units (R-MUSTER-04).
+    """
+
+    placed: tuple[tuple[str, str, str | None], ...]
+    lost: tuple[str, ...]
+    crowded: frozenset[str] = frozenset()
+
+    def placed_of(self, kind_id: str) -> int:
+        """How many units of ``kind_id`` the plan places."""
+        return sum(1 for k, _p, _key in self.placed if k == kind_id)
+
+
+def plan_muster(
+    state: GameState, ruleset: Ruleset, faction: str, kind_ids: Sequence[str] | None = None
+) -> MusterPlan:
+    """Place as many of ``kind_ids`` (default: the faction's purchases waiting) as the board
+    allows, each at the first legal province in order of name (R-PBP-DEAD-03) unless that
+    would shut out a unit bought after it (R-MUSTER-04 is the only limit that makes units
+    compete: one unit of a limited race per province, or per province and race). Earlier
+    purchases keep their place; a later one moves an earlier one on to its next legal
+    province when that lets both be placed. Judged as :func:`legal_muster_provinces` judges.
+    Changes nothing."""
+    kinds = list(state.factions[faction].purchases if kind_ids is None else kind_ids)
+    used = dict(_counts(state, faction))
+    provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
+    options: dict[str, list[tuple[str, str | None]]] = {}
+    for kind_id in dict.fromkeys(kinds):
+        kind = ruleset.units.get(kind_id)
+        found: list[tuple[str, str | None]] = []
+        if kind is not None and kind.base_type is not BaseType.SHIP:
+            for province in provinces:
+                verdict = _judge(state, ruleset, faction, kind, province, {})
+                if verdict.refusal is None:
+                    found.append((province.id, verdict.limit_key))
+        options[kind_id] = found
+    holder: dict[str, int] = {}
+    assigned: list[tuple[str, str | None] | None] = [None] * len(kinds)
+
+    def seat(index: int, seen: set[str]) -> bool:
+        """Seat unit ``index``: at its first free place by name, or else by moving the holder
+        of one of its places on to another place (an augmenting path)."""
+        mine = options[kinds[index]]
+        for pid, key in mine:
+            if key is None or (used.get(key, 0) < 1 and key not in holder):
+                if key is not None:
+                    holder[key] = index
+                assigned[index] = (pid, key)
+                return True
+        for pid, key in mine:
+            if key is None or used.get(key, 0) >= 1 or key in seen:
+                continue
+            seen.add(key)
+            if seat(holder[key], seen):
+                holder[key] = index
+                assigned[index] = (pid, key)
+                return True
+        return False
+
+    for index in range(len(kinds)):
+        seat(index, set())
+    placed = tuple(
+        (kinds[i], spot[0], spot[1]) for i, spot in enumerate(assigned) if spot is not None
+    )
+    lost = tuple(kinds[i] for i, spot in enumerate(assigned) if spot is None)
+    crowded = frozenset(k for k in lost if options[k])
+    return MusterPlan(placed, lost, crowded)
+
+
+def why_nowhere(state: GameState, ruleset: Ruleset, faction: str, kind_id: str) -> str:
+    """Why no province can take a unit of ``kind_id`` now, in a player's words with the rule:
+    the refusal of the first province by name the faction owns (or, with none, of the first
+    province), as :func:`legal_muster_provinces` judges it (R-MUSTER-01..08, R-RACE-*)."""
+    kind = ruleset.kind(kind_id)
+    provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
+    own = [p for p in provinces if state.owners.get(p.id) == faction]
+    if not own and state.options.muster_requires_ownership:
+        return "you own no province (R-MUSTER-02)"
+    for province in own or provinces:
+        verdict = _judge(state, ruleset, faction, kind, province, {})
+        if verdict.refusal is not None:
+            rule, message = verdict.refusal
+            return f"{message} ({rule})"
+    return f"no province can take a {kind.display_name} (R-MUSTER-01)"
+
+
+def lost_reasons(
+    state: GameState, ruleset: Ruleset, faction: str, plan: MusterPlan
+) -> tuple[tuple[str, str], ...]:
+    """``(kind id, why)`` for each distinct kind ``plan`` loses (:func:`why_nowhere`; for a kind
+    whose places are all used up, the one-unit limit of R-MUSTER-04)."""
+    out: list[tuple[str, str]] = []
+    for kind_id in dict.fromkeys(plan.lost):
+        if kind_id in plan.crowded:
+            name = ruleset.kind(kind_id).display_name
+            why = (
+                f"every province that can take a {name} takes one unit of a limited race per "
+                "step 8, and those places are used (R-MUSTER-04)"
+            )
+        else:
+            why = why_nowhere(state, ruleset, faction, kind_id)
+        out.append((kind_id, why))
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- placing
@@ -294,6 +483,7 @@ def handle_muster_units(
     assert isinstance(order, MusterUnits)
     faction = order.faction
     fs = state.factions[faction]
+    lost_before = len(plan_muster(state, ruleset, faction).lost)
     placed: list[Unit] = []
     for kind_id, province_id in order.placements:
         if kind_id not in fs.purchases:
@@ -315,7 +505,15 @@ def handle_muster_units(
             rule, message = verdict.refusal
             raise IllegalMuster(message, rule=rule, allowed=_allowed(state, ruleset, faction, kind))
         placed.append(_place(state, faction, kind, province.id, verdict.limit_key))
-    return [UnitsMustered(faction, state.round, tuple((u.id, u.kind, u.location) for u in placed))]
+    events: list[Event] = [
+        UnitsMustered(faction, state.round, tuple((u.id, u.kind, u.location) for u in placed))
+    ]
+    if fs.purchases:
+        plan = plan_muster(state, ruleset, faction)
+        if len(plan.lost) > lost_before:
+            reasons = lost_reasons(state, ruleset, faction, plan)
+            events.append(MusterShortfall(faction, state.round, plan.lost, reasons))
+    return events
 
 
 def _not_waiting(state: GameState, ruleset: Ruleset, faction: str, kind_id: str) -> IllegalMuster:
@@ -366,22 +564,19 @@ def _allowed(state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind) -
 
 def place_remaining(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
     """End of step 8: the bot places every unit still waiting at the first legal province in
-    order of province name (R-PBP-DEAD-03); a unit with none is lost without refund
-    (R-MUSTER-01, R-BUY-04). Mutates ``state``; returns the events."""
+    order of province name, keeping places for later units where it can (:func:`plan_muster`,
+    R-PBP-DEAD-03); a unit with none is lost without refund (R-MUSTER-01, R-BUY-04), and
+    :class:`PurchaseLost` says why. Mutates ``state``; returns the events."""
     fs = state.factions[faction]
-    placed: list[Unit] = []
-    lost: list[str] = []
-    for kind_id in list(fs.purchases):
-        legal = legal_muster_provinces(state, ruleset, faction, kind_id)
-        if not legal:
-            index = fs.purchases.index(kind_id)
-            fs.purchases.pop(index)
-            fs.purchase_prices.pop(index)
-            lost.append(kind_id)
-            continue
-        kind = ruleset.kind(kind_id)
-        verdict = _judge(state, ruleset, faction, kind, ruleset.map.provinces[legal[0]])
-        placed.append(_place(state, faction, kind, legal[0], verdict.limit_key))
+    plan = plan_muster(state, ruleset, faction)
+    reasons = lost_reasons(state, ruleset, faction, plan)
+    placed = [
+        _place(state, faction, ruleset.kind(kind_id), pid, key) for kind_id, pid, key in plan.placed
+    ]
+    for kind_id in plan.lost:
+        index = fs.purchases.index(kind_id)
+        fs.purchases.pop(index)
+        fs.purchase_prices.pop(index)
     events: list[Event] = []
     if placed:
         events.append(
@@ -392,8 +587,8 @@ def place_remaining(state: GameState, ruleset: Ruleset, faction: str) -> list[Ev
                 by_bot=True,
             )
         )
-    if lost:
-        events.append(PurchaseLost(faction, state.round, tuple(lost)))
+    if plan.lost:
+        events.append(PurchaseLost(faction, state.round, plan.lost, reasons))
     return events
 
 

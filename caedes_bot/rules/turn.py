@@ -47,7 +47,7 @@ from functools import cache
 from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import collect, victory
+from caedes_bot.rules import collect, dependants, victory
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -415,6 +415,7 @@ class Turn:
         answered (R-PBP-DEAD-03); then each step's ``after_every_order`` (the income record of
         R-COLL-04). Mutates ``state``; returns the events."""
         events = self.continue_passive_turn(state, ruleset, dice)
+        events += dependants.after_every_order(state, ruleset)  # R-ATTR-UNDEAD-03, R-FEAL-03
         for spec in self._steps.values():
             if spec.after_every_order is not None:
                 spec.after_every_order(state)
@@ -554,8 +555,11 @@ def _next_faction(state: GameState, after: str | None) -> str | None:
 def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
     """The checks at the very start of every turn (R-TURN-04): the Mercenary check for every
     faction in every space (R-ATTR-MERC-01), then the elimination check (R-VIC-05), then
-    military victory (R-VIC-01). Mutates ``state``; returns the events."""
+    military victory (R-VIC-01). Undead and Summoned units whose last Necromancer or Summoner
+    deserted go with it before the elimination check (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
+    Mutates ``state``; returns the events."""
     events = mercenary_check(state, ruleset)
+    events += dependants.lose_bound_units(state, ruleset)[0]
     events += victory.elimination_check(state, ruleset)
     events += victory.check_military_victory(state, ruleset)
     return events

@@ -35,7 +35,8 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from caedes_bot.gamedata.model import Attribute, Race, Ruleset
+from caedes_bot.gamedata.model import Attribute, Ruleset
+from caedes_bot.rules.dependants import units_lost_without
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -258,20 +259,9 @@ def _dependants(
 ) -> list[tuple[list[Unit], str, str]]:
     """The Undead / Summoned units of ``faction`` lost if the units ``gone`` leave the board
     and no Necromancer / Summoner stays (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03, R-UPK-04), as
-    ``(units, rule, reason)``."""
-    left = [u for u in state.units_of(faction) if u.id not in gone]
-    out: list[tuple[list[Unit], str, str]] = []
-    checks = (
-        (Attribute.NECROMANCER, Race.UNDEAD, "R-ATTR-UNDEAD-03", "no Necromancer left"),
-        (Attribute.SUMMONER, Race.SUMMONED, "R-MAGIC-SUMM-03", "no Summoner left"),
-    )
-    for master, race, rule, reason in checks:
-        if any(ruleset.kind(u.kind).has(master) for u in left):
-            continue
-        lost = [u for u in left if ruleset.kind(u.kind).race is race]
-        if lost:
-            out.append((lost, rule, reason))
-    return out
+    ``(units, rule, reason)`` (:func:`caedes_bot.rules.dependants.units_lost_without`)."""
+    lost = units_lost_without(ruleset, state.units_of(faction), gone)
+    return [(units, bond.rule, bond.reason) for units, bond in lost]
 
 
 def units_leaving(

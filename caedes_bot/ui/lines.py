@@ -21,11 +21,13 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import (
     buy,
     collect,
+    dependants,
     mercenary,
     movement,
     muster,
     ownership,
     redeem,
+    summons,
     trade,
     turn,
     umpire,
@@ -213,6 +215,35 @@ def _units_disbanded(event: upkeep.UnitsDisbanded, state: GameState, ruleset: Ru
     )
 
 
+@_line(dependants.BoundUnitsLost)
+def _bound_units_lost(event: dependants.BoundUnitsLost, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"{faction_name(ruleset, event.faction)} lost {_units_text(ruleset, event.units)}: "
+        f"{event.reason} ({event.rule})."
+    )
+
+
+@_line(dependants.HeroFell)
+def _hero_fell(event: dependants.HeroFell, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"**{kind_name(ruleset, event.kind_id)}**, Hero of "
+        f"{faction_name(ruleset, event.faction)}, has fallen: its vassals may now revoke "
+        "their fealty (R-FEAL-03)."
+    )
+
+
+@_line(summons.SummonsVanished)
+def _summons_vanished(event: summons.SummonsVanished, state: GameState, ruleset: Ruleset) -> str:
+    by_owner: dict[str, list[str]] = {}
+    for _uid, kind_id, _space, owner in event.units:
+        by_owner.setdefault(owner, []).append(kind_id)
+    parts = "; ".join(
+        f"{faction_name(ruleset, owner)}: {kind_counts(ruleset, kinds)}"
+        for owner, kinds in sorted(by_owner.items())
+    )
+    return f"A Muster step begins and every summoned unit vanishes ({parts}) (R-MAGIC-SUMM-02)."
+
+
 @_line(upkeep_marks.DisbandMarksChanged)
 def _disband_marks_changed(
     event: upkeep_marks.DisbandMarksChanged, state: GameState, ruleset: Ruleset
@@ -328,7 +359,22 @@ def _rp_forfeited(event: buy.RPForfeited, state: GameState, ruleset: Ruleset) ->
 @_line(muster.PurchaseLost)
 def _purchase_lost(event: muster.PurchaseLost, state: GameState, ruleset: Ruleset) -> str:
     lost = kind_counts(ruleset, event.kind_ids)
-    return f"Lost without refund, with nowhere to muster: {lost} (R-MUSTER-01)."
+    text = f"Lost without refund, with nowhere to muster: {lost} (R-MUSTER-01)."
+    return text + _reasons_text(ruleset, event.reasons)
+
+
+@_line(muster.MusterShortfall)
+def _muster_shortfall(event: muster.MusterShortfall, state: GameState, ruleset: Ruleset) -> str:
+    lost = kind_counts(ruleset, event.kind_ids)
+    return (
+        f"Warning: no province can take {lost} on the board as it stands; unless placed, "
+        "they are lost without refund when step 8 ends (R-MUSTER-01)."
+        + _reasons_text(ruleset, event.reasons)
+    )
+
+
+def _reasons_text(ruleset: Ruleset, reasons: Sequence[tuple[str, str]]) -> str:
+    return "".join(f" {kind_name(ruleset, k)}: {why}." for k, why in reasons)
 
 
 @_line(redeem.SetsRedeemed)

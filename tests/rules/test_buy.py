@@ -1,5 +1,7 @@
 """Buy, step 5 (R-BUY-01..05, R-ATTR-HERO-01), on the world of ``tests/rules/economy_world.py``."""
 
+from dataclasses import replace
+
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
@@ -29,12 +31,21 @@ def _buy_state(rp: int = 10, **options: object) -> tuple[Ruleset, GameState]:
 
 
 def test_r_buy_01_buying_pays_full_cost_at_once() -> None:
-    """R-BUY-01: 2 Dawnian Infantry at 3 RP = 6 RP; 10 - 6 = 4; both wait for step 8."""
+    """R-BUY-01: 2 Dawnian Infantry at 3 RP = 6 RP; 10 - 6 = 4; both wait for step 8.
+    R-BUY-04: the only Dawnian infantry stands in a (plains, no Tower), which takes one
+    Dawnian unit per step 8 (R-MUSTER-04), so the purchase warns that only 1 of the 2 can be
+    placed."""
     rs, st = _buy_state()
     out = apply(st, BuyUnits("DAW", "DI", 2), rs, NO_DICE)
     fs = out.state.factions["DAW"]
     assert (fs.rp, fs.purchases, fs.purchase_prices) == (4, ["DI", "DI"], [3, 3])
-    assert out.events == (UnitsBought("DAW", "DI", "Dawnian Infantry", 2, 6, 10, 4, None),)
+    (event,) = out.events
+    assert isinstance(event, UnitsBought) and event.warning is not None
+    assert event.warning.startswith("Only 1 of your 2 Dawnian Infantry waiting can be placed")
+    assert "R-MUSTER-04" in event.warning
+    assert replace(event, warning=None) == UnitsBought(
+        "DAW", "DI", "Dawnian Infantry", 2, 6, 10, 4, None
+    )
     assert out.events[0].audience() == ("DAW",)
 
 
@@ -64,13 +75,35 @@ def test_r_buy_03_heroes_cannot_be_bought() -> None:
     assert err.value.rule == "R-BUY-03"
 
 
-@pytest.mark.parametrize("kind_id", ["DS", "DU", "DO"])
+@pytest.mark.parametrize("kind_id", ["DS"])
 def test_units_whose_rules_are_not_built_are_refused_clearly(kind_id: str) -> None:
-    """Ships, Undead and Summoned units cannot be bought yet; the refusal says so."""
+    """Ships cannot be bought yet; the refusal says so."""
     rs, st = _buy_state(rp=20)
     with pytest.raises(NotBuiltYet) as err:
         apply(st, BuyUnits("DAW", kind_id, 1), rs, NO_DICE)
     assert "not run" in err.value.message
+
+
+def test_r_magic_summ_01_summoned_units_are_summoned_not_bought_for_step_8() -> None:
+    """R-MAGIC-SUMM-01, R-RACE-SUM-01: a Summoned unit is not bought to wait for step 8; the
+    refusal says to summon it instead, and nothing is paid."""
+    rs, st = _buy_state(rp=20)
+    with pytest.raises(RuleViolation) as err:
+        apply(st, BuyUnits("DAW", "DO", 1), rs, NO_DICE)
+    assert err.value.rule == "R-MAGIC-SUMM-01"
+    assert err.value.allowed is not None and "/summon" in err.value.allowed
+
+
+def test_r_race_und_01_undead_are_bought_like_other_units() -> None:
+    """R-RACE-UND-01, R-BUY-01: Undead are bought in step 5 like any unit: 20 - 3 = 17 RP.
+    No Necromancer stands anywhere, so the purchase warns that it cannot be placed
+    (R-BUY-04)."""
+    rs, st = _buy_state(rp=20)
+    out = apply(st, BuyUnits("DAW", "DU", 1), rs, NO_DICE)
+    (event,) = out.events
+    assert isinstance(event, UnitsBought) and event.total == 3
+    assert out.state.factions["DAW"].purchases == ["DU"]
+    assert event.warning is not None and "Necromancer" in event.warning
 
 
 def test_unknown_kind_suggests_near_names() -> None:
@@ -134,11 +167,12 @@ def test_r_buy_05_no_limit_on_units_of_one_kind() -> None:
 
 
 def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
-    """R-BUY-01, R-BUY-03, R-ATTR-HERO-01: the kinds the Dawnians may buy are their own, less
-    the Hero, the ship, the Undead and the Summoned (rules not built yet), each with its price
-    now and whether 5 RP pay for it; every other kind has a reason with its rule."""
+    """R-BUY-01, R-BUY-03, R-ATTR-HERO-01: the kinds the Dawnians may buy in step 5 are their
+    own, less the Hero, the ship (rules not built yet) and the Summoned (summoned instead),
+    each with its price now and whether 5 RP pay for it; every other kind has a reason with
+    its rule. Undead are bought like any unit (R-RACE-UND-01)."""
     rs, st = _buy_state(rp=5)
-    assert [k.id for k in buyable_kinds(rs, "DAW")] == ["DI", "DK", "DT", "DN"]
+    assert [k.id for k in buyable_kinds(rs, "DAW")] == ["DI", "DK", "DT", "DU", "DN"]
     options = {o.kind.id: (o.price, o.affordable) for o in buy_options(st, rs, "DAW")}
     assert options["DI"] == (3, True)
     assert options["DK"] == (6, False)
@@ -147,7 +181,7 @@ def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
         "DH": Unbuyable.HERO,
         "OT": Unbuyable.NOT_OWN,
         "DS": Unbuyable.SHIP,
-        "DU": Unbuyable.UNDEAD,
+        "DU": None,
         "DO": Unbuyable.SUMMONED,
         "DI": None,
     }
@@ -156,5 +190,4 @@ def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
         "R-BUY-01",
         "R-ATTR-WATER-03",
         "R-RACE-SUM-01",
-        "R-RACE-UND-01",
     ]

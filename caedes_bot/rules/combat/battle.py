@@ -69,6 +69,7 @@ from caedes_bot.rules.combat.sides import (
     battle_fighters,
     battle_sides,
 )
+from caedes_bot.rules.dependants import lose_bound_units
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import (
     IllegalCombat,
@@ -307,6 +308,16 @@ def _decided(battle: Battle) -> bool:
     return not battle.attacker_units or not battle.defender_units
 
 
+def _lose_bound(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
+    """Undead whose faction's last Necromancer, and Summoned units whose faction's last
+    Summoner, has just been removed go at once, with that step's casualties
+    (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03): off the board and off the battle's sides."""
+    events, gone = lose_bound_units(state, ruleset, battle=battle.id)
+    if gone:
+        battle.round_losses = True
+    return events
+
+
 def _roll_step(
     state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle, step: CombatStep
 ) -> list[Event]:
@@ -421,7 +432,7 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
     record.wounded = sorted(wounded[Side.ATTACKER] + wounded[Side.DEFENDER])
     if record.destroyed or record.wounded:
         battle.round_losses = True
-    return [
+    removed: list[Event] = [
         CasualtiesRemoved(
             battle.id,
             battle.space,
@@ -433,6 +444,7 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
             tuple(sorted(wounded[Side.DEFENDER])),
         )
     ]
+    return removed + _lose_bound(state, ruleset, battle)
 
 
 def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list[Event], bool]:
@@ -518,6 +530,7 @@ def end_battle(
             else:
                 destroyed_at_end.append(uid)
     remove_units(state, battle, destroyed_at_end)
+    events += _lose_bound(state, ruleset, battle)
     result = forced or classify(len(battle.attacker_units), len(battle.defender_units))
     if result is BattleResult.ATTACKER_WON:
         events += capture(state, battle.space, battle.attacker, battle=battle.id)

@@ -38,6 +38,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.arithmetic import mercenary_losses
 from caedes_bot.rules.combat.roster import remove_units
 from caedes_bot.rules.combat.sides import battle_context, battle_fighters
+from caedes_bot.rules.dependants import lose_bound_units
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.mercenary import MercenariesDeserted
@@ -86,7 +87,7 @@ def mercenary_check(
             )
     remove_units(state, battle, lost)
     battle.round_losses = True
-    return events
+    return events + lose_bound_units(state, ruleset, battle=battle.id)[0]  # R-ATTR-UNDEAD-03
 
 
 #: The round-start actions in order (R-COMBAT-03); see the module docstring to add one.

@@ -1,0 +1,222 @@
+"""Units whose place on the board hangs on another: Undead on a Necromancer, Summoned units on a
+Summoner, and the designated Hero whose death frees vassals (R-ATTR-UNDEAD-01..03,
+R-MAGIC-NEC-01, R-MAGIC-SUMM-03, R-ATTR-HERO-01, R-FEAL-03).
+
+* The moment a faction has no Necromancer on the board, all its Undead are destroyed; the
+  moment it has no Summoner, all its Summoned units are (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03:
+  the whole faction, not one battle side). A Summoner aboard a ship still counts here: it only
+  cannot summon (R-MAGIC-SUMM-01). :func:`lose_bound_units` does it, for every faction; the
+  battle calls it with each step's casualties (so Undead whose last Necromancer falls in the
+  missile step do not roll in the melee step), the turn start after the Mercenary check, and
+  the engine after every order, which catches every other way a unit can leave the board
+  (disbanding, the umpire's overrides).
+* The designated Hero of a faction (the scenario's ``hero``) that is no longer on the board
+  is recorded as fallen, once (:func:`record_fallen_heroes`, R-FEAL-03).
+* What Undead are immune to (R-ATTR-UNDEAD-01) is answered here for every rule that asks:
+  :func:`is_immune_to_magic` (Illusionist, Enchanter), :func:`ignores_battle_morale` (Fear,
+  Inspiring) and :func:`ignores_predator`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Attribute, Race, Ruleset, UnitKind
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import GameState, Unit
+
+# --------------------------------------------------------------------------- what Undead ignore
+
+
+def is_undead(kind: UnitKind) -> bool:
+    """Whether ``kind`` is Undead (the attribute or the race, R-ATTR-UNDEAD-01)."""
+    return kind.has(Attribute.UNDEAD) or kind.race is Race.UNDEAD
+
+
+def is_immune_to_magic(kind: UnitKind) -> bool:
+    """Whether ``kind`` is out of reach of the Illusionist and the Enchanter: an Illusionist
+    cannot force its dice to be rolled again (R-MAGIC-ILL-01) and an Enchanter cannot take it
+    (R-MAGIC-ENCH-02). True for Undead (R-ATTR-UNDEAD-01)."""
+    return is_undead(kind)
+
+
+def ignores_battle_morale(kind: UnitKind) -> bool:
+    """Whether Fear and Inspiring leave ``kind``'s dice alone (R-ATTR-FEAR-01, R-ATTR-INSP-01,
+    R-ATTR-UNDEAD-01). True for Undead."""
+    return is_undead(kind)
+
+
+def ignores_predator(kind: UnitKind) -> bool:
+    """Whether an enemy Predator leaves ``kind``'s defense alone (R-ATTR-PRED-01,
+    R-ATTR-UNDEAD-01). True for Undead (the cavalry and Predator conditions are the combat
+    rules' own)."""
+    return is_undead(kind)
+
+
+# --------------------------------------------------------------------------- bonds
+
+
+@dataclass(frozen=True, slots=True)
+class Bond:
+    """One kind of dependence: units of ``race`` stay on the board only while their faction
+    has a unit with ``master`` on it (``rule``; ``reason`` in a player's words)."""
+
+    master: Attribute
+    race: Race
+    rule: str
+    reason: str
+
+
+#: Undead hang on a Necromancer (R-ATTR-UNDEAD-03), Summoned units on a Summoner
+#: (R-MAGIC-SUMM-03).
+BONDS: tuple[Bond, ...] = (
+    Bond(Attribute.NECROMANCER, Race.UNDEAD, "R-ATTR-UNDEAD-03", "no Necromancer left"),
+    Bond(Attribute.SUMMONER, Race.SUMMONED, "R-MAGIC-SUMM-03", "no Summoner left"),
+)
+
+
+def bound_to(kind: UnitKind) -> Bond | None:
+    """The bond ``kind`` hangs on, or ``None`` (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03): by its race,
+    Undead or Summoned (R-RACE-UND-01, R-RACE-SUM-01), as the order of battle lists them."""
+    for bond in BONDS:
+        if kind.race is bond.race:
+            return bond
+    return None
+
+
+def masters_of(ruleset: Ruleset, units: Iterable[Unit], bond: Bond) -> list[Unit]:
+    """The units of ``units`` that hold ``bond`` up (its Necromancers or Summoners)."""
+    return [u for u in units if ruleset.kind(u.kind).has(bond.master)]
+
+
+def units_lost_without(
+    ruleset: Ruleset, units: Iterable[Unit], gone: set[int]
+) -> list[tuple[list[Unit], Bond]]:
+    """Of one faction's ``units``, those lost if the units ``gone`` leave the board: every
+    Undead if no Necromancer stays, every Summoned unit if no Summoner stays
+    (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03), as ``(units, bond)`` per bond that breaks, in id
+    order."""
+    left = sorted((u for u in units if u.id not in gone), key=lambda u: u.id)
+    out: list[tuple[list[Unit], Bond]] = []
+    for bond in BONDS:
+        if masters_of(ruleset, left, bond):
+            continue
+        lost = [u for u in left if bound_to(ruleset.kind(u.kind)) is bond]
+        if lost:
+            out.append((lost, bond))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class BoundUnitsLost(Event):
+    """``faction``'s last Necromancer (or Summoner) left the board, and with it every one of its
+    Undead (or Summoned) units (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03). ``units`` are ``(unit id,
+    kind id, space)``; ``rule`` and ``reason`` say which bond broke. ``battle`` is the battle
+    it happened in, if any. Public: the board is public (R-GEN-07)."""
+
+    faction: str
+    units: tuple[tuple[int, str, str], ...]
+    rule: str
+    reason: str
+    battle: int | None = None
+
+
+def lose_bound_units(
+    state: GameState, ruleset: Ruleset, *, battle: int | None = None
+) -> tuple[list[Event], set[int]]:
+    """Destroy every Undead of a faction with no Necromancer on the board and every Summoned
+    unit of a faction with no Summoner (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03), for every faction.
+
+    Units destroyed are taken off the sides of the battle under way, if any. Mutates
+    ``state``. Returns the events (one :class:`BoundUnitsLost` per faction and bond) and the
+    ids destroyed.
+    """
+    by_owner: dict[str, list[Unit]] = {}
+    for unit in state.peek_units():
+        if bound_to(ruleset.kind(unit.kind)) is not None or _is_master(ruleset, unit):
+            by_owner.setdefault(unit.owner, []).append(unit)
+    events: list[Event] = []
+    gone: set[int] = set()
+    for faction in sorted(by_owner):
+        for lost, bond in units_lost_without(ruleset, by_owner[faction], set()):
+            for unit in lost:
+                del state.units[str(unit.id)]
+                gone.add(unit.id)
+            events.append(
+                BoundUnitsLost(
+                    faction,
+                    tuple((u.id, u.kind, u.location) for u in lost),
+                    bond.rule,
+                    bond.reason,
+                    battle,
+                )
+            )
+    fight = state.battle
+    if gone and fight is not None:
+        fight.attacker_units = [u for u in fight.attacker_units if u not in gone]
+        fight.defender_units = [u for u in fight.defender_units if u not in gone]
+        fight.withdrawn = [u for u in fight.withdrawn if u not in gone]
+    return events, gone
+
+
+def _is_master(ruleset: Ruleset, unit: Unit) -> bool:
+    kind = ruleset.kind(unit.kind)
+    return any(kind.has(bond.master) for bond in BONDS)
+
+
+# --------------------------------------------------------------------------- heroes
+
+
+@dataclass(frozen=True, slots=True)
+class HeroFell(Event):
+    """``faction``'s designated Hero ``kind_id`` is no longer on the board (R-ATTR-HERO-01,
+    R-FEAL-03): from now on its vassals may revoke fealty, and nobody may swear it to this
+    faction again. Recorded once. Public."""
+
+    faction: str
+    kind_id: str
+
+
+def designated_hero(state: GameState, ruleset: Ruleset, faction: str) -> str | None:
+    """The kind id of ``faction``'s designated Hero in the campaign's scenario, or ``None``
+    (R-ATTR-HERO-02)."""
+    scenario = ruleset.scenarios.get(state.scenario)
+    if scenario is None:
+        return None
+    try:
+        return scenario.faction(faction).hero
+    except KeyError:
+        return None
+
+
+def record_fallen_heroes(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """Mark ``hero_alive`` false for every faction whose designated Hero is no longer on the
+    board, whatever removed it (battle, disbanding, the umpire) (R-FEAL-03). Mutates
+    ``state``; returns one :class:`HeroFell` per Hero newly fallen."""
+    events: list[Event] = []
+    on_board: set[tuple[str, str]] | None = None
+    for code in state.in_play:
+        fs = state.factions.get(code)
+        if fs is None or not fs.hero_alive:
+            continue
+        hero = designated_hero(state, ruleset, code)
+        if hero is None:
+            continue
+        if on_board is None:
+            on_board = {(u.owner, u.kind) for u in state.peek_units()}
+        if (code, hero) in on_board:
+            continue
+        fs.hero_alive = False
+        events.append(HeroFell(code, hero))
+    return events
+
+
+def after_every_order(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """What must hold after every order: no Undead without a Necromancer, no Summoned unit
+    without a Summoner (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03), and every fallen Hero recorded
+    (R-FEAL-03). Mutates ``state``; returns the events."""
+    if state.round == 0:
+        return []  # before the campaign starts the scenario's board is as set up
+    events, _gone = lose_bound_units(state, ruleset)
+    return events + record_fallen_heroes(state, ruleset)
