@@ -48,7 +48,9 @@ from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
 from caedes_bot.rules.movement import costs as movement_costs
+from caedes_bot.rules.movement import flight as movement_flight
 from caedes_bot.rules.movement import orders as movement_orders
+from caedes_bot.rules.movement import plans as movement_plans
 from caedes_bot.rules.movement import reach as movement_reach
 from caedes_bot.rules.movement import refusals as movement_refusals
 from caedes_bot.rules.movement import stuck as movement_stuck
@@ -89,7 +91,9 @@ MODULES = (
     combat_orders,
     movement_apply,
     movement_costs,
+    movement_flight,
     movement_orders,
+    movement_plans,
     movement_reach,
     movement_refusals,
     movement_stuck,

@@ -27,6 +27,9 @@ class Order:
     #: what the order does, in a player's words, for messages ("Buying units"); a class that
     #: gives none gets its name in words ("End step")
     label: ClassVar[str] = "This order"
+    #: the giver may take it back with ``UndoLastOrder`` while no die has been rolled and no
+    #: other faction has given an order since (:mod:`caedes_bot.rules.undo`)
+    undoable: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # explicit super(): slots=True rebuilds the class, so the zero-arg form fails on 3.11

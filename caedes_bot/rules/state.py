@@ -64,6 +64,7 @@ class Unit:
         aboard: id of the ship carrying it, if any (R-MOVE-14).
         attacking: it entered a space with units of a non-pact faction this turn and waits
             to fight there in step 7 (R-MOVE-02, R-COMBAT-01).
+        flew: it made a flying move this turn, so it may not fly out of a battle (R-ATTR-FLY-02).
     """
 
     id: int
@@ -79,6 +80,7 @@ class Unit:
     muster_seq: int = 0
     aboard: int | None = None
     attacking: bool = False
+    flew: bool = False
 
 
 @dataclass

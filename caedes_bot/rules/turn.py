@@ -575,3 +575,4 @@ def reset_movement(state: GameState, faction: str) -> None:
             unit.entered_from = None
             unit.path = []
             unit.attacking = False
+            unit.flew = False

@@ -177,12 +177,17 @@ def _decision_defaulted(event: turn.DecisionDefaulted, state: GameState, ruleset
 def _units_moved(event: movement.UnitsMoved, state: GameState, ruleset: Ruleset) -> str:
     kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
     what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} units"
+    verb = {
+        movement.MoveKind.FLIGHT: "flew",
+        movement.MoveKind.CROSSING: "sent across the sea",
+    }.get(event.how, "moved")
     line = (
-        f"{faction_name(ruleset, event.faction)} moved {what} from "
+        f"{faction_name(ruleset, event.faction)} {verb} {what} from "
         f"{space_name(ruleset, event.origin)} to {space_name(ruleset, event.destination)}"
     )
     if len(event.path) > 1:
-        line += " by " + ", ".join(space_name(ruleset, p) for p in event.path[:-1])
+        over = "over" if event.how is movement.MoveKind.FLIGHT else "by"
+        line += f" {over} " + ", ".join(space_name(ruleset, p) for p in event.path[:-1])
     return line + (": **an attack**." if event.attack else ".")
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from caedes_bot.gamedata.model import BaseType, Options, Ruleset, Terrain
+from caedes_bot.gamedata.model import Attribute, BaseType, Options, Ruleset, Terrain
 from caedes_bot.rules.combat.arithmetic import (
     Fighter,
     StepContext,
@@ -42,10 +42,22 @@ def can_withdraw(ruleset: Ruleset, unit: Unit, space: str) -> bool:
     """Whether ``unit`` may withdraw from the battle in ``space`` (R-COMBAT-08, R-COMBAT-09):
     it entered this turn from a province with a land border to ``space``. Units that came by a
     boarding move, an Amphibian crossing or teleportation entered from elsewhere and must stay;
-    Towers never withdraw (R-ATTR-FORT-01)."""
-    if ruleset.kind(unit.kind).base_type is BaseType.TOWER:
+    Towers never withdraw (R-ATTR-FORT-01). A unit that flew in withdraws only to where it
+    entered from and only where a normal move could take it: cavalry without Mountainlore never
+    withdraws into mountains it flew over (R-ATTR-FLY-02)."""
+    kind = ruleset.kind(unit.kind)
+    if kind.base_type is BaseType.TOWER:
         return False
     origin = unit.entered_from
+    if (
+        unit.flew
+        and origin is not None
+        and origin in ruleset.map.provinces
+        and kind.base_type is BaseType.CAVALRY
+        and not kind.has(Attribute.MOUNTAINLORE)
+        and all(t is Terrain.MOUNTAINS for t in ruleset.map.provinces[origin].terrains)
+    ):
+        return False
     return (
         origin is not None
         and unit.aboard is None

@@ -35,10 +35,14 @@ How a route is found (:func:`plan_move`), for each unit on its own (R-MOVE-01):
   provinces holding other factions' (partners') units, then the first by province ids.
 
 Towers never move (R-ATTR-FORT-01); units whose movement has ended (entire movement paid,
-attack made, withdrawn, or mustered this turn: R-MOVE-22) do not move again this turn. Ships,
-boarding moves, flying moves, Amphibian crossings and teleportation are not built yet and are
-refused with :class:`~caedes_bot.rules.errors.NotBuiltYet` naming their rule. A Flying unit may
-always make a normal move instead (R-ATTR-FLY-02), which is what this module gives it.
+attack made, withdrawn, or mustered this turn: R-MOVE-22) do not move again this turn.
+
+Instead of its normal move (R-MOVE-21), a Flying unit may fly up to 4 spaces over anything
+(:class:`FlyUnits`, :mod:`.flight`, R-ATTR-FLY-01), and an Amphibian unit may cross one sea
+zone (a :class:`MoveUnits` whose route is a sea zone and a province, R-ATTR-AMPH-01). An
+order's ``via`` names spaces its route must pass through. Ships, boarding moves and Amphibian
+attacks at sea are not built yet and are refused with
+:class:`~caedes_bot.rules.errors.NotBuiltYet` naming their rule.
 
 What is legal now, for the edge to ask instead of trying orders: :func:`movable_units`,
 :func:`legal_destinations`, :func:`plan_moves`, and :func:`why_stuck`, which names the reason a
@@ -50,7 +54,8 @@ whole order is refused, naming the unit, the reason with its rule ID, and where 
 The package: :mod:`.orders` (the order and its event), :mod:`.costs` (what a step costs, who
 stands where), :mod:`.stuck` (why a unit cannot move at all), :mod:`.reach` (routes and legal
 destinations), :mod:`.refusals` (why a destination is out of reach, names in an order) and
-:mod:`.apply` (checking and carrying out an order, and step 6 itself).
+:mod:`.apply` (checking and carrying out an order, and step 6 itself); :mod:`.plans` (what a
+planned move is) and :mod:`.flight` (flying moves).
 """
 
 from __future__ import annotations
@@ -58,9 +63,11 @@ from __future__ import annotations
 from caedes_bot.gamedata.model import movement_allowance
 from caedes_bot.rules.movement.apply import SPEC, carry_out, handle_move_units, plan_order
 from caedes_bot.rules.movement.costs import Entry, EntryCost, entry_cost, remaining_movement
-from caedes_bot.rules.movement.orders import MoveUnits, UnitsMoved
+from caedes_bot.rules.movement.flight import FLYING_ALLOWANCE, can_fly, plan_flights
+from caedes_bot.rules.movement.orders import FlyUnits, MoveUnits, UnitsMoved
+from caedes_bot.rules.movement.plans import MoveKind, MovePlan
 from caedes_bot.rules.movement.reach import (
-    MovePlan,
+    can_move_somewhere,
     legal_destinations,
     movable_units,
     plan_moves,
@@ -70,13 +77,18 @@ from caedes_bot.rules.movement.refusals import parse_terrain
 from caedes_bot.rules.movement.stuck import Stuck, check_movable
 
 __all__ = [
+    "FLYING_ALLOWANCE",
     "SPEC",
     "Entry",
     "EntryCost",
+    "FlyUnits",
+    "MoveKind",
     "MovePlan",
     "MoveUnits",
     "Stuck",
     "UnitsMoved",
+    "can_fly",
+    "can_move_somewhere",
     "carry_out",
     "check_movable",
     "entry_cost",
@@ -85,6 +97,7 @@ __all__ = [
     "movable_units",
     "movement_allowance",
     "parse_terrain",
+    "plan_flights",
     "plan_moves",
     "plan_order",
     "remaining_movement",

@@ -1,4 +1,5 @@
-"""Checking and carrying out :class:`MoveUnits`, and step 6 itself (R-MOVE-01..12)."""
+"""Checking and carrying out :class:`MoveUnits` and :class:`FlyUnits`, and step 6 itself
+(R-MOVE-01..12, R-ATTR-FLY-01, R-ATTR-AMPH-01)."""
 
 from __future__ import annotations
 
@@ -9,79 +10,177 @@ from caedes_bot.rules.combat.battle import begin_combat_step
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import IllegalMove, NotBuiltYet, RuleViolation
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.movement.orders import MoveUnits, UnitsMoved
-from caedes_bot.rules.movement.reach import MovePlan, plan_moves
+from caedes_bot.rules.movement.flight import (
+    FLYING_ALLOWANCE,
+    can_fly,
+    flight_neighbours,
+    plan_flights,
+)
+from caedes_bot.rules.movement.orders import FlyUnits, MoveUnits, UnitsMoved
+from caedes_bot.rules.movement.plans import MoveKind, MovePlan
+from caedes_bot.rules.movement.reach import plan_moves
 from caedes_bot.rules.movement.refusals import check_destination, parse_terrain, why_unreachable
 from caedes_bot.rules.movement.stuck import check_movable, unit_label
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.ownership import capture
+from caedes_bot.rules.ownership import capture, hostile_units
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec, always
 
 # --------------------------------------------------------------------------- the order
 
 
-def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[MovePlan]:
-    """Check ``order`` and return one plan per unit, in the order given (R-MOVE-01..12).
-
-    Raises:
-        RuleViolation: no units, a unit listed twice, not the faction's own (R-TURN-03).
-        UnknownName: unknown destination or terrain.
-        IllegalMove: a unit cannot move, or cannot reach the destination (rule of the reason;
-            ``allowed`` lists where it can go).
-        NotBuiltYet: a ship, cargo, or a sea destination (ships, Amphibian crossings, flying).
-    """
-    if not order.unit_ids:
+def _units_of_order(
+    state: GameState, ruleset: Ruleset, faction: str, unit_ids: Sequence[int]
+) -> list[Unit]:
+    """The units an order moves, each checked to be the faction's own and free to move
+    (R-MOVE-01, R-TURN-03)."""
+    if not unit_ids:
         raise RuleViolation("Name at least one unit to move.", rule="R-MOVE-01")
-    if len(set(order.unit_ids)) != len(order.unit_ids):
+    if len(set(unit_ids)) != len(unit_ids):
         raise RuleViolation("A unit is listed twice in one move.", rule="R-MOVE-01")
-    terrain = parse_terrain(order.terrain)
-    check_destination(ruleset, order.destination)
     units: list[Unit] = []
-    for uid in order.unit_ids:
+    for uid in unit_ids:
         unit = state.units.get(str(uid))
         if unit is None:
             raise RuleViolation(f"There is no unit #{uid} on the board.", rule="R-MOVE-01")
-        if unit.owner != order.faction:
+        if unit.owner != faction:
             raise RuleViolation(
-                f"{unit_label(ruleset, unit)} belongs to {unit.owner}, not {order.faction}.",
+                f"{unit_label(ruleset, unit)} belongs to {unit.owner}, not {faction}.",
                 rule="R-TURN-03",
                 allowed="move your own units",
             )
         check_movable(state, ruleset, unit)
         units.append(unit)
-    destination = order.destination
-    name = ruleset.map.space_name(destination)
-    if ruleset.map.is_sea(destination):
-        first = ruleset.kind(units[0].kind)
-        if first.has(Attribute.AMPHIBIAN):
-            raise NotBuiltYet(
-                f"Amphibian crossings and attacks at sea ({name}) are not built yet.",
-                rule="R-ATTR-AMPH-01",
-            )
-        raise IllegalMove(
-            f"Infantry and cavalry never enter a sea zone ({name}) over land.",
-            rule="R-MOVE-09",
-            allowed="move to a province; sea travel by ship is not built yet",
-        )
+    return units
+
+
+def _check_via(ruleset: Ruleset, via: Sequence[str]) -> None:
+    """Each space of a ``via`` list is a province or a sea zone (R-MOVE-01)."""
+    for space in via:
+        check_destination(ruleset, space)
+
+
+def _check_terrain(ruleset: Ruleset, destination: str, terrain: Terrain | None) -> None:
     province = ruleset.map.provinces[destination]
     if terrain is not None and terrain not in province.terrains:
+        name = province.name
         have = ", ".join(t.value for t in province.terrains)
         raise IllegalMove(
             f"{name} has no {terrain.value}; its terrain is {have}.",
             rule="R-MOVE-03",
             allowed=f"name one of: {have}, or none",
         )
+
+
+def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[MovePlan]:
+    """Check ``order`` and return one plan per unit, in the order given (R-MOVE-01..12,
+    R-ATTR-AMPH-01).
+
+    Raises:
+        RuleViolation: no units, a unit listed twice, not the faction's own (R-TURN-03).
+        UnknownName: unknown destination, ``via`` space or terrain.
+        IllegalMove: a unit cannot move, or cannot reach the destination (rule of the reason;
+            ``allowed`` lists where it can go); a sea zone as destination (R-MOVE-09).
+        NotBuiltYet: a ship or cargo; an Amphibian attack on units at sea (R-ATTR-AMPH-02).
+    """
+    terrain = parse_terrain(order.terrain)
+    check_destination(ruleset, order.destination)
+    _check_via(ruleset, order.via)
+    units = _units_of_order(state, ruleset, order.faction, order.unit_ids)
+    destination = order.destination
+    name = ruleset.map.space_name(destination)
+    if ruleset.map.is_sea(destination):
+        first = ruleset.kind(units[0].kind)
+        if first.has(Attribute.AMPHIBIAN) and hostile_units(
+            state, ruleset, destination, order.faction
+        ):
+            raise NotBuiltYet(
+                f"An Amphibian attack on units at sea ({name}) needs naval battles, which are "
+                "not built yet.",
+                rule="R-ATTR-AMPH-02",
+            )
+        if first.has(Attribute.AMPHIBIAN):
+            raise IllegalMove(
+                f"An Amphibian unit crosses a sea zone ({name}) but never stops there.",
+                rule="R-ATTR-AMPH-01",
+                allowed="name a province on the far coast, with the sea zone in via",
+            )
+        raise IllegalMove(
+            f"Infantry and cavalry never enter a sea zone ({name}) over land.",
+            rule="R-MOVE-09",
+            allowed="move to a province; sea travel by ship is not built yet",
+        )
+    _check_terrain(ruleset, destination, terrain)
     plans: list[MovePlan] = []
     for unit in units:
         if unit.location == destination:
             raise IllegalMove(
                 f"{unit_label(ruleset, unit)} is already in {name}.", rule="R-MOVE-01"
             )
-        options = plan_moves(state, ruleset, unit, terrain)
+        options = plan_moves(state, ruleset, unit, terrain, order.via)
         plan = options.get(destination)
+        if plan is None and order.via and destination in plan_moves(state, ruleset, unit, terrain):
+            through = ", ".join(ruleset.map.space_name(s) for s in order.via)
+            raise IllegalMove(
+                f"{unit_label(ruleset, unit)} can reach {name}, but not through {through} "
+                "within its movement this turn.",
+                rule="R-MOVE-01",
+                allowed="leave via out to let the bot find the route, or name other spaces",
+            )
         if plan is None:
             raise why_unreachable(state, ruleset, unit, destination, terrain, list(options))
+        plans.append(plan)
+    return plans
+
+
+def plan_flight_order(state: GameState, ruleset: Ruleset, order: FlyUnits) -> list[MovePlan]:
+    """Check ``order`` and return one flight per unit, in the order given (R-ATTR-FLY-01).
+
+    Raises:
+        RuleViolation, UnknownName: as :func:`plan_order`.
+        IllegalMove: a unit without Flying, one that has moved this turn, a sea zone as the
+            destination, or a province more than 4 spaces away (R-ATTR-FLY-01).
+    """
+    terrain = parse_terrain(order.terrain)
+    check_destination(ruleset, order.destination)
+    _check_via(ruleset, order.via)
+    units = _units_of_order(state, ruleset, order.faction, order.unit_ids)
+    destination = order.destination
+    name = ruleset.map.space_name(destination)
+    if ruleset.map.is_sea(destination):
+        raise IllegalMove(
+            f"A flight starts and ends in a province, never at sea ({name}).",
+            rule="R-ATTR-FLY-01",
+            allowed="name a province; a flight may pass over sea zones on the way",
+        )
+    _check_terrain(ruleset, destination, terrain)
+    graph = flight_neighbours(ruleset.map)
+    plans: list[MovePlan] = []
+    for unit in units:
+        label = unit_label(ruleset, unit)
+        if not ruleset.kind(unit.kind).has(Attribute.FLYING):
+            raise IllegalMove(
+                f"{label} cannot fly.", rule="R-ATTR-FLY-01", allowed="use /move for it"
+            )
+        if unit.location == destination:
+            raise IllegalMove(f"{label} is already in {name}.", rule="R-MOVE-01")
+        if not can_fly(ruleset, unit):
+            raise IllegalMove(
+                f"{label} has moved this turn; a flight is made instead of a unit's move.",
+                rule="R-ATTR-FLY-01",
+            )
+        plan = plan_flights(state, ruleset, unit, terrain, order.via, graph).get(destination)
+        if plan is None:
+            through = (
+                " through " + ", ".join(ruleset.map.space_name(s) for s in order.via)
+                if order.via
+                else ""
+            )
+            raise IllegalMove(
+                f"{name} is more than {FLYING_ALLOWANCE} spaces from {label}{through}.",
+                rule="R-ATTR-FLY-01",
+                allowed=f"a province within {FLYING_ALLOWANCE} spaces (sea zones count)",
+            )
         plans.append(plan)
     return plans
 
@@ -92,11 +191,11 @@ def carry_out(
     """Move the units along ``plans`` (already checked) and return the events (R-MOVE-01, -02).
 
     Each unit's ``location``, ``path``, ``entered_from``, ``movement_used``, ``terrain``,
-    ``move_ended`` and ``attacking`` are updated. With the option ``capture_on_entry`` an
+    ``move_ended``, ``attacking`` and ``flew`` are updated. With the option ``capture_on_entry`` an
     unoccupied destination not held by the faction or a partner passes to it at once
     (R-COLL-02); by default ownership changes only at the end of step 7.
     """
-    groups: dict[tuple[str, tuple[str, ...], Terrain | None], list[MovePlan]] = {}
+    groups: dict[tuple[str, tuple[str, ...], Terrain | None, MoveKind], list[MovePlan]] = {}
     for plan in plans:
         unit = state.unit(plan.unit_id)
         unit.location = plan.destination
@@ -106,9 +205,10 @@ def carry_out(
         unit.terrain = plan.terrain
         unit.move_ended = unit.move_ended or plan.move_ended
         unit.attacking = plan.attack
-        groups.setdefault((plan.origin, plan.path, plan.terrain), []).append(plan)
+        unit.flew = unit.flew or plan.how is MoveKind.FLIGHT
+        groups.setdefault((plan.origin, plan.path, plan.terrain, plan.how), []).append(plan)
     events: list[Event] = []
-    for (origin, path, terrain), group in groups.items():
+    for (origin, path, terrain, how), group in groups.items():
         events.append(
             UnitsMoved(
                 faction=faction,
@@ -119,6 +219,7 @@ def carry_out(
                 attack=group[0].attack,
                 terrain=terrain,
                 move_ended=all(p.move_ended for p in group),
+                how=how,
             )
         )
     destination = plans[0].destination if plans else None
@@ -138,6 +239,17 @@ def handle_move_units(state: GameState, order: Order, ruleset: Ruleset, dice: Di
     return carry_out(state, ruleset, order.faction, plans)
 
 
+def handle_fly_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Apply :class:`FlyUnits` (step 6, active faction only; R-ATTR-FLY-01).
+
+    Raises:
+        RuleViolation: see :func:`plan_flight_order`; nothing moves on a refusal.
+    """
+    assert isinstance(order, FlyUnits)
+    plans = plan_flight_order(state, ruleset, order)
+    return carry_out(state, ruleset, order.faction, plans)
+
+
 # --------------------------------------------------------------------------- step 6
 
 
@@ -149,7 +261,7 @@ def _list_battles(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]
 SPEC = StepSpec(
     "move",
     Step.MOVE,
-    accepts=(Accepts(MoveUnits, handle_move_units),),
+    accepts=(Accepts(MoveUnits, handle_move_units), Accepts(FlyUnits, handle_fly_units)),
     on_leave=_list_battles,
     waits=always,
 )

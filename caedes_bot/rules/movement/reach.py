@@ -4,9 +4,8 @@ the edge asks before giving orders."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from caedes_bot.gamedata.model import Ruleset, Terrain
+from caedes_bot.gamedata.model import Attribute, Ruleset, Terrain
 from caedes_bot.rules.combat.arithmetic import combat_terrain_key
 from caedes_bot.rules.movement.costs import (
     Entry,
@@ -15,57 +14,43 @@ from caedes_bot.rules.movement.costs import (
     entry_cost,
     remaining_movement,
 )
+from caedes_bot.rules.movement.flight import plan_flights
+from caedes_bot.rules.movement.plans import MoveKind, MovePlan
 from caedes_bot.rules.movement.stuck import Stuck, blocked
 from caedes_bot.rules.state import GameState, Unit
 
 # --------------------------------------------------------------------------- route finding
 
 
-@dataclass(frozen=True, slots=True)
-class MovePlan:
-    """A legal move of one unit to one destination (what :class:`MoveUnits` carries out).
-
-    Attributes:
-        unit_id: the unit.
-        origin: where it starts.
-        path: provinces entered, in order; the last is the destination.
-        terrain: terrain to store in :attr:`Unit.terrain` (R-MOVE-03), or ``None``.
-        cost: movement points it uses (its whole remaining allowance for an entire-movement
-            entry, R-MOVE-04).
-        entire: the last step cost its entire movement.
-        attack: the destination holds non-partner units (R-MOVE-02).
-    """
-
-    unit_id: int
-    origin: str
-    path: tuple[str, ...]
-    terrain: Terrain | None
-    cost: int
-    entire: bool
-    attack: bool
-
-    @property
-    def destination(self) -> str:
-        return self.path[-1]
-
-    @property
-    def entered_from(self) -> str:
-        """The space the unit enters the destination from (R-COMBAT-08)."""
-        return self.path[-2] if len(self.path) > 1 else self.origin
-
-    @property
-    def move_ended(self) -> bool:
-        return self.entire or self.attack
+def follows(path: Sequence[str], via: Sequence[str]) -> bool:
+    """``path`` passes through every space of ``via``, in that order (not necessarily next
+    to each other)."""
+    spaces = iter(path)
+    return all(any(space == waypoint for space in spaces) for waypoint in via)
 
 
 def plan_moves(
-    state: GameState, ruleset: Ruleset, unit: Unit, terrain: Terrain | None = None
+    state: GameState,
+    ruleset: Ruleset,
+    unit: Unit,
+    terrain: Terrain | None = None,
+    via: Sequence[str] = (),
 ) -> dict[str, MovePlan]:
-    """Every province ``unit`` may move to now, with the preferred route to each (R-MOVE-01..12).
+    """Every province ``unit`` may move to now, with the preferred route to each (R-MOVE-01..12,
+    R-ATTR-AMPH-01).
+
+    An Amphibian unit that has not moved this turn may also cross one sea zone on its coast to
+    a province on that sea zone's coast, instead of its normal move (R-ATTR-AMPH-01): the
+    crossing uses its whole allowance, it is offered only where no land route reaches, and it
+    is refused over a sea zone holding units of a faction that is not a pact partner. A unit
+    that lands on non-partner units attacks from the sea zone, so it may not withdraw
+    (R-COMBAT-09). Entire-movement terrain costs do not apply to the landing; prohibitions do
+    (cavalry into mountains without Mountainlore, R-MOVE-06).
 
     Args:
         terrain: the terrain the owner names for the destination (R-MOVE-03); destinations
             without it are left out.
+        via: spaces the route must pass through, in this order (a sea zone for a crossing).
 
     Returns:
         destination id -> plan, empty if the unit cannot move (whatever the reason; see
@@ -85,6 +70,8 @@ def plan_moves(
     best: dict[str, tuple[tuple[int, int, tuple[str, ...]], MovePlan]] = {}
 
     def consider(path: tuple[str, ...], here: str) -> None:
+        if via and not follows(path, via):
+            return
         dest = path[-1]
         province = game_map.provinces[dest]
         if terrain is not None and terrain not in province.terrains:
@@ -143,7 +130,64 @@ def plan_moves(
 
     if remaining > 0:
         visit((), start)
+    if kind.has(Attribute.AMPHIBIAN) and first_move and not unit.path:
+        for dest, plan in _crossings(state, ruleset, unit, terrain, via, occupation).items():
+            if dest not in best:
+                best[dest] = ((len(plan.path), 0, plan.path), plan)
     return {dest: best[dest][1] for dest in sorted(best)}
+
+
+def _crossings(
+    state: GameState,
+    ruleset: Ruleset,
+    unit: Unit,
+    terrain: Terrain | None,
+    via: Sequence[str],
+    occupation: Occupation,
+) -> dict[str, MovePlan]:
+    """The Amphibian crossings ``unit`` may make now, by destination (R-ATTR-AMPH-01)."""
+    game_map = ruleset.map
+    kind = ruleset.kind(unit.kind)
+    single_choice = state.options.terrain_single_choice
+    remaining = remaining_movement(unit, kind)
+    found: dict[str, MovePlan] = {}
+    for sea in sorted(game_map.seas_of(unit.location)):
+        if occupation.hostile(sea):
+            continue
+        for dest in sorted(game_map.coast_of(sea)):
+            path = (sea, dest)
+            if dest == unit.location or dest in found or (via and not follows(path, via)):
+                continue
+            province = game_map.provinces[dest]
+            pool = [terrain] if terrain is not None else list(province.terrains)
+            allowed = [
+                t
+                for t in pool
+                if t in province.terrains
+                and entry_cost(ruleset, kind, sea, dest, t).entry is not Entry.FORBIDDEN
+            ]
+            if not allowed:
+                continue
+            if terrain is not None:
+                stored: Terrain | None = terrain
+            elif single_choice and len(province.terrains) > 1:
+                stored = max(
+                    allowed,
+                    key=lambda t: (*combat_terrain_key(kind, t), -province.terrains.index(t)),
+                )
+            else:
+                stored = None
+            found[dest] = MovePlan(
+                unit_id=unit.id,
+                origin=unit.location,
+                path=path,
+                terrain=stored,
+                cost=remaining,
+                entire=True,
+                attack=occupation.hostile(dest),
+                how=MoveKind.CROSSING,
+            )
+    return found
 
 
 def why_stuck(state: GameState, ruleset: Ruleset, unit: Unit) -> Stuck | None:
@@ -157,16 +201,25 @@ def why_stuck(state: GameState, ruleset: Ruleset, unit: Unit) -> Stuck | None:
     reason = blocked(ruleset, unit, ruleset.kind(unit.kind))
     if reason is not None:
         return reason
-    return None if plan_moves(state, ruleset, unit) else Stuck.NOWHERE
+    return None if can_move_somewhere(state, ruleset, unit) else Stuck.NOWHERE
+
+
+def can_move_somewhere(state: GameState, ruleset: Ruleset, unit: Unit) -> bool:
+    """Some province is within ``unit``'s reach now, by land, crossing or flight (R-MOVE-21)."""
+    return bool(plan_moves(state, ruleset, unit) or plan_flights(state, ruleset, unit))
 
 
 def movable_units(state: GameState, ruleset: Ruleset, faction: str) -> list[Unit]:
     """``faction``'s units that can still move somewhere this step, in id order (R-MOVE-01)."""
-    return [u for u in state.units_of(faction) if plan_moves(state, ruleset, u)]
+    return [u for u in state.units_of(faction) if can_move_somewhere(state, ruleset, u)]
 
 
 def legal_destinations(
-    state: GameState, ruleset: Ruleset, unit_ids: Sequence[int], terrain: Terrain | None = None
+    state: GameState,
+    ruleset: Ruleset,
+    unit_ids: Sequence[int],
+    terrain: Terrain | None = None,
+    via: Sequence[str] = (),
 ) -> dict[str, bool]:
     """Where ALL of ``unit_ids`` may move now, for autocomplete (R-MOVE-01..12).
 
@@ -179,7 +232,7 @@ def legal_destinations(
         unit = state.units.get(str(uid))
         if unit is None:
             return {}
-        plans = plan_moves(state, ruleset, unit, terrain)
+        plans = plan_moves(state, ruleset, unit, terrain, via)
         here = {dest: plan.attack for dest, plan in plans.items()}
         result = here if result is None else {d: a for d, a in result.items() if d in here}
     return result or {}

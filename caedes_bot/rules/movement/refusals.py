@@ -6,7 +6,7 @@ import difflib
 from collections import deque
 from collections.abc import Iterable, Sequence
 
-from caedes_bot.gamedata.model import Ruleset, Terrain
+from caedes_bot.gamedata.model import Attribute, Ruleset, Terrain
 from caedes_bot.gamedata.names import find, fold
 from caedes_bot.rules.errors import IllegalMove, UnknownName
 from caedes_bot.rules.movement.costs import (
@@ -60,6 +60,11 @@ def why_unreachable(
     )
     remaining = remaining_movement(unit, kind)
     distance = land_distance(ruleset, unit.location, destination)
+    seas = sorted(
+        s for s in ruleset.map.seas_of(unit.location) if destination in ruleset.map.coast_of(s)
+    )
+    if kind.has(Attribute.AMPHIBIAN) and seas and (distance is None or distance > remaining):
+        return _why_no_crossing(state, ruleset, unit, destination, terrain, seas, allowed)
     if distance is None:
         return IllegalMove(
             f"{label} has no land route to {name}; islands are reached only by sea or air.",
@@ -103,6 +108,40 @@ def why_unreachable(
     return IllegalMove(
         f"{label} cannot reach {name}: {detail}.",
         rule=dearest.rule if dearest.entry is Entry.ENTIRE else "R-MOVE-04",
+        allowed=allowed,
+    )
+
+
+def _why_no_crossing(
+    state: GameState,
+    ruleset: Ruleset,
+    unit: Unit,
+    destination: str,
+    terrain: Terrain | None,
+    seas: Sequence[str],
+    allowed: str,
+) -> IllegalMove:
+    """Why an Amphibian ``unit`` cannot cross one of ``seas`` to ``destination`` on their
+    coast (R-ATTR-AMPH-01, R-MOVE-06)."""
+    label = unit_label(ruleset, unit)
+    name = ruleset.map.space_name(destination)
+    if unit.movement_used > 0 or unit.path:
+        return IllegalMove(
+            f"{label} has moved this turn; an Amphibian crossing to {name} replaces a unit's "
+            "whole move.",
+            rule="R-ATTR-AMPH-01",
+            allowed=allowed,
+        )
+    kind = ruleset.kind(unit.kind)
+    terrains = [terrain] if terrain is not None else ruleset.map.provinces[destination].terrains
+    costs = [entry_cost(ruleset, kind, seas[0], destination, t) for t in terrains]
+    if all(c.entry is Entry.FORBIDDEN for c in costs):
+        return IllegalMove(f"{label}: {costs[0].reason}.", rule=costs[0].rule, allowed=allowed)
+    sea_names = ", ".join(ruleset.map.space_name(s) for s in seas)
+    return IllegalMove(
+        f"{label} cannot cross {sea_names} to {name}: units of a faction that is not your pact "
+        "partner hold it.",
+        rule="R-ATTR-AMPH-01",
         allowed=allowed,
     )
 
