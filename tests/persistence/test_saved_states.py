@@ -30,6 +30,7 @@ ADDED_SINCE: dict[str, object] = {
     "options.upkeep_waits": False,  # R-TURN-02, R-UPK-02 (decision 0007)
     "factions.*.disband_marks": [],  # R-UPK-02 (decision 0007)
     "battle.start_done": 0,  # R-COMBAT-03 (round-start phase); only where a battle is saved
+    "units.*.flew": False,  # R-ATTR-FLY-02 (a unit that flew in this turn)
 }
 
 
