@@ -27,7 +27,7 @@ that is not waiting is refused naming it and the units that are, by name and cou
 from __future__ import annotations
 
 import difflib
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -131,10 +131,19 @@ def _judging_now(state: GameState, faction: str) -> bool:
     return state.step is Step.MUSTER and state.active == faction
 
 
-def _snapshot(state: GameState, faction: str, province: str) -> list[Unit]:
-    """Units in ``province`` that count for muster conditions (R-MUSTER-01, R-ATTR-FORT-05)."""
+def _snapshot(state: GameState, faction: str, here: Sequence[Unit]) -> list[Unit]:
+    """Of the units ``here`` (in one province), those that count for muster conditions
+    (R-MUSTER-01, R-ATTR-FORT-05)."""
     limit = state.muster_start_seq if _judging_now(state, faction) else state.mustered_seq
-    return [u for u in state.peek_units_at(province) if u.muster_seq <= limit]
+    return [u for u in here if u.muster_seq <= limit]
+
+
+def _units_by_province(state: GameState) -> dict[str, list[Unit]]:
+    """Every unit by the space it is in, read once (not copied) for judging many provinces."""
+    found: defaultdict[str, list[Unit]] = defaultdict(list)
+    for unit in state.peek_units():
+        found[unit.location].append(unit)
+    return found
 
 
 def _counts(state: GameState, faction: str) -> Mapping[str, int]:
@@ -167,26 +176,27 @@ def _judge(
     kind: UnitKind,
     province: Province,
     counts: Mapping[str, int] | None = None,
+    here: Sequence[Unit] | None = None,
 ) -> _Verdict:
     """Whether one unit of ``kind`` may be mustered in ``province`` now; ``counts`` are the
-    R-MUSTER-04 counts to judge the limit against (default: those of the step under way)."""
+    R-MUSTER-04 counts to judge the limit against (default: those of the step under way);
+    ``here`` the units in ``province``, if the caller has them already."""
     opts = state.options
     name = province.name
     if opts.muster_requires_ownership and state.owners.get(province.id) != faction:
         return _Verdict(("R-MUSTER-02", f"{name} is not yours."))
-    if any(not state.are_partners(u.owner, faction) for u in state.peek_units_at(province.id)):
+    if here is None:
+        here = state.peek_units_at(province.id)
+    if any(not state.are_partners(u.owner, faction) for u in here):
         return _Verdict(("R-MUSTER-02", f"{name} holds units of another faction."))
-    snapshot = _snapshot(state, faction, province.id)
+    snapshot = _snapshot(state, faction, here)
     own = _qualifying_owners(state, faction)
     has_fort = any(
         u.owner == faction and ruleset.kind(u.kind).has(Attribute.FORTIFICATION) for u in snapshot
     )
 
     if kind.base_type is BaseType.TOWER:
-        if any(
-            ruleset.kind(u.kind).has(Attribute.FORTIFICATION)
-            for u in state.peek_units_at(province.id)
-        ):
+        if any(ruleset.kind(u.kind).has(Attribute.FORTIFICATION) for u in here):
             return _Verdict(("R-ATTR-FORT-02", f"{name} already has a Fortification."))
         if not any(
             u.owner in own and ruleset.kind(u.kind).base_type is BaseType.INFANTRY for u in snapshot
@@ -292,7 +302,12 @@ def legal_muster_provinces(
     if kind.base_type is BaseType.SHIP or kind.race is Race.SUMMONED:
         return []
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
-    return [p.id for p in provinces if _judge(state, ruleset, faction, kind, p).refusal is None]
+    here = _units_by_province(state)
+    return [
+        p.id
+        for p in provinces
+        if _judge(state, ruleset, faction, kind, p, here=here.get(p.id, [])).refusal is None
+    ]
 
 
 def unitless_muster_site(ruleset: Ruleset, faction: str, province_id: str) -> bool:
