@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -140,7 +140,7 @@ _DELETE_PART = sa.delete(campaign_state_parts).where(
 _SELECT_PARTS = (
     sa.select(
         campaign_state_parts.c.key,
-        sa.type_coerce(campaign_state_parts.c.doc, sa.Text).label("doc"),
+        sa.cast(campaign_state_parts.c.doc, sa.Text).label("doc"),  # the text, not parsed
     )
     .where(campaign_state_parts.c.campaign_id == sa.bindparam("b_campaign"))
     .order_by(campaign_state_parts.c.ord)
@@ -158,9 +158,29 @@ def _insert_parts(conn: Connection, campaign_id: int, parts: Sequence[Part]) -> 
         )
 
 
+#: ``_SELECT_PARTS`` compiled for each dialect, with the order of its positional parameters.
+_COMPILED_PARTS: dict[str, tuple[str, tuple[str, ...] | None]] = {}
+
+
 def load_parts(conn: Connection, campaign_id: int) -> list[tuple[str, str]]:
-    """The campaign's state parts as ``(key, JSON text)``, in ``ord`` order."""
-    return [(r[0], r[1]) for r in conn.execute(_SELECT_PARTS, {"b_campaign": campaign_id})]
+    """The campaign's state parts as ``(key, JSON text)``, in ``ord`` order.
+
+    Run as the driver's own SQL (compiled once per dialect): a campaign has a row per unit,
+    and SQLAlchemy's processing of each row cost as much as the query itself."""
+    compiled = _COMPILED_PARTS.get(conn.dialect.name)
+    if compiled is None:
+        statement = _SELECT_PARTS.compile(dialect=conn.dialect)
+        order = statement.positiontup
+        compiled = _COMPILED_PARTS[conn.dialect.name] = (
+            str(statement),
+            tuple(order) if order is not None else None,
+        )
+    sql, positions = compiled
+    params: Any = (
+        {"b_campaign": campaign_id} if positions is None else (campaign_id,) * len(positions)
+    )
+    rows = conn.exec_driver_sql(sql, params).all()  # (rows are tuples of key and text)
+    return cast(list[tuple[str, str]], rows)
 
 
 def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
