@@ -27,7 +27,6 @@ from caedes_bot.rules import (
     events,
     mercenary,
     muster,
-    odds,
     orders,
     ownership,
     redeem,
@@ -54,6 +53,10 @@ from caedes_bot.rules.movement import plans as movement_plans
 from caedes_bot.rules.movement import reach as movement_reach
 from caedes_bot.rules.movement import refusals as movement_refusals
 from caedes_bot.rules.movement import stuck as movement_stuck
+from caedes_bot.rules.odds import exact as odds_exact
+from caedes_bot.rules.odds import model as odds_model
+from caedes_bot.rules.odds import montecarlo as odds_montecarlo
+from caedes_bot.rules.odds import summary as odds_summary
 from caedes_bot.rules.steps import StepSpec
 
 #: The modules of the rules (all but the engine, which imports this one), in no special order.
@@ -67,7 +70,10 @@ MODULES = (
     events,
     mercenary,
     muster,
-    odds,
+    odds_exact,
+    odds_model,
+    odds_montecarlo,
+    odds_summary,
     orders,
     ownership,
     redeem,

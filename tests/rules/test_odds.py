@@ -116,15 +116,24 @@ def test_r_attr_merc_02_lone_mercenary_never_fights() -> None:
     assert odds.defender_holds == 1.0
 
 
-def test_too_large_battles_are_refused() -> None:
+def test_exact_forced_on_too_large_a_state_space_is_refused() -> None:
+    """The method is chosen by the size of the state space before computing: 61 infantry
+    against 1 is a small space (62 attacker states times 2) and is answered exactly; forcing
+    the exact method on a space over the limit is refused (OddsTooComplex)."""
     many = [Fighter(i, INF, "DAW", Side.ATTACKER) for i in range(1, 62)]
+    small = odds_for(
+        [*many, Fighter(99, ORCI, "ORC", Side.DEFENDER)],
+        Options(),
+        attacker="DAW",
+        defender_order=["ORC"],
+    )
+    assert small.method == "exact"
+    # R-COMBAT-06: two defending factions take hits in turn, so their side states multiply.
+    big = [Fighter(i, INF, "DAW", Side.ATTACKER) for i in range(1, 200)] + [
+        Fighter(300 + i, ORCFORT, ("ORC", "LIZ")[i % 2], Side.DEFENDER) for i in range(20)
+    ]
     with pytest.raises(OddsTooComplex):
-        odds_for(
-            [*many, Fighter(99, ORCI, "ORC", Side.DEFENDER)],
-            Options(),
-            attacker="DAW",
-            defender_order=["ORC"],
-        )
+        odds_for(big, Options(), attacker="DAW", defender_order=["ORC", "LIZ"], method="exact")
 
 
 def test_battle_odds_reads_the_battle_from_the_state() -> None:
