@@ -36,13 +36,21 @@ def hostile_units(state: GameState, ruleset: Ruleset, province: str, faction: st
     """Units in ``province`` of factions that are not ``faction``'s pact partners (R-MOVE-02,
     R-COMBAT-01), plus, with the option ``river_ship_occupies``, such factions' units on river
     edges of the province (R-MOVE-13). In id order."""
+    return [state.unit(u.id) for u in peek_hostile_units(state, ruleset, province, faction)]
+
+
+def peek_hostile_units(
+    state: GameState, ruleset: Ruleset, province: str, faction: str
+) -> list[Unit]:
+    """:func:`hostile_units` for reading only: the units are not copied, so the caller must not
+    change them (they may be shared with the state this one was cloned from)."""
     spaces = {province}
     if state.options.river_ship_occupies:
         spaces |= {edge.id for edge in ruleset.map.river_edges_of(province)}
     return sorted(
         (
             u
-            for u in state.units.values()
+            for u in state.peek_units()
             if u.location in spaces and not state.are_partners(u.owner, faction)
         ),
         key=lambda u: u.id,

@@ -29,13 +29,16 @@ def copy_plain(obj: T) -> T:
     new containers holding the same items; other attributes are shared (they must be immutable:
     numbers, strings, enums, frozen dataclasses, tuples)."""
     new: T = object.__new__(type(obj))
-    attrs = dict(obj.__dict__)
+    attrs = obj.__dict__.copy()
     for name, value in attrs.items():
-        kind = type(value)
-        if kind is list or kind is dict or kind is set:
+        if type(value) in _CONTAINERS:
             attrs[name] = value.copy()
-    new.__dict__.update(attrs)
+    new.__dict__ = attrs
     return new
+
+
+#: the containers :func:`copy_plain` copies (exactly these types, not subclasses)
+_CONTAINERS = frozenset((list, dict, set))
 
 
 class CowTable(dict[str, T]):
@@ -60,7 +63,7 @@ class CowTable(dict[str, T]):
         """A new table holding the same objects; from now on both treat all of them as shared.
         Costs one pointer per entry, no object is copied."""
         self._own = set()
-        return CowTable(dict.items(self))
+        return CowTable(self)  # a dict's own fast copy: CowTable does not change iteration
 
     def _mine(self, key: str) -> T:
         value = dict.__getitem__(self, key)

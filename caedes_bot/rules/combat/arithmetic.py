@@ -200,16 +200,65 @@ class Fighter:
     muster_seq: int = 0
     mercenary: bool = False
     can_withdraw: bool = False
+    #: ``fighter_values(kind, terrain)`` if the caller has it already (a battle keeps one per
+    #: kind and terrain); else it is worked out here
+    known_values: FighterValues | None = field(default=None, compare=False, repr=False)
     #: the kind has Fortitude (R-ATTR-FORTI-01); worked out from ``kind``
     fortitude: bool = field(init=False, compare=False, repr=False)
     #: hits this unit can still take: 2 for an unwounded Fortitude unit, else 1
     #: (R-ATTR-FORTI-01); worked out from ``kind`` and ``wounded``
     capacity: int = field(init=False, compare=False, repr=False)
+    #: what the battle arithmetic reads of ``kind`` on ``terrain`` (:func:`fighter_values`)
+    values: FighterValues = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         fortitude = Attribute.FORTITUDE in self.kind.attributes
         object.__setattr__(self, "fortitude", fortitude)
         object.__setattr__(self, "capacity", 2 if fortitude and not self.wounded else 1)
+        values = self.known_values or fighter_values(self.kind, self.terrain)
+        object.__setattr__(self, "values", values)
+
+
+@dataclass(frozen=True, slots=True)
+class FighterValues:
+    """What the battle arithmetic reads of a unit kind fighting on a terrain (R-GEN-03),
+    worked out once (:func:`fighter_values`) rather than at every die: a battle rolls every step
+    against them.
+
+    Attributes:
+        attack: :func:`attack_value`. defense: :func:`defense_value` without an enemy Predator.
+        predated: :func:`suffers_predator`. missile: :func:`missile_usable` there.
+        dice: :func:`dice_per_roll`. cost_rank: the cost of :func:`casualty_rank` (Heroes last).
+        morale: Fear and Inspiring move its dice (it is not Undead, :func:`morale_shift`).
+        predator, fear, inspiring: it has the attribute itself (:func:`step_context`).
+    """
+
+    attack: int | None
+    defense: int
+    predated: bool
+    missile: bool
+    dice: int
+    cost_rank: int
+    morale: bool
+    predator: bool
+    fear: bool
+    inspiring: bool
+
+
+def fighter_values(kind: UnitKind, terrain: Terrain | None) -> FighterValues:
+    """The :class:`FighterValues` of ``kind`` fighting on ``terrain`` (R-GEN-03)."""
+    return FighterValues(
+        attack=attack_value(kind),
+        defense=defense_value(kind, terrain),
+        predated=suffers_predator(kind),
+        missile=missile_usable(kind, terrain),
+        dice=dice_per_roll(kind),
+        cost_rank=kind.cost if kind.cost is not None else HERO_COST_RANK,
+        morale=not kind.has(Attribute.UNDEAD),
+        predator=kind.has(Attribute.PREDATOR),
+        fear=kind.has(Attribute.FEAR),
+        inspiring=kind.has(Attribute.INSPIRING),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,11 +288,12 @@ def step_context(fighters: Iterable[Fighter], round_no: int, options: Options) -
     fear: set[Side] = set()
     inspiring: set[tuple[Side, str]] = set()
     for f in fighters:
-        if f.kind.has(Attribute.PREDATOR):
+        values = f.values
+        if values.predator:
             predator.add(f.side)
-        if f.kind.has(Attribute.FEAR):
+        if values.fear:
             fear.add(f.side)
-        if f.kind.has(Attribute.INSPIRING):
+        if values.inspiring:
             inspiring.add((f.side, f.faction))
     return StepContext(
         round_no,
@@ -263,14 +313,18 @@ def rolling_value(f: Fighter, ctx: StepContext) -> int | None:
     Predator (R-ATTR-PRED-01). With the option ``predator_symmetric`` a defending Predator
     likewise lowers such attacking cavalry's attack value (our reading of "both sides").
     """
+    values = f.values
     if f.side is Side.ATTACKER:
-        value = attack_value(f.kind)
+        value = values.attack
         if value is None:
             return None
-        if ctx.predator_symmetric and Side.DEFENDER in ctx.predator and suffers_predator(f.kind):
+        if ctx.predator_symmetric and Side.DEFENDER in ctx.predator and values.predated:
             value -= 1
         return value
-    return defense_value(f.kind, f.terrain, enemy_predator=Side.ATTACKER in ctx.predator)
+    # defense_value(f.kind, f.terrain, enemy_predator=...), from the values worked out once
+    if values.predated and Side.ATTACKER in ctx.predator:
+        return values.defense - 1
+    return values.defense
 
 
 def die_target(f: Fighter, ctx: StepContext) -> int | None:
@@ -279,6 +333,8 @@ def die_target(f: Fighter, ctx: StepContext) -> int | None:
     value = rolling_value(f, ctx)
     if value is None:
         return None
+    if ctx.round_no != 1 or not f.values.morale:
+        return value  # morale_shift is 0 after round 1 and for Undead
     own_inspiring = (f.side, f.faction) in ctx.inspiring or (
         ctx.allied_includes_pacts and any(side is f.side for side, _ in ctx.inspiring)
     )
@@ -292,7 +348,7 @@ def die_target(f: Fighter, ctx: StepContext) -> int | None:
 def rolls_in(f: Fighter, step: CombatStep) -> bool:
     """Whether ``f`` rolls in ``step`` (R-COMBAT-04, R-COMBAT-05, R-ATTR-MISS-01, -02): units
     that can use Missile where they fight roll in the missile step, all others in melee."""
-    return missile_usable(f.kind, f.terrain) == (step is CombatStep.MISSILE)
+    return f.values.missile == (step is CombatStep.MISSILE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,9 +375,8 @@ def step_dice(step: CombatStep, fighters: Sequence[Fighter], ctx: StepContext) -
             target = die_target(f, ctx)
             if target is None:
                 continue
-            specs.extend(
-                DieSpec(f.id, f.kind.id, side, target) for _ in range(dice_per_roll(f.kind))
-            )
+            spec = DieSpec(f.id, f.kind.id, side, target)
+            specs += [spec] * f.values.dice
     return specs
 
 
@@ -331,9 +386,8 @@ def step_dice(step: CombatStep, fighters: Sequence[Fighter], ctx: StepContext) -
 def casualty_rank(f: Fighter, ctx: StepContext) -> tuple[int, int, int, int]:
     """Default casualty order, first removed first (R-COMBAT-06): cheapest, then lower value,
     then most recently mustered (then higher id, to be total). Heroes (no cost) come last."""
-    cost = f.kind.cost if f.kind.cost is not None else HERO_COST_RANK
     value = rolling_value(f, ctx)
-    return (cost, value if value is not None else 0, -f.muster_seq, -f.id)
+    return (f.values.cost_rank, value if value is not None else 0, -f.muster_seq, -f.id)
 
 
 def hits_absorbable(fighters: Iterable[Fighter]) -> int:
@@ -399,10 +453,10 @@ def casualty_groups(units: Iterable[tuple[int, str, bool]]) -> list[CasualtyGrou
 
 def _choice_classes(fighters: Sequence[Fighter]) -> list[tuple[int, int]]:
     """Groups of interchangeable units as (count, capacity) (R-COMBAT-06)."""
-    groups: Counter[tuple[str, bool, str, int]] = Counter(
-        (f.kind.id, f.wounded, "" if f.terrain is None else f.terrain.value, f.capacity)
-        for f in fighters
-    )
+    groups: dict[tuple[str, bool, str, int], int] = {}
+    for f in fighters:
+        key = (f.kind.id, f.wounded, "" if f.terrain is None else f.terrain.value, f.capacity)
+        groups[key] = groups.get(key, 0) + 1
     return [(count, key[3]) for key, count in sorted(groups.items())]
 
 
@@ -410,8 +464,9 @@ def has_real_choice(fighters: Sequence[Fighter], hits: int) -> bool:
     """Whether assigning ``hits`` to ``fighters`` has more than one distinct outcome
     (R-COMBAT-06, R-ATTR-FORTI-01). Units of one kind, wound state and terrain are
     interchangeable; taking every unit, or one identical unit per hit, is no choice."""
-    applied = min(hits, hits_absorbable(fighters))
-    if applied <= 0 or applied == hits_absorbable(fighters):
+    room = hits_absorbable(fighters)
+    applied = min(hits, room)
+    if applied <= 0 or applied == room:
         return False
     classes = _choice_classes(fighters)
 
@@ -479,7 +534,10 @@ def apply_assignment(
     by_id = {f.id: f for f in fighters}
     destroyed: list[int] = []
     wounded: list[int] = []
-    for uid, times in sorted(Counter(unit_ids).items()):
+    counts: dict[int, int] = {}
+    for uid in unit_ids:
+        counts[uid] = counts.get(uid, 0) + 1
+    for uid, times in sorted(counts.items()):
         if times >= by_id[uid].capacity:
             destroyed.append(uid)
         else:

@@ -65,6 +65,7 @@ from caedes_bot.rules.combat.events import (
 from caedes_bot.rules.combat.roster import remove_units
 from caedes_bot.rules.combat.round_start import run_round_start
 from caedes_bot.rules.combat.sides import (
+    battle_candidates,
     battle_context,
     battle_fighters,
     battle_sides,
@@ -76,14 +77,13 @@ from caedes_bot.rules.errors import (
     RuleViolation,
 )
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.ownership import capture, capture_unopposed, hostile_units
+from caedes_bot.rules.ownership import capture, capture_unopposed, peek_hostile_units
 from caedes_bot.rules.state import (
     Battle,
     BattleDie,
     BattlePhase,
     BattleStepRecord,
     CasualtiesDetail,
-    CasualtyCandidate,
     CasualtyShare,
     CombatStep,
     DecisionKind,
@@ -112,7 +112,7 @@ def begin_combat_step(state: GameState, ruleset: Ruleset) -> list[Event]:
     spaces = sorted({u.location for u in state.units_of(faction) if u.attacking})
     due: list[str] = []
     for space in spaces:
-        if hostile_units(state, ruleset, space, faction):
+        if peek_hostile_units(state, ruleset, space, faction):
             due.append(space)
         else:
             for unit in state.units_at(space):
@@ -352,13 +352,14 @@ def _roll_step(
             battle.id, battle.space, battle.round, step, tuple(rolled), on_attacker, on_defender
         )
     ]
-    events += _owe(state, battle, fighters, ctx, Side.ATTACKER, on_attacker)
-    events += _owe(state, battle, fighters, ctx, Side.DEFENDER, on_defender)
+    events += _owe(state, ruleset, battle, fighters, ctx, Side.ATTACKER, on_attacker)
+    events += _owe(state, ruleset, battle, fighters, ctx, Side.DEFENDER, on_defender)
     return events
 
 
 def _owe(
     state: GameState,
+    ruleset: Ruleset,
     battle: Battle,
     fighters: Sequence[Fighter],
     ctx: StepContext,
@@ -392,10 +393,7 @@ def _owe(
                     step=battle.records[-1].step,
                     faction=faction,
                     hits=share_count,
-                    units=tuple(
-                        CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
-                        for f in sorted(mine, key=lambda f: f.id)
-                    ),
+                    units=battle_candidates(state, ruleset, battle, mine),
                     default=tuple(default),
                 ),
             )

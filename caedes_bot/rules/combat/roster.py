@@ -15,7 +15,10 @@ def remove_units(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> N
     gone = set(unit_ids)
     if not gone:
         return
+    units = state.units
     for uid in gone:
-        state.units.pop(str(uid), None)
+        key = str(uid)
+        if key in units:
+            del units[key]  # not pop: that would copy a shared unit only to drop it
     battle.attacker_units = [u for u in battle.attacker_units if u not in gone]
     battle.defender_units = [u for u in battle.defender_units if u not in gone]

@@ -5,19 +5,23 @@ here, from the game state."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Ruleset, Terrain
 from caedes_bot.rules.combat.arithmetic import (
     Fighter,
+    FighterValues,
     StepContext,
     best_combat_terrain,
+    fighter_values,
     step_context,
 )
 from caedes_bot.rules.mercenary import is_mercenary
-from caedes_bot.rules.ownership import hostile_units
+from caedes_bot.rules.ownership import peek_hostile_units
 from caedes_bot.rules.state import (
     Battle,
+    CasualtyCandidate,
     GameState,
     Side,
     Unit,
@@ -66,19 +70,34 @@ def can_withdraw(ruleset: Ruleset, unit: Unit, space: str) -> bool:
     )
 
 
-def fighter_of(state: GameState, ruleset: Ruleset, unit: Unit, side: Side, space: str) -> Fighter:
-    """The :class:`Fighter` for ``unit`` on ``side`` of the battle in ``space``."""
+def fighter_of(
+    state: GameState,
+    ruleset: Ruleset,
+    unit: Unit,
+    side: Side,
+    space: str,
+    values: dict[tuple[str, Terrain | None], FighterValues] | None = None,
+) -> Fighter:
+    """The :class:`Fighter` for ``unit`` on ``side`` of the battle in ``space``. ``values``, if
+    given, keeps the :func:`fighter_values` of each kind id and terrain of one ruleset."""
     kind = ruleset.kind(unit.kind)
+    terrain = combat_terrain(state, ruleset, unit)
+    known = None
+    if values is not None:
+        known = values.get((kind.id, terrain))
+        if known is None:
+            known = values[(kind.id, terrain)] = fighter_values(kind, terrain)
     return Fighter(
         id=unit.id,
         kind=kind,
         faction=unit.owner,
         side=side,
-        terrain=combat_terrain(state, ruleset, unit),
+        terrain=terrain,
         wounded=unit.wounded,
         muster_seq=unit.muster_seq,
         mercenary=is_mercenary(kind, state.options),
         can_withdraw=side is Side.ATTACKER and can_withdraw(ruleset, unit, space),
+        known_values=known,
     )
 
 
@@ -87,14 +106,19 @@ def battle_sides(
 ) -> tuple[list[Unit], list[Unit]]:
     """The units of each side of a battle ``attacker`` fights in ``space`` (R-COMBAT-01,
     R-COMBAT-15): its own units there except Towers and ships; every unit of a non-partner
-    faction there (with river-edge ships under ``river_ship_occupies``, R-MOVE-13)."""
-    attackers = [
-        u
-        for u in state.units_at(space)
-        if u.owner == attacker
-        and ruleset.kind(u.kind).base_type in (BaseType.INFANTRY, BaseType.CAVALRY)
-    ]
-    return attackers, hostile_units(state, ruleset, space, attacker)
+    faction there (with river-edge ships under ``river_ship_occupies``, R-MOVE-13). Each side
+    in id order. For reading only: the units are not copied, the caller must not change them."""
+    attackers = sorted(
+        (
+            u
+            for u in state.peek_units()
+            if u.location == space
+            and u.owner == attacker
+            and ruleset.kind(u.kind).base_type in (BaseType.INFANTRY, BaseType.CAVALRY)
+        ),
+        key=lambda u: u.id,
+    )
+    return attackers, peek_hostile_units(state, ruleset, space, attacker)
 
 
 class _Memo:
@@ -102,13 +126,28 @@ class _Memo:
     for one ruleset, one set of options and one space; shared by the clones of the state (every
     use checks what it was made from, so a clone never sees another's stale value)."""
 
-    __slots__ = ("context", "fighters", "last", "options", "ruleset", "space")
+    __slots__ = (
+        "candidates",
+        "context",
+        "fighters",
+        "last",
+        "options",
+        "ruleset",
+        "space",
+        "values",
+    )
 
     def __init__(self, ruleset: Ruleset, options: Options, space: str) -> None:
         self.ruleset, self.options, self.space = ruleset, options, space
         self.fighters: dict[tuple[int, Side], Fighter] = {}
-        self.last: tuple[list[int], list[int], tuple[bool, ...], list[Fighter]] | None = None
+        #: :func:`fighter_values` of each kind id and terrain
+        self.values: dict[tuple[str, Terrain | None], FighterValues] = {}
+        #: the last list made: the unit lists and the wounds it was made from, the units' keys
+        #: in the state's table, and the list
+        self.last: tuple[list[int], list[int], list[bool], list[str], list[Fighter]] | None = None
         self.context: tuple[list[Fighter], int, StepContext] | None = None
+        #: each fighter's line in a casualty decision, by id, side and wound
+        self.candidates: dict[tuple[int, Side, bool], CasualtyCandidate] = {}
 
 
 def _memo(state: GameState, ruleset: Ruleset, battle: Battle) -> _Memo:
@@ -136,23 +175,26 @@ def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[
     held = _memo(state, ruleset, battle)
     units = state.units
     attackers, defenders = battle.attacker_units, battle.defender_units
-    seen = [dict.__getitem__(units, str(uid)) for uid in (*attackers, *defenders)]
-    wounds = tuple(u.wounded for u in seen)
     last = held.last
-    if last is not None and last[2] == wounds and last[0] == attackers and last[1] == defenders:
-        return last[3]
+    if last is not None and last[0] == attackers and last[1] == defenders:
+        look = dict.__getitem__  # reads without copying, even in a CowTable
+        if last[2] == [look(units, key).wounded for key in last[3]]:
+            return last[4]
+    keys = [str(uid) for uid in (*attackers, *defenders)]
+    seen = [dict.__getitem__(units, key) for key in keys]
+    wounds = [u.wounded for u in seen]
     known = held.fighters
     out: list[Fighter] = []
     for n, unit in enumerate(seen):
         side = Side.ATTACKER if n < len(attackers) else Side.DEFENDER
         fighter = known.get((unit.id, side))
         if fighter is None:
-            fighter = fighter_of(state, ruleset, unit, side, battle.space)
+            fighter = fighter_of(state, ruleset, unit, side, battle.space, held.values)
             known[(unit.id, side)] = fighter
         elif fighter.wounded is not unit.wounded:
             fighter = known[(unit.id, side)] = replace(fighter, wounded=unit.wounded)
         out.append(fighter)
-    held.last = (list(attackers), list(defenders), wounds, out)
+    held.last = (list(attackers), list(defenders), wounds, keys, out)
     return out
 
 
@@ -169,3 +211,23 @@ def battle_context(
     ctx = step_context(fighters, battle.round, state.options)
     held.context = (fighters, battle.round, ctx)
     return ctx
+
+
+def battle_candidates(
+    state: GameState, ruleset: Ruleset, battle: Battle, fighters: Iterable[Fighter]
+) -> tuple[CasualtyCandidate, ...]:
+    """The lines of a ``casualties`` decision for ``fighters`` (R-COMBAT-06), in unit id order;
+    each fighter's line (frozen) is made once per battle and wound and kept."""
+    known = _memo(state, ruleset, battle).candidates
+    out: list[CasualtyCandidate] = []
+    for f in sorted(fighters, key=_by_id):
+        key = (f.id, f.side, f.wounded)
+        line = known.get(key)
+        if line is None:
+            line = known[key] = CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
+        out.append(line)
+    return tuple(out)
+
+
+def _by_id(f: Fighter) -> int:
+    return f.id
