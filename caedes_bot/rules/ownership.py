@@ -90,7 +90,7 @@ def garrisoned(state: GameState, faction: str, province: str) -> bool:
     """A unit of ``faction`` stands in ``province`` (or the garrison rule is off) (R-COLL-04)."""
     if not state.options.income_requires_garrison:
         return True
-    return any(u.owner == faction and u.location == province for u in state.units.values())
+    return any(u.owner == faction and u.location == province for u in state.peek_units())
 
 
 def held_provinces(state: GameState, faction: str) -> list[str]:

@@ -451,12 +451,14 @@ def casualty_groups(units: Iterable[tuple[int, str, bool]]) -> list[CasualtyGrou
     return [CasualtyGroup(kind, wounded, tuple(ids)) for (kind, wounded), ids in groups.items()]
 
 
+def _choice_key(f: Fighter) -> tuple[str, bool, str, int]:
+    """What makes units interchangeable as casualties: kind, wound, terrain (R-COMBAT-06)."""
+    return (f.kind.id, f.wounded, "" if f.terrain is None else f.terrain.value, f.capacity)
+
+
 def _choice_classes(fighters: Sequence[Fighter]) -> list[tuple[int, int]]:
     """Groups of interchangeable units as (count, capacity) (R-COMBAT-06)."""
-    groups: dict[tuple[str, bool, str, int], int] = {}
-    for f in fighters:
-        key = (f.kind.id, f.wounded, "" if f.terrain is None else f.terrain.value, f.capacity)
-        groups[key] = groups.get(key, 0) + 1
+    groups = Counter(_choice_key(f) for f in fighters)
     return [(count, key[3]) for key, count in sorted(groups.items())]
 
 
@@ -468,6 +470,12 @@ def has_real_choice(fighters: Sequence[Fighter], hits: int) -> bool:
     applied = min(hits, room)
     if applied <= 0 or applied == room:
         return False
+    # Two classes or more always give a choice: some class has room left and some other class
+    # has taken a hit (or, if only the class with room has taken hits, another class is full),
+    # and moving one hit between the two is another outcome. Only one class needs counting.
+    first = _choice_key(fighters[0])
+    if any(_choice_key(f) != first for f in fighters):
+        return True
     classes = _choice_classes(fighters)
 
     def ways(index: int, left: int) -> int:
@@ -567,6 +575,10 @@ def share_hits(
     Returns:
         (faction, hits) for every faction receiving at least one hit, in ``factions`` order.
     """
+    if len(factions) == 1:  # the usual case: every hit to the one faction, as far as it can
+        code = factions[0]
+        given = min(hits, hits_absorbable(f for f in fighters if f.faction == code))
+        return [(code, given)] if given > 0 else []
     room = {code: hits_absorbable(f for f in fighters if f.faction == code) for code in factions}
     got = dict.fromkeys(factions, 0)
     left = min(hits, sum(room.values()))

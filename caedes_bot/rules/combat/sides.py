@@ -139,7 +139,8 @@ class _Memo:
 
     def __init__(self, ruleset: Ruleset, options: Options, space: str) -> None:
         self.ruleset, self.options, self.space = ruleset, options, space
-        self.fighters: dict[tuple[int, Side], Fighter] = {}
+        #: each unit's fighter, by side and unit id
+        self.fighters: dict[Side, dict[int, Fighter]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
         #: :func:`fighter_values` of each kind id and terrain
         self.values: dict[tuple[str, Terrain | None], FighterValues] = {}
         #: the last list made: the unit lists and the wounds it was made from, the units' keys
@@ -180,20 +181,23 @@ def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[
         look = dict.__getitem__  # reads without copying, even in a CowTable
         if last[2] == [look(units, key).wounded for key in last[3]]:
             return last[4]
-    keys = [str(uid) for uid in (*attackers, *defenders)]
-    seen = [dict.__getitem__(units, key) for key in keys]
-    wounds = [u.wounded for u in seen]
-    known = held.fighters
+    keys: list[str] = []
+    wounds: list[bool] = []
     out: list[Fighter] = []
-    for n, unit in enumerate(seen):
-        side = Side.ATTACKER if n < len(attackers) else Side.DEFENDER
-        fighter = known.get((unit.id, side))
-        if fighter is None:
-            fighter = fighter_of(state, ruleset, unit, side, battle.space, held.values)
-            known[(unit.id, side)] = fighter
-        elif fighter.wounded is not unit.wounded:
-            fighter = known[(unit.id, side)] = replace(fighter, wounded=unit.wounded)
-        out.append(fighter)
+    for side, ids in ((Side.ATTACKER, attackers), (Side.DEFENDER, defenders)):
+        known = held.fighters[side]
+        for uid in ids:
+            key = str(uid)
+            unit: Unit = dict.__getitem__(units, key)
+            fighter = known.get(uid)
+            if fighter is None:
+                fighter = fighter_of(state, ruleset, unit, side, battle.space, held.values)
+                known[uid] = fighter
+            elif fighter.wounded is not unit.wounded:
+                fighter = known[uid] = replace(fighter, wounded=unit.wounded)
+            keys.append(key)
+            wounds.append(unit.wounded)
+            out.append(fighter)
     held.last = (list(attackers), list(defenders), wounds, keys, out)
     return out
 
