@@ -21,6 +21,7 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Terrain, UnitKind
 from caedes_bot.rules.errors import (
@@ -351,9 +352,9 @@ def rolls_in(f: Fighter, step: CombatStep) -> bool:
     return f.values.missile == (step is CombatStep.MISSILE)
 
 
-@dataclass(frozen=True, slots=True)
-class DieSpec:
-    """One die to roll: the unit, its side and its target."""
+class DieSpec(NamedTuple):
+    """One die to roll: the unit, its side and its target. A named tuple, not a dataclass:
+    a battle makes one for every die of every step, and a tuple is made several times faster."""
 
     unit: int
     kind: str
@@ -369,15 +370,18 @@ def step_dice(step: CombatStep, fighters: Sequence[Fighter], ctx: StepContext) -
     """
     specs: list[DieSpec] = []
     for side in (Side.ATTACKER, Side.DEFENDER):
-        for f in sorted((f for f in fighters if f.side is side), key=lambda f: f.id):
+        for f in sorted([f for f in fighters if f.side is side], key=_unit_id):
             if not rolls_in(f, step):
                 continue
             target = die_target(f, ctx)
             if target is None:
                 continue
-            spec = DieSpec(f.id, f.kind.id, side, target)
-            specs += [spec] * f.values.dice
+            specs.extend([DieSpec(f.id, f.kind.id, side, target)] * f.values.dice)
     return specs
+
+
+def _unit_id(f: Fighter) -> int:
+    return f.id
 
 
 # --------------------------------------------------------------------------- casualties
