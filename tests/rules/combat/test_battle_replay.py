@@ -223,7 +223,7 @@ BENCH: dict[str, Fingerprint] = {
         ),
         result="defender_held",
         survivors=((), (21, 33, 34, 35, 36, 37, 38, 39, 40)),
-        digest="af06c93fa2e1b785",
+        digest="a70c32d64aeb4c73",
     ),
     "bench-battle-1": Fingerprint(
         orders=16,
@@ -235,7 +235,7 @@ BENCH: dict[str, Fingerprint] = {
         ),
         result="defender_held",
         survivors=((), (33, 37, 38, 39, 40)),
-        digest="54db6a0a31818285",
+        digest="638b56e5236a1979",
     ),
     "bench-battle-7": Fingerprint(
         orders=11,
@@ -246,7 +246,7 @@ BENCH: dict[str, Fingerprint] = {
         ),
         result="defender_held",
         survivors=((), (21, 33, 34, 35, 36, 37, 38, 39, 40)),
-        digest="1af828c51d6375bf",
+        digest="d56ff4635b0469c6",
     ),
 }
 RANDOM_DIGEST = "ec259760c491b318"
