@@ -23,7 +23,6 @@ from caedes_bot.gamedata.model import BaseType, Race, Ruleset, UnitKind
 from caedes_bot.rules import redeem
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import (
-    NotBuiltYet,
     NotEnoughRP,
     RuleViolation,
     UnknownName,
@@ -31,6 +30,7 @@ from caedes_bot.rules.errors import (
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.muster import lost_reasons, plan_muster
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.ships import ship_purchase_warning
 from caedes_bot.rules.state import (
     GameState,
     Step,
@@ -118,8 +118,6 @@ class Unbuyable(enum.Enum):
     """Heroes are placed by the scenario, never bought (R-BUY-03, R-ATTR-HERO-01)."""
     NOT_OWN = "not_own"
     """Another faction's unit: a faction buys from its own order of battle (R-BUY-01)."""
-    SHIP = "ship"
-    """A ship: the naval rules are not built yet (R-ATTR-WATER-03)."""
     SUMMONED = "summoned"
     """A Summoned unit: it is bought by summoning it, which places it at once where the
     faction's Summoner stands, at any time (R-MAGIC-SUMM-01, R-RACE-SUM-01, R-BUY-05;
@@ -134,21 +132,18 @@ class Unbuyable(enum.Enum):
 _UNBUYABLE_RULES = {
     Unbuyable.HERO: "R-BUY-03",
     Unbuyable.NOT_OWN: "R-BUY-01",
-    Unbuyable.SHIP: "R-ATTR-WATER-03",
     Unbuyable.SUMMONED: "R-RACE-SUM-01",
 }
 
 
 def why_unbuyable(faction: str, kind: UnitKind) -> Unbuyable | None:
     """Why ``faction`` may not buy ``kind`` in its step 5, or ``None`` if it may (R-BUY-01,
-    R-BUY-03; ships wait for rules not built yet; Summoned units are summoned instead,
-    R-MAGIC-SUMM-01). Undead are bought like any unit (R-RACE-UND-01)."""
+    R-BUY-03; Summoned units are summoned instead, R-MAGIC-SUMM-01). Ships and Undead are
+    bought like any unit (R-ATTR-WATER-03, R-RACE-UND-01)."""
     if kind.hero or kind.cost is None:
         return Unbuyable.HERO
     if kind.faction != faction:
         return Unbuyable.NOT_OWN
-    if kind.base_type is BaseType.SHIP:
-        return Unbuyable.SHIP
     if kind.race is Race.SUMMONED:
         return Unbuyable.SUMMONED
     return None
@@ -193,7 +188,6 @@ def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
     Raises:
         UnknownName: no such unit kind (with near matches from the faction's list).
         RuleViolation: another faction's unit (R-BUY-01) or a Hero (R-BUY-03, R-ATTR-HERO-01).
-        NotBuiltYet: ships (naval rules) are not run by this version of the bot.
         RuleViolation: a Summoned unit, which is summoned rather than bought for step 8
             (R-MAGIC-SUMM-01).
     """
@@ -218,12 +212,6 @@ def check_buyable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
     if why is Unbuyable.NOT_OWN:
         raise RuleViolation(
             f"{name} is not in {faction}'s order of battle.", rule=why.rule, allowed=allowed
-        )
-    if why is Unbuyable.SHIP:
-        raise NotBuiltYet(
-            f"Ships cannot be bought yet: this version of the bot does not run the naval rules ({name}).",
-            rule=why.rule,
-            allowed="land units and Towers",
         )
     raise RuleViolation(
         f"{name} is a Summoned unit: it is not bought to wait for step 8 but summoned, which "
@@ -268,7 +256,10 @@ def handle_buy_units(state: GameState, order: Order, ruleset: Ruleset, dice: Dic
         redeem.consume_earmark(fs, commodity)
     fs.purchases.extend([kind.id] * order.count)
     fs.purchase_prices.extend(prices)
-    warning = muster_warning(state, ruleset, order.faction, kind)
+    if kind.base_type is BaseType.SHIP:  # R-BUY-04, R-ATTR-WATER-03: on the water
+        warning = ship_purchase_warning(state, ruleset, order.faction, kind)
+    else:
+        warning = muster_warning(state, ruleset, order.faction, kind)
     return [
         UnitsBought(
             order.faction,

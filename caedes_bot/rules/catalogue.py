@@ -32,6 +32,7 @@ from caedes_bot.rules import (
     redeem,
     setup,
     sharing,
+    ships,
     state,
     steps,
     summons,
@@ -79,6 +80,7 @@ MODULES = (
     redeem,
     setup,
     sharing,
+    ships,
     state,
     steps,
     summons,
@@ -118,6 +120,6 @@ STEP_SPECS: tuple[StepSpec, ...] = (
     muster.SPEC,
 )
 
-#: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01) and
-#: the marks to disband at upkeep (R-UPK-02).
-ANYTIME_SPECS: tuple[StepSpec, ...] = (umpire.SPEC, upkeep_marks.SPEC)
+#: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
+#: the marks to disband at upkeep (R-UPK-02), and the ship orders of step 6 (R-MOVE-18).
+ANYTIME_SPECS: tuple[StepSpec, ...] = (umpire.SPEC, upkeep_marks.SPEC, ships.SPEC)

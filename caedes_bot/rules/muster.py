@@ -8,7 +8,8 @@ changes owner in step 8.
 
 Where a unit may go (for one unit of a kind, province by province):
 
-1. a province, never water (R-MUSTER-07; ships are not built yet);
+1. a province, never water (R-MUSTER-07); ships go on the water instead, next to the
+   faction's Fortification (R-ATTR-WATER-03, :mod:`caedes_bot.rules.ships`);
 2. owned by the faction (option ``muster_requires_ownership``) and free of units of factions
    that are not its pact partners (R-MUSTER-02);
 3. Towers: an infantry-type unit of the faction there, and no Fortification there yet
@@ -45,9 +46,10 @@ from caedes_bot.gamedata.model import (
     UnitKind,
 )
 from caedes_bot.rules.dice import Dice
-from caedes_bot.rules.errors import IllegalMuster, NotBuiltYet, UnknownName
+from caedes_bot.rules.errors import IllegalMuster, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.ships import ship_muster_places, ship_muster_refusal, ship_nowhere
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec, active_faction
 from caedes_bot.rules.summons import vanish_summons
@@ -206,7 +208,7 @@ def _judge(
             )
         return _Verdict()
     if kind.base_type is BaseType.SHIP:
-        return _Verdict(("R-ATTR-WATER-03", "Ships are not built yet."))
+        return _Verdict(("R-ATTR-WATER-03", "Ships are mustered on the water, not in provinces."))
 
     if opts.fort_is_muster_point and has_fort:
         return _Verdict()  # R-ATTR-FORT-04 option: a Fortification is a muster point, no limit
@@ -276,13 +278,7 @@ def _judge(
 
 
 def _mustered_kind(ruleset: Ruleset, kind_id: str) -> UnitKind:
-    kind = ruleset.kind(kind_id)
-    if kind.base_type is BaseType.SHIP:
-        raise NotBuiltYet(
-            f"{kind.display_name} cannot be mustered by this version of the bot.",
-            rule="R-MUSTER-01",
-        )
-    return kind
+    return ruleset.kind(kind_id)
 
 
 def legal_muster_provinces(
@@ -293,13 +289,17 @@ def legal_muster_provinces(
 
     During ``faction``'s step 8 the judgement uses the board at the start of the step and the
     musters already made in it; at any other time it uses the board as it stands (the R-BUY-04
-    warning, autocomplete). Ships (not built yet), Summoned units (never mustered: they are
-    summoned, :mod:`caedes_bot.rules.summons`) and unknown kind ids give ``[]``.
+    warning, autocomplete). For a ship the places are water spaces
+    (:func:`~caedes_bot.rules.ships.ship_muster_places`, R-ATTR-WATER-03). Summoned units
+    (never mustered: they are summoned, :mod:`caedes_bot.rules.summons`) and unknown kind ids
+    give ``[]``.
     """
     kind = ruleset.units.get(kind_id)
     if kind is None:
         return []
-    if kind.base_type is BaseType.SHIP or kind.race is Race.SUMMONED:
+    if kind.base_type is BaseType.SHIP:
+        return ship_muster_places(state, ruleset, faction)
+    if kind.race is Race.SUMMONED:
         return []
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
     here = _units_by_province(state)
@@ -384,7 +384,9 @@ def plan_muster(
     for kind_id in dict.fromkeys(kinds):
         kind = ruleset.units.get(kind_id)
         found: list[tuple[str, str | None]] = []
-        if kind is not None and kind.base_type is not BaseType.SHIP:
+        if kind is not None and kind.base_type is BaseType.SHIP:  # R-ATTR-WATER-03
+            found = [(space, None) for space in ship_muster_places(state, ruleset, faction)]
+        elif kind is not None:
             for province in provinces:
                 verdict = _judge(state, ruleset, faction, kind, province, {})
                 if verdict.refusal is None:
@@ -428,6 +430,8 @@ def why_nowhere(state: GameState, ruleset: Ruleset, faction: str, kind_id: str) 
     the refusal of the first province by name the faction owns (or, with none, of the first
     province), as :func:`legal_muster_provinces` judges it (R-MUSTER-01..08, R-RACE-*)."""
     kind = ruleset.kind(kind_id)
+    if kind.base_type is BaseType.SHIP:
+        return ship_nowhere(state, ruleset, faction)
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
     own = [p for p in provinces if state.owners.get(p.id) == faction]
     if not own and state.options.muster_requires_ownership:
@@ -504,6 +508,9 @@ def handle_muster_units(
         if kind_id not in fs.purchases:
             raise _not_waiting(state, ruleset, faction, kind_id)
         kind = _mustered_kind(ruleset, kind_id)
+        if kind.base_type is BaseType.SHIP:  # R-ATTR-WATER-03: on the water
+            placed.append(_place_ship(state, ruleset, faction, kind, province_id))
+            continue
         province = ruleset.map.provinces.get(province_id)
         if province is None:
             if ruleset.map.is_sea(province_id) or province_id in ruleset.map.rivers:
@@ -529,6 +536,26 @@ def handle_muster_units(
             reasons = lost_reasons(state, ruleset, faction, plan)
             events.append(MusterShortfall(faction, state.round, plan.lost, reasons))
     return events
+
+
+def _place_ship(
+    state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind, space: str
+) -> Unit:
+    """Place a bought ship on water space ``space`` (R-ATTR-WATER-03, R-RACE-NONE-01).
+
+    Raises:
+        UnknownName: no such space. IllegalMuster: not a legal place for a ship.
+    """
+    game_map = ruleset.map
+    if not (game_map.is_province(space) or game_map.is_sea(space) or space in game_map.rivers):
+        names = [s.name for s in game_map.sea_zones.values()] + list(game_map.sea_zones)
+        close = difflib.get_close_matches(space, names, n=3)
+        raise UnknownName("sea zone or river edge", space, tuple(close), rule="R-ATTR-WATER-03")
+    refusal = ship_muster_refusal(state, ruleset, faction, space)
+    if refusal is not None:
+        rule, message = refusal
+        raise IllegalMuster(message, rule=rule, allowed=_allowed(state, ruleset, faction, kind))
+    return _place(state, faction, kind, space, None)
 
 
 def _not_waiting(state: GameState, ruleset: Ruleset, faction: str, kind_id: str) -> IllegalMuster:
@@ -571,10 +598,9 @@ def _not_waiting(state: GameState, ruleset: Ruleset, faction: str, kind_id: str)
 def _allowed(state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind) -> str:
     legal = legal_muster_provinces(state, ruleset, faction, kind.id)
     if not legal:
-        return (
-            f"no province can take a {kind.display_name} now; it will be lost at the end of step 8"
-        )
-    return ", ".join(ruleset.map.provinces[p].name for p in legal)
+        where = "no water" if kind.base_type is BaseType.SHIP else "no province"
+        return f"{where} can take a {kind.display_name} now; it will be lost at the end of step 8"
+    return ", ".join(ruleset.map.space_name(p) for p in legal)
 
 
 def place_remaining(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:

@@ -65,6 +65,9 @@ class Unit:
         attacking: it entered a space with units of a non-pact faction this turn and waits
             to fight there in step 7 (R-MOVE-02, R-COMBAT-01).
         flew: it made a flying move this turn, so it may not fly out of a battle (R-ATTR-FLY-02).
+        embarked: it went aboard a ship this turn (its boarding move, R-MOVE-15).
+        landed: it disembarked from a ship this turn (R-MOVE-15): it entered its province by a
+            boarding move (R-COMBAT-09, R-MOVE-20).
     """
 
     id: int
@@ -81,6 +84,8 @@ class Unit:
     aboard: int | None = None
     attacking: bool = False
     flew: bool = False
+    embarked: bool = False
+    landed: bool = False
 
 
 @dataclass

@@ -576,3 +576,5 @@ def reset_movement(state: GameState, faction: str) -> None:
             unit.path = []
             unit.attacking = False
             unit.flew = False
+            unit.embarked = False
+            unit.landed = False

@@ -27,6 +27,7 @@ from caedes_bot.rules import (
     muster,
     ownership,
     redeem,
+    ships,
     summons,
     trade,
     turn,
@@ -189,6 +190,21 @@ def _units_moved(event: movement.UnitsMoved, state: GameState, ruleset: Ruleset)
         over = "over" if event.how is movement.MoveKind.FLIGHT else "by"
         line += f" {over} " + ", ".join(space_name(ruleset, p) for p in event.path[:-1])
     return line + (": **an attack**." if event.attack else ".")
+
+
+@_line(ships.ShipsSailed)
+def _ships_sailed(event: ships.ShipsSailed, state: GameState, ruleset: Ruleset) -> str:
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} ships"
+    line = (
+        f"{faction_name(ruleset, event.faction)} sailed {what} from "
+        f"{space_name(ruleset, event.origin)} to {space_name(ruleset, event.destination)}"
+    )
+    if len(event.path) > 1:
+        line += " by " + ", ".join(space_name(ruleset, p) for p in event.path[:-1])
+    if event.cargo:
+        line += f", carrying {len(event.cargo)} unit" + ("s" if len(event.cargo) > 1 else "")
+    return line + (": **an attack at sea**." if event.attack else ".")
 
 
 @_line(ownership.ProvinceCaptured)

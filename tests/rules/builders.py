@@ -159,12 +159,14 @@ def ruleset(
         land[a].add(b)
         land[b].add(a)
     river_pairs = list(rivers)
+    navigable = list(navigable)
     nav = {tuple(sorted(p)) for p in navigable}
     for a, b in [*river_pairs, *[tuple(p) for p in nav]]:
         land[a].add(b)
         land[b].add(a)
     edges: dict[str, RiverEdge] = {}
-    for a, b in {tuple(sorted(p)) for p in [*river_pairs, *nav]}:
+    # in the order given, so that a navigable chain follows its listing (R-MOVE-11)
+    for a, b in dict.fromkeys(tuple(sorted(p)) for p in [*river_pairs, *navigable]):
         mouth = mouths.get((a, b)) or mouths.get((b, a))
         edges[river_edge_id(a, b)] = RiverEdge(a, b, "River", (a, b) in nav, mouth)
     sea_ids = set(seas)

@@ -17,7 +17,7 @@ from caedes_bot.rules.buy import (
     why_unbuyable,
 )
 from caedes_bot.rules.engine import apply
-from caedes_bot.rules.errors import NotBuiltYet, NotEnoughRP, RuleViolation, UnknownName
+from caedes_bot.rules.errors import NotEnoughRP, RuleViolation, UnknownName
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep
 from tests.rules.economy_world import NO_DICE
@@ -73,15 +73,6 @@ def test_r_buy_03_heroes_cannot_be_bought() -> None:
     with pytest.raises(RuleViolation) as err:
         apply(st, BuyUnits("DAW", "DH", 1), rs, NO_DICE)
     assert err.value.rule == "R-BUY-03"
-
-
-@pytest.mark.parametrize("kind_id", ["DS"])
-def test_units_whose_rules_are_not_built_are_refused_clearly(kind_id: str) -> None:
-    """Ships cannot be bought yet; the refusal says so."""
-    rs, st = _buy_state(rp=20)
-    with pytest.raises(NotBuiltYet) as err:
-        apply(st, BuyUnits("DAW", kind_id, 1), rs, NO_DICE)
-    assert "not run" in err.value.message
 
 
 def test_r_magic_summ_01_summoned_units_are_summoned_not_bought_for_step_8() -> None:
@@ -168,11 +159,11 @@ def test_r_buy_05_no_limit_on_units_of_one_kind() -> None:
 
 def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
     """R-BUY-01, R-BUY-03, R-ATTR-HERO-01: the kinds the Dawnians may buy in step 5 are their
-    own, less the Hero, the ship (rules not built yet) and the Summoned (summoned instead),
-    each with its price now and whether 5 RP pay for it; every other kind has a reason with
-    its rule. Undead are bought like any unit (R-RACE-UND-01)."""
+    own, less the Hero and the Summoned (summoned instead), each with its price now and whether
+    5 RP pay for it; every other kind has a reason with its rule. Ships and Undead are bought
+    like any unit (R-ATTR-WATER-03, R-RACE-UND-01)."""
     rs, st = _buy_state(rp=5)
-    assert [k.id for k in buyable_kinds(rs, "DAW")] == ["DI", "DK", "DT", "DU", "DN"]
+    assert [k.id for k in buyable_kinds(rs, "DAW")] == ["DI", "DK", "DT", "DS", "DU", "DN"]
     options = {o.kind.id: (o.price, o.affordable) for o in buy_options(st, rs, "DAW")}
     assert options["DI"] == (3, True)
     assert options["DK"] == (6, False)
@@ -180,7 +171,7 @@ def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
     assert reasons == {
         "DH": Unbuyable.HERO,
         "OT": Unbuyable.NOT_OWN,
-        "DS": Unbuyable.SHIP,
+        "DS": None,
         "DU": None,
         "DO": Unbuyable.SUMMONED,
         "DI": None,
@@ -188,6 +179,5 @@ def test_r_buy_01_the_rules_list_what_may_be_bought_and_at_what_price() -> None:
     assert [why.rule for why in Unbuyable] == [
         "R-BUY-03",
         "R-BUY-01",
-        "R-ATTR-WATER-03",
         "R-RACE-SUM-01",
     ]
