@@ -32,7 +32,6 @@ __all__ = [
 
 #: The options whose rule is not built yet, each with the ID of that rule.
 UNBUILT_OPTIONS: Mapping[str, str] = {
-    "carry_pact_units": "R-MOVE-15",
     "landing_cavalry_penalty": "R-MOVE-20",
     "cargo_fights": "R-COMBAT-14",
     "cavalry_blitz": "R-ATTR-BLITZ-01",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from caedes_bot.rules import (
     buy,
+    cargo,
     collect,
     dependants,
     dice,
@@ -63,6 +64,7 @@ from caedes_bot.rules.steps import StepSpec
 #: The modules of the rules (all but the engine, which imports this one), in no special order.
 MODULES = (
     buy,
+    cargo,
     collect,
     dependants,
     dice,
@@ -121,5 +123,11 @@ STEP_SPECS: tuple[StepSpec, ...] = (
 )
 
 #: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
-#: the marks to disband at upkeep (R-UPK-02), and the ship orders of step 6 (R-MOVE-18).
-ANYTIME_SPECS: tuple[StepSpec, ...] = (umpire.SPEC, upkeep_marks.SPEC, ships.SPEC)
+#: the marks to disband at upkeep (R-UPK-02), and the ship and cargo orders of step 6
+#: (R-MOVE-14..18).
+ANYTIME_SPECS: tuple[StepSpec, ...] = (
+    umpire.SPEC,
+    upkeep_marks.SPEC,
+    ships.SPEC,
+    cargo.SPEC,
+)

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import (
     buy,
+    cargo,
     collect,
     dependants,
     mercenary,
@@ -205,6 +206,29 @@ def _ships_sailed(event: ships.ShipsSailed, state: GameState, ruleset: Ruleset) 
     if event.cargo:
         line += f", carrying {len(event.cargo)} unit" + ("s" if len(event.cargo) > 1 else "")
     return line + (": **an attack at sea**." if event.attack else ".")
+
+
+@_line(cargo.UnitsEmbarked)
+def _units_embarked(event: cargo.UnitsEmbarked, state: GameState, ruleset: Ruleset) -> str:
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} units"
+    return (
+        f"{faction_name(ruleset, event.faction)} put {what} from "
+        f"{space_name(ruleset, event.origin)} aboard a ship on {space_name(ruleset, event.space)}."
+    )
+
+
+@_line(cargo.UnitsLanded)
+def _units_landed(event: cargo.UnitsLanded, state: GameState, ruleset: Ruleset) -> str:
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} units"
+    line = (
+        f"{faction_name(ruleset, event.faction)} landed {what} from "
+        f"{space_name(ruleset, event.space)} in {space_name(ruleset, event.destination)}"
+    )
+    if event.attack:
+        return line + ": **an amphibious assault** (no withdrawal, R-COMBAT-09)."
+    return line + "."
 
 
 @_line(ownership.ProvinceCaptured)

@@ -19,8 +19,8 @@ from caedes_bot.ui.describe import faction_name
 #: move: ..." (R-MOVE-01, -02, -04, -15, -18, -22, R-ATTR-FORT-01).
 STUCK_TEXT: Mapping[Stuck, str] = {
     Stuck.FORTIFICATION: "Towers never move",
-    Stuck.SHIP: "ship movement is not built yet",
-    Stuck.AFLOAT: "boarding moves are not built yet",
+    Stuck.SHIP: "ships sail with /sail",
+    Stuck.AFLOAT: "they are aboard a ship and land with /disembark",
     Stuck.ATTACKING: "they entered another faction's units and must fight there in step 7",
     Stuck.MUSTERED: "they were mustered this turn and move from your next turn",
     Stuck.MOVE_ENDED: "their movement has ended this turn",

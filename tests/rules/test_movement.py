@@ -99,7 +99,7 @@ def test_r_move_01_why_stuck_gives_the_reason_a_unit_cannot_move() -> None:
     assert rules[Stuck.FORTIFICATION] == "R-ATTR-FORT-01"
     assert rules[Stuck.MUSTERED] == "R-MOVE-22"
     assert rules[Stuck.MOVE_ENDED] == "R-MOVE-04"
-    assert rules[Stuck.SHIP] == "R-MOVE-18" and Stuck.SHIP.not_built
+    assert rules[Stuck.SHIP] == "R-MOVE-18" and not Stuck.SHIP.not_built  # ships sail now
     assert rules[Stuck.NOWHERE] == rules[Stuck.NO_MOVEMENT_LEFT] == "R-MOVE-01"
 
 

@@ -24,9 +24,10 @@ class Stuck(enum.Enum):
     FORTIFICATION = "fortification"
     """A Tower or other Fortification: it never moves (R-ATTR-FORT-01)."""
     SHIP = "ship"
-    """A ship: ship movement is not built yet (R-MOVE-18)."""
+    """A ship: it sails (:mod:`caedes_bot.rules.ships`), never over land (R-MOVE-18)."""
     AFLOAT = "afloat"
-    """Aboard a ship or on water: boarding moves are not built yet (R-MOVE-15)."""
+    """Aboard a ship: it moves with the ship and lands by a boarding move
+    (:mod:`caedes_bot.rules.cargo`, R-MOVE-15)."""
     ATTACKING = "attacking"
     """It entered another faction's units and must fight there in step 7 (R-MOVE-02)."""
     MUSTERED = "mustered"
@@ -46,7 +47,7 @@ class Stuck(enum.Enum):
     @property
     def not_built(self) -> bool:
         """The rule that would let the unit move is not built yet."""
-        return self in (Stuck.SHIP, Stuck.AFLOAT)
+        return False
 
 
 _STUCK_RULES = {
@@ -86,8 +87,8 @@ def _refusal(ruleset: Ruleset, unit: Unit, stuck: Stuck) -> RuleViolation:
     label = unit_label(ruleset, unit)
     text = {
         Stuck.FORTIFICATION: f"{label} is a Fortification and never moves.",
-        Stuck.SHIP: f"{label} is a ship; ship movement is not built yet.",
-        Stuck.AFLOAT: f"{label} is aboard a ship or on water; boarding moves are not built yet.",
+        Stuck.SHIP: f"{label} is a ship; ships sail (/sail), never over land.",
+        Stuck.AFLOAT: f"{label} is aboard a ship; it moves with the ship and lands with /disembark.",
         Stuck.ATTACKING: (
             f"{label} entered a province held by another faction and must fight there in step 7."
         ),
