@@ -49,6 +49,7 @@ EXTENSIONS: tuple[str, ...] = (
     "caedes_bot.cogs.info",
     "caedes_bot.cogs.buy",
     "caedes_bot.cogs.move",
+    "caedes_bot.cogs.ships",
     "caedes_bot.cogs.muster",
     "caedes_bot.cogs.attack",
     "caedes_bot.cogs.turn",

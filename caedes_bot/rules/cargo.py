@@ -179,6 +179,19 @@ def ships_to_board(state: GameState, ruleset: Ruleset, unit: Unit) -> list[Unit]
     ]
 
 
+def ships_for_all(state: GameState, ruleset: Ruleset, units: Sequence[Unit]) -> list[Unit]:
+    """The ships every one of ``units`` may board now, with room for all of them together, in
+    id order (R-MOVE-14: an order over capacity is refused whole)."""
+    if not units:
+        return []
+    need = sum(CARGO_ROOM.get(ruleset.kind(u.kind).base_type, SHIP_ROOM + 1) for u in units)
+    common: list[Unit] | None = None
+    for unit in units:
+        mine = ships_to_board(state, ruleset, unit)
+        common = mine if common is None else [s for s in common if s in mine]
+    return [s for s in common or [] if room_taken(state, ruleset, s.id) + need <= SHIP_ROOM]
+
+
 def _check_embark(state: GameState, ruleset: Ruleset, order: Embark) -> tuple[Unit, list[Unit]]:
     _check_ids(order.unit_ids, "put aboard")
     ship = state.units.get(str(order.ship_id))

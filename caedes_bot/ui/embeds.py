@@ -48,6 +48,7 @@ from caedes_bot.ui.describe import (
     space_name,
     unit_label,
 )
+from caedes_bot.ui.fleet import ships_near_text, ships_text
 from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, MARKS_MENU, STEPS, step_line
 from caedes_bot.ui.text import (
     EMBED_DESCRIPTION_LIMIT,
@@ -143,7 +144,14 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
         return f"choose {detail.hits} {what} in the battle{where} (R-COMBAT-06)"
     if isinstance(detail, PressOrWithdrawDetail):
         where = f" at {space_name(ruleset, detail.space)}"
-        return f"press on or withdraw in the battle{where} (R-COMBAT-08)"
+        text = f"press on or withdraw in the battle{where} (R-COMBAT-08)"
+        if detail.must_stay:
+            n = len(detail.must_stay)
+            text += (
+                f"; {n} unit{'s' if n > 1 else ''} that came by sea or by magic must stay "
+                "and fight on (R-COMBAT-09)"
+            )
+        return text
     return f"disband at least {detail.must_disband_at_least} units to pay upkeep (R-UPK-03)"
 
 
@@ -331,6 +339,13 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         value=truncate(units or "none", EMBED_FIELD_VALUE_LIMIT),
         inline=False,
     )
+    fleet = ships_text(state, ruleset, faction)
+    if fleet:
+        embed.add_field(
+            name="Ships (R-MOVE-14, R-MOVE-18)",
+            value=truncate(fleet, EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
     if fs.purchases:
         embed.add_field(name="Bought, waiting for step 8", value=kind_counts(ruleset, fs.purchases))
     owed = [d for d in state.pending if d.faction == faction]
@@ -415,6 +430,11 @@ def province_embed(state: GameState, ruleset: Ruleset, province_id: str) -> disc
     seas = sorted(game_map.sea_zones[s].name for s in game_map.seas_of(province_id))
     if seas:
         embed.add_field(name="Coasts", value=", ".join(seas), inline=False)
+    near = ships_near_text(state, ruleset, province_id)
+    if near:
+        embed.add_field(
+            name="Ships on its water", value=truncate(near, EMBED_FIELD_VALUE_LIMIT), inline=False
+        )
     return fit_embed(embed)
 
 

@@ -31,6 +31,8 @@ ADDED_SINCE: dict[str, object] = {
     "factions.*.disband_marks": [],  # R-UPK-02 (decision 0007)
     "battle.start_done": 0,  # R-COMBAT-03 (round-start phase); only where a battle is saved
     "units.*.flew": False,  # R-ATTR-FLY-02 (a unit that flew in this turn)
+    "units.*.embarked": False,  # R-MOVE-15 (boarding moves)
+    "units.*.landed": False,  # R-MOVE-15, R-COMBAT-09, R-MOVE-20 (boarding moves)
 }
 
 

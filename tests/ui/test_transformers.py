@@ -138,8 +138,8 @@ def test_move_units_and_origins_are_stacks_that_can_still_move() -> None:
 
 
 def test_r_buy_01_buy_choices_show_prices_affordable_first() -> None:
-    """R-BUY-01, R-BUY-03: the faction's own units, no Hero; ships, Summoned and Undead are not
-    offered by this version (see check_buyable)."""
+    """R-BUY-01, R-BUY-03: the faction's own units, no Hero, ships included (8 RP, too dear
+    with 4); Summoned and Undead are not offered by this version (see check_buyable)."""
     state = at_step(Step.BUY)
     state.factions["DAW"].rp = 4
     found = buy_choices(state, ruleset(), "DAW", "")
@@ -147,7 +147,7 @@ def test_r_buy_01_buy_choices_show_prices_affordable_first() -> None:
     assert labels[0] == "Dawnian Infantry - 3 RP - A2 D3 M1"
     assert labels[1] == "Dawnian Yeomen - 4 RP - A2 D3 M1"
     assert "Dawnian Knights - 6 RP - A5 D4 M2 - too dear now" in labels
-    assert not any("Ship" in label for label in labels)
+    assert "Dawnian Ship - 8 RP - A2 D2 M2 - too dear now" in labels
     assert all(v.startswith("U-DAW-") for _, v in found)
 
 

@@ -1,0 +1,152 @@
+"""End to end at sea, on the shipped map: the High Elves ship an army from Estlon to the
+mainland, and an infantry unit lands among the Acherousians and may not withdraw.
+
+The scenario is made here from the shipped default one ("voyage": the High Elves and the
+Acherousians only, so the High Elves play first):
+
+* High Elves: a Tower and 2 Infantry (#1 Tower, #2 and #3) in Silverhaven, two Ships (#4, #5)
+  on the Strait of Estlon with one Infantry (#6) aboard the first, one Infantry (#7) in
+  Mossvale, on the mainland;
+* Acherousians: one Phalanx Spearmen (#8) in Hartsford (beside Mossvale and on the Strait),
+  one in Archursia (#9).
+
+Values from the unit-type table: infantry attack 2, defense 3; a die hits at or under its
+value (R-GEN-02). Rule IDs: R-MOVE-14, R-MOVE-15, R-MOVE-17, R-MOVE-18, R-COMBAT-08,
+R-COMBAT-09, R-COMBAT-11.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from caedes_bot.gamedata.model import Ruleset, Scenario, ScenarioFaction, ScenarioUnit
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import QueuedDice, battle, control, panel, staffed_campaign
+from tests.fakediscord import FakeDiscord, message_text
+
+
+def _voyage(shipped: Ruleset) -> Ruleset:
+    base = shipped.scenarios["default"]
+    scenario: Scenario = replace(
+        base,
+        id="voyage",
+        name="Voyage to the mainland",
+        factions=(ScenarioFaction("HEL", 10, {}, None), ScenarioFaction("ACH", 10, {}, None)),
+        owners={
+            "silverhaven": "HEL",
+            "mossvale": "HEL",
+            "hartsford": "ACH",
+            "archursia": "ACH",
+        },
+        units=(
+            ScenarioUnit("U-HEL-08", "silverhaven", 1),
+            ScenarioUnit("U-HEL-01", "silverhaven", 2),
+            ScenarioUnit("U-HEL-09", "strait-of-estlon", 2),
+            ScenarioUnit("U-HEL-01", "strait-of-estlon", 1),
+            ScenarioUnit("U-HEL-01", "mossvale", 1),
+            ScenarioUnit("U-ACH-01", "hartsford", 1),
+            ScenarioUnit("U-ACH-01", "archursia", 1),
+        ),
+        heroes={},
+        alliances=(),
+        fealty={},
+    )
+    return replace(shipped, scenarios={**shipped.scenarios, "voyage": scenario})
+
+
+async def _to_step_6(fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset, dice: QueuedDice):  # type: ignore[no-untyped-def]
+    await make_bot(service_options={"dice_factory": dice.factory()}, ruleset=_voyage(ruleset))
+    elf = fake.players[0]
+    table = await staffed_campaign(fake, scenario="voyage", seats={"HEL": elf})
+    hel = table.thread("HEL")
+    for _ in range(4):  # Trade, perhaps Redeem, then Buy wait (R-TURN-02)
+        done = await fake.slash(elf, "done", channel=hel)
+        if "Step 5 Buy is over." in done.text:
+            break
+    await panel(fake, table, "HEL", 1, showing="**Step 6 Move**")
+    return table, elf, hel
+
+
+async def test_the_high_elves_ship_an_army_to_the_mainland(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-MOVE-14, R-MOVE-15, R-MOVE-18: two infantry board the second ship from Silverhaven,
+    the ship sails one space to the Silver Gulf (1 of its 2 moves left), /status shows it and
+    its cargo, and the infantry land in Silverbirch, on the mainland."""
+    dice = QueuedDice()
+    _table, elf, hel = await _to_step_6(fake, make_bot, ruleset, dice)
+
+    boarders = await fake.autocomplete(elf, "embark", "units", "", channel=hel)
+    assert {c["value"] for c in boarders} >= {"#2", "#3", "#7"}
+    rides = await fake.autocomplete(elf, "embark", "ship", "", channel=hel, units="#2, #3")
+    assert [c["value"] for c in rides] == ["#5"]  # #4 has room for one infantry only
+    full = await fake.slash(elf, "embark", units="#2, #3", ship="#4", channel=hel)
+    assert full.ephemeral and "Nothing went aboard" in full.text and "R-MOVE-14" in full.text
+    boarded = await fake.slash(elf, "embark", units="#2, #3", ship="#5", channel=hel)
+    assert (
+        "put 2 High Elven Infantry from Silverhaven aboard a ship on Strait of Estlon"
+        in boarded.text
+    )
+
+    waters = await fake.autocomplete(elf, "sail", "to", "", channel=hel, ship="#5")
+    assert "silver-gulf" in [c["value"] for c in waters]
+    sailed = await fake.slash(elf, "sail", ship="#5", to="Silver Gulf", channel=hel)
+    assert "sailed 1 High Elven Ship from Strait of Estlon to Silver Gulf" in sailed.text
+    assert "carrying 2 units" in sailed.text
+
+    status = await fake.slash(elf, "status", channel=hel)
+    assert "High Elven Ship #5 in Silver Gulf, 1 move left, carrying 2 High Elven Infantry" in (
+        status.text
+    )
+
+    shores = await fake.autocomplete(elf, "disembark", "to", "", channel=hel, units="#2")
+    assert {c["value"] for c in shores} == {"duriak", "ebbtide", "silverbirch"}
+    landed = await fake.slash(elf, "disembark", units="#2, #3", to="Silverbirch", channel=hel)
+    assert "landed 2 High Elven Infantry from Silver Gulf in Silverbirch." in landed.text
+    again = await fake.slash(elf, "embark", units="#2", ship="#5", channel=hel)
+    assert again.ephemeral and "R-MOVE-15" in again.text
+
+    province = await fake.slash(elf, "province", name="Silverbirch", channel=hel)
+    assert "2 High Elven Infantry" in province.text
+    assert "Silver Gulf: ⛵ High Elves (HEL) High Elven Ship #5, empty" in province.text
+    dice.assert_used_up()
+
+
+async def test_infantry_lands_among_enemies_and_may_not_withdraw(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-MOVE-17, R-COMBAT-08, R-COMBAT-09, R-COMBAT-11: #6 lands from the Strait into
+    Hartsford, held by one Acherousian unit, and #7 marches in from Mossvale. Round 1: the two
+    attackers roll 9 and 9 (need 2), the defender 9 (needs 3): nobody is hit. Only #7 may
+    withdraw; it does, and goes back to Mossvale, while #6, which came from the sea, stays and
+    fights on. Round 2: #6 rolls 1 (a hit), the defender 9: Hartsford passes to the High Elves."""
+    dice = QueuedDice()
+    table, elf, hel = await _to_step_6(fake, make_bot, ruleset, dice)
+
+    landed = await fake.slash(elf, "disembark", units="#6", to="Hartsford", channel=hel)
+    assert "landed 1 High Elven Infantry from Strait of Estlon in Hartsford" in landed.text
+    assert "amphibious assault" in landed.text
+    where: dict[str, str] = {"from": "Mossvale"}
+    marched = await fake.slash(
+        elf, "move", units="1 High Elven Infantry", to="Hartsford", channel=hel, **where
+    )
+    assert "an attack" in marched.text
+    await fake.slash(elf, "done", channel=hel)
+
+    dice.push(9, 9, 9)
+    fight = await fake.slash(elf, "attack", province="Hartsford", channel=hel)
+    assert "The battle at Hartsford has begun" in fight.text
+    message = await battle(fake, table, "Hartsford", showing="press on or withdraw")
+    assert "1 unit that came by sea or by magic must stay and fight on (R-COMBAT-09)" in (
+        message_text(message)
+    )
+    dice.push(1, 9)
+    withdrew = await fake.click(elf, message, control(message, "withdraw"))
+    assert "You withdraw" in withdrew.text
+    over = await battle(fake, table, "Hartsford", showing="The attacker won")
+    text = message_text(over)
+    assert "High Elven Infantry #7 to Mossvale" in text
+    assert "**The attacker won.** Hartsford is held by ⛵ High Elves (HEL)." in text
+    status = await fake.slash(elf, "province", name="Hartsford", channel=hel)
+    assert "1 High Elven Infantry" in status.text
+    dice.assert_used_up()
