@@ -1,0 +1,187 @@
+"""The map picture (issue 17): the scene taken from a state, and the PNG drawn from it.
+
+The default scenario's picture is decoded and looked at: at each space's inner point a small
+disc, kept clear of text, counters and patterns, shows the owner's colour (or the neutral land,
+or the sea); counters appear exactly where units stand; the file is far within Discord's upload
+limit. Unit counts are worked out by hand from ``scenarios/default.toml``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+
+import numpy as np
+import pytest
+from PIL import Image, ImageFont
+
+from caedes_bot.gamedata.loader import load_ruleset
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.setup import new_game
+from caedes_bot.rules.state import GameState
+from caedes_bot.ui.mapdraw import MapDrawer, map_filename
+from caedes_bot.ui.mapimage import (
+    CLEAR_PX,
+    MIN_FONT_PX,
+    NAME_PX,
+    NEUTRAL,
+    SEA,
+    WIDTH,
+    faction_rgb,
+    layout,
+    render_map,
+)
+from caedes_bot.ui.mapscene import Counter, MapScene, map_caption, map_scene, turn_map_caption
+
+DISCORD_UPLOAD_LIMIT = 10 * 1024 * 1024  # bytes, a server without boosts
+
+
+@pytest.fixture(scope="module")
+def ruleset() -> Ruleset:
+    return load_ruleset()
+
+
+@pytest.fixture(scope="module")
+def state(ruleset: Ruleset) -> GameState:
+    return new_game(ruleset, "default", "map-test")
+
+
+@pytest.fixture(scope="module")
+def scene(state: GameState, ruleset: Ruleset) -> MapScene:
+    return map_scene(state, ruleset)
+
+
+@pytest.fixture(scope="module")
+def picture(scene: MapScene, ruleset: Ruleset) -> np.ndarray:
+    png = render_map(scene, ruleset)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(png) < DISCORD_UPLOAD_LIMIT / 20  # about 100 KB
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def disc(picture: np.ndarray, x: float, y: float, radius: float) -> np.ndarray:
+    """The pixels within ``radius`` of (x, y)."""
+    h, w, _ = picture.shape
+    yy, xx = np.mgrid[0:h, 0:w]
+    mask = (xx - x) ** 2 + (yy - y) ** 2 <= radius**2
+    return picture[mask]
+
+
+def test_default_scene_counts_units_by_hand(scene: MapScene) -> None:
+    """From scenarios/default.toml: Anvilhome holds a Tower, four other units and the Dwarven
+    Hero; the Lizardmen's ship in Dilgac Sound; Brightholm six Dawnian units with a Tower and
+    the Hero."""
+    assert scene.counters["anvilhome"] == (Counter("DWA", 6, towers=1, heroes=1),)
+    assert scene.counters["dilgac-sound"] == (Counter("LIZ", 1, ships=1),)
+    assert scene.counters["brightholm"] == (Counter("DAW", 6, towers=1, heroes=1),)
+    assert scene.counters["anvilhome"][0].marks() == "T1 H"
+    assert Counter("HEL", 3, ships=2, laden_ships=1).marks() == "S2+"
+    assert scene.owners["anvilhome"] == "DWA" and "orme" not in scene.owners
+    assert scene.battles == () and scene.contested == ()
+    assert scene.round == 0 and len(scene.factions) == 7
+
+
+def test_scene_round_trips_through_json(scene: MapScene) -> None:
+    again = MapScene.from_json(scene.to_json())
+    assert again == scene
+    assert again.digest() == scene.digest()
+    other = MapScene.from_json({**scene.to_json(), "highlight": "DAW"})
+    assert other.digest() != scene.digest()
+
+
+def test_contested_and_battles(state: GameState, ruleset: Ruleset) -> None:
+    """An Orc unit standing in a Dawnian province makes it contested; a battle due there is
+    marked (R-COMBAT-01)."""
+    changed = state.clone()
+    orc = next(u for u in changed.units.values() if u.owner == "ORC")
+    orc.location = "harrowgate"
+    changed.battles_due.append("harrowgate")
+    scene = map_scene(changed, ruleset)
+    assert scene.contested == ("harrowgate",)
+    assert scene.battles == ("harrowgate",)
+    assert [c.faction for c in scene.counters["harrowgate"]] == ["DAW", "ORC"]
+
+
+def test_every_inner_disc_shows_its_owner_colour(
+    picture: np.ndarray, scene: MapScene, ruleset: Ruleset
+) -> None:
+    """Owner colour (Okabe-Ito, factions.toml) in every owned province, neutral in the others,
+    the sea colour at sea: each disc's colour is nearer its own than any other fill."""
+    geometry = ruleset.map.geometry
+    assert geometry is not None
+    lay = layout(ruleset, scene)
+    fills = {code: faction_rgb(ruleset, code) for code in ruleset.turn_order}
+    palette = {**fills, "neutral": NEUTRAL, "sea": SEA}
+    for space, point in geometry.inner.items():
+        want = "sea" if space in ruleset.map.sea_zones else scene.owners.get(space, "neutral")
+        pixels = disc(picture, *lay.px(*point), CLEAR_PX - 1)
+        assert len(pixels) > 40
+        for pixel in pixels:
+            nearest = min(palette, key=lambda k: sum((pixel - np.array(palette[k])) ** 2))
+            assert nearest == want, (space, tuple(pixel))
+            assert np.abs(pixel - np.array(palette[want])).max() <= 4, (space, tuple(pixel))
+
+
+def test_counters_appear_where_units_stand(
+    picture: np.ndarray, scene: MapScene, ruleset: Ruleset
+) -> None:
+    """Drawn again without units, the picture changes just below the inner point of every
+    space with units (its counters), and nowhere below the others."""
+    empty = MapScene.from_json({**scene.to_json(), "counters": {}})
+    bare = np.asarray(Image.open(io.BytesIO(render_map(empty, ruleset))).convert("RGB"))
+    geometry = ruleset.map.geometry
+    assert geometry is not None
+    lay = layout(ruleset, scene)
+    for space, point in geometry.inner.items():
+        x, y = lay.px(*point)
+        top = round(y + CLEAR_PX + 3 + (18 if space in scene.owners else 0))
+        box = (slice(top, top + 18), slice(round(x) - 12, round(x) + 12))
+        changed = (picture[box] != bare[box]).any()
+        assert changed == (space in scene.counters), space
+        if space in scene.counters:
+            rgb = np.array(faction_rgb(ruleset, scene.counters[space][0].faction))
+            assert (np.abs(picture[box] - rgb).max(axis=2) <= 4).any(), space
+
+
+def test_picture_width_fonts_and_views(scene: MapScene, ruleset: Ruleset) -> None:
+    """A fixed width, a font that ships with Pillow at no less than 13 px; the zoomed and the
+    highlighted views draw too."""
+    assert WIDTH == 1600 and MIN_FONT_PX >= 13 and NAME_PX >= MIN_FONT_PX
+    assert isinstance(ImageFont.load_default(size=MIN_FONT_PX), ImageFont.FreeTypeFont)
+    for view in (
+        MapScene.from_json({**scene.to_json(), "focus": "hissing-fen"}),
+        MapScene.from_json({**scene.to_json(), "highlight": "LIZ", "battles": ["orme"]}),
+    ):
+        image = Image.open(io.BytesIO(render_map(view, ruleset)))
+        assert image.width == WIDTH and 700 <= image.height <= 2000
+
+
+def test_captions_and_file_names(scene: MapScene, ruleset: Ruleset) -> None:
+    assert map_caption(ruleset, scene) == "The map before the first turn."
+    zoom = MapScene.from_json({**scene.to_json(), "focus": "orme", "round": 2, "active": "DAW"})
+    assert map_caption(ruleset, zoom) == (
+        "The map in game round 2, turn of 🌅 Dawnians (DAW), step 1 Trade, around Orme and its"
+        " neighbours."
+    )
+    assert map_filename(zoom) == "caedes-round-2-DAW-orme.png"
+    assert turn_map_caption(ruleset, "ORC", 3) == (
+        "The map after the turn of 👹 Orcs (ORC) in game round 3."
+    )
+
+
+async def test_drawer_draws_each_scene_once_off_the_loop(scene: MapScene, ruleset: Ruleset) -> None:
+    """The same scene twice, even at once, is drawn once, in a worker thread."""
+    threads: list[str] = []
+
+    def render(s: MapScene, r: Ruleset) -> bytes:
+        threads.append(threading.current_thread().name)
+        return render_map(s, r)
+
+    drawer = MapDrawer(ruleset, render=render)
+    one, two = await asyncio.gather(drawer.png(scene), drawer.png(scene))
+    three = await drawer.png(MapScene.from_json(scene.to_json()))
+    assert one == two == three and drawer.drawn == 1
+    assert threads and threading.main_thread().name not in threads
+    await drawer.png(MapScene.from_json({**scene.to_json(), "highlight": "DAW"}))
+    assert drawer.drawn == 2
