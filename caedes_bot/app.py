@@ -39,6 +39,7 @@ from caedes_bot.scheduler import Scheduler
 from caedes_bot.service import RulesService
 from caedes_bot.settings import Settings, not_in_server_line
 from caedes_bot.ui.announcer import RichAnnouncer
+from caedes_bot.ui.mapdraw import MapDrawer
 from caedes_bot.ui.replies import hold_wakes
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ EXTENSIONS: tuple[str, ...] = (
     "caedes_bot.cogs.negotiation",
     "caedes_bot.cogs.trade",
     "caedes_bot.cogs.redeem",
+    "caedes_bot.cogs.maps",
 )
 
 #: What the bot needs in a server (README "Inviting the bot"): view channels, send messages
@@ -153,12 +155,14 @@ class CaedesBot(commands.Bot):
     Attributes (set by ``setup_hook``):
         db: the database engines. ruleset: the game data. service: the rules service.
         directory: which campaign each channel belongs to. outbox: the outbox dispatcher.
+        map_drawer: draws map pictures off the event loop, cached by scene (/map, the outbox).
         scheduler: reminders and passed deadlines.
     """
 
     db: Database
     ruleset: Ruleset
     service: RulesService
+    map_drawer: MapDrawer
     directory: ChannelDirectory
     outbox: OutboxDispatcher
     scheduler: Scheduler
@@ -211,10 +215,14 @@ class CaedesBot(commands.Bot):
         }
         self.service = RulesService(self.db, self.ruleset, **service_options)
         self.directory = ChannelDirectory(self.service)
+        self.map_drawer = MapDrawer(self.ruleset)
         for name in self._extensions:
             await self.load_extension(name)
         sender = DiscordSender(
-            self, owner_of=self._campaign_owning, on_failure=self._delivery_failed
+            self,
+            owner_of=self._campaign_owning,
+            on_failure=self._delivery_failed,
+            maps=self.map_drawer,
         )
         self.outbox = OutboxDispatcher(self.service.delivery, sender, **self._outbox_options)
         self.service.add_listener(self.outbox.wake)

@@ -5,6 +5,8 @@ at least once, so every row is safe to repeat:
 
 * a category, channel or thread is looked up by name under its parent first and reused when it
   exists (unless another campaign owns it), so a retry after a lost answer creates nothing twice;
+* a post whose payload carries a ``map`` scene uploads the map picture with it (drawn off the
+  event loop by :class:`~caedes_bot.ui.mapdraw.MapDrawer`, the same bytes on every attempt);
 * a post carries the row's ``nonce`` with ``enforce_nonce=True``: Discord answers a repeat with
   the message it already made, but only for a few minutes; so a post the dispatcher hands over
   with ``look_first`` (it may have been posted before) is first looked for among the bot's
@@ -44,6 +46,7 @@ that says which limit, in words the umpire can act on.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final, Literal, TypeVar
@@ -52,6 +55,8 @@ import aiohttp
 import discord
 
 from caedes_bot.outbox import DeliveryResult, OutboxKind, OutboxRow, PermanentError, RetryableError
+from caedes_bot.ui.mapdraw import MapDrawer, map_filename
+from caedes_bot.ui.mapscene import MapScene
 from caedes_bot.ui.text import EMBEDS_PER_MESSAGE, MESSAGE_LIMIT, fit_embed, truncate
 
 log = logging.getLogger(__name__)
@@ -189,9 +194,11 @@ def message_fields(payload: Mapping[str, Any]) -> dict[str, Any]:
     return fields
 
 
-def message_shape(content: str | None, embeds: Sequence[discord.Embed]) -> tuple[object, ...]:
-    """What a message shows, to tell a copy of a post: its text and each embed's title,
-    description, fields and footer."""
+def message_shape(
+    content: str | None, embeds: Sequence[discord.Embed], files: Sequence[str] = ()
+) -> tuple[object, ...]:
+    """What a message shows, to tell a copy of a post: its text, each embed's title,
+    description, fields and footer, and the names of its attached files."""
 
     def text(value: str | None) -> str:  # Discord trims what it stores
         return (value or "").strip()
@@ -207,6 +214,7 @@ def message_shape(content: str | None, embeds: Sequence[discord.Embed]) -> tuple
             )
             for e in embeds
         ),
+        tuple(files),
     )
 
 
@@ -220,6 +228,8 @@ class DiscordSender:
             never takes another campaign's category, channel or thread.
         on_failure: told of every row Discord refuses for good (before the dispatcher marks
             it failed); its own errors are logged, never raised.
+        maps: draws the map picture of a post whose payload carries a ``map`` scene (it is
+            uploaded with the post); without it such a post goes out as text alone.
     """
 
     def __init__(
@@ -228,10 +238,12 @@ class DiscordSender:
         *,
         owner_of: OwnerLookup = _no_owner,
         on_failure: FailureHook | None = None,
+        maps: MapDrawer | None = None,
     ) -> None:
         self.client = client
         self.owner_of = owner_of
         self.on_failure = on_failure
+        self.maps = maps
 
     async def deliver(self, row: OutboxRow) -> DeliveryResult:
         """Do what ``row`` asks of Discord.
@@ -449,35 +461,63 @@ class DiscordSender:
         if "content" not in fields and "embeds" not in fields:
             raise PermanentError(f"row {row.id}: nothing to post")
         channel = self._messageable(row)
+        uploads = await self._uploads(row)
         if row.look_first:
-            copy = await self._posted_before(channel, row, fields)
+            names = [name for name, _ in uploads]
+            copy = await self._posted_before(channel, row, fields, names)
             if copy is not None:
                 log.info("outbox row %s was posted before, as message %s", row.id, copy)
                 return DeliveryResult(copy, {"found": True})
         if row.payload.get("unarchive"):
             await self._thread(await self._guild(row), channel.id)
-        message = await self._unarchiving(
-            channel.id, lambda: channel.send(nonce=row.nonce, **fields)
-        )
+
+        def send() -> Awaitable[discord.Message]:
+            if not uploads:
+                return channel.send(nonce=row.nonce, **fields)
+            files = [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
+            return channel.send(nonce=row.nonce, files=files, **fields)
+
+        message = await self._unarchiving(channel.id, send)
         return DeliveryResult(message.id)
 
+    async def _uploads(self, row: OutboxRow) -> list[tuple[str, bytes]]:
+        """The files to upload with a post: the map picture of a ``map`` scene, drawn off the
+        event loop (the same scene gives the same bytes, from the drawer's cache on a retry)."""
+        raw = row.payload.get("map")
+        if raw is None:
+            return []
+        if self.maps is None or not self.maps.available:
+            log.info("outbox row %s: no map drawer here; posting its text alone", row.id)
+            return []
+        try:
+            scene = MapScene.from_json(raw)
+        except (KeyError, TypeError, ValueError) as err:
+            raise PermanentError(f"row {row.id}: its map scene cannot be read: {err}") from err
+        return [(map_filename(scene), await self.maps.png(scene))]
+
     async def _posted_before(
-        self, channel: discord.PartialMessageable, row: OutboxRow, fields: Mapping[str, Any]
+        self,
+        channel: discord.PartialMessageable,
+        row: OutboxRow,
+        fields: Mapping[str, Any],
+        files: Sequence[str] = (),
     ) -> int | None:
         """The id of a copy of ``row`` Discord already holds, or ``None``.
 
         Discord does not give a message's nonce back when it is read, so the copy is known by
         what the bot controls: it is the bot's own message (not an interaction's answer) newer
         than ``row.after_message_id`` (the queue's rows go in order, so nothing older can be
-        it) that shows the same content and embeds. Reads at most :data:`LOOK_BACK` messages.
+        it) that shows the same content and embeds, and has the same files attached. Reads at
+        most :data:`LOOK_BACK` messages.
         """
         me = self.client.user.id if self.client.user else None
         after = discord.Object(row.after_message_id) if row.after_message_id else None
-        want = message_shape(fields.get("content"), fields.get("embeds") or ())
+        want = message_shape(fields.get("content"), fields.get("embeds") or (), files)
         async for message in channel.history(limit=LOOK_BACK, after=after, oldest_first=True):
             if message.author.id != me or message.webhook_id is not None:
                 continue
-            if message_shape(message.content, message.embeds) == want:
+            names = [a.filename for a in message.attachments]
+            if message_shape(message.content, message.embeds, names) == want:
                 return message.id
         return None
 

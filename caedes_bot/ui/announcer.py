@@ -26,6 +26,9 @@ Where things go (ux.md "Channels of a campaign"):
   and so does an edit that finds it deleted;
   while the campaign is paused it says so and has no controls (R-PBP-UMP-05,
   :meth:`RichAnnouncer.status_changed`, which also posts the pause or resume publicly);
+* after each turn, the map picture in ``#announcements`` (``dedupe_key`` ``map:<round>:<faction>``):
+  the row carries the scene to draw (:mod:`caedes_bot.ui.mapscene`), and the sender draws the
+  PNG off the event loop and uploads it with the post (issue 17);
 * a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
   in its orders thread that pings its player. Pings go only to who owes something (ux.md
   "Pings"): the faction's player, or the umpire for a faction nobody holds.
@@ -55,6 +58,7 @@ from caedes_bot.ui import views, wording
 from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
+from caedes_bot.ui.mapscene import map_scene, turn_map_caption
 from caedes_bot.ui.text import split_message
 
 #: Posts are kept under this many characters (Discord allows 2,000; mentions are added first).
@@ -134,6 +138,36 @@ def panel_again_reply(ruleset: Ruleset, state: GameState, faction: str, *, poste
     )
 
 
+def map_key(round_no: int, faction: str) -> str:
+    """The dedupe key of the map posted after ``faction``'s turn of game round ``round_no``."""
+    return f"map:{round_no}:{faction}"
+
+
+def _turn_maps(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> list[OutboxMessage]:
+    """The map picture after each turn that ended in this order, in ``#announcements``: the
+    row carries the scene (:mod:`caedes_bot.ui.mapscene`); the sender draws and uploads it.
+    None when the game data has no map shapes."""
+    if ruleset.map.geometry is None:
+        return []
+    out = []
+    for event in events:
+        if isinstance(event, turn.TurnEnded):
+            scene = map_scene(state, ruleset)
+            payload = {
+                "content": turn_map_caption(ruleset, event.faction, event.round),
+                "map": scene.to_json(),
+            }
+            out.append(
+                OutboxMessage(
+                    ChannelKey.ANNOUNCEMENTS,
+                    OutboxKind.POST,
+                    payload,
+                    dedupe_key=map_key(event.round, event.faction),
+                )
+            )
+    return out
+
+
 def _posts(key: ChannelKey, lines: Sequence[str], **extra: Any) -> list[OutboxMessage]:
     text = "\n".join(lines)
     return [
@@ -193,6 +227,7 @@ class RichAnnouncer:
         out += self._panels_closed(campaign, events, state, ruleset)
         if public:
             out += _posts(ChannelKey.ANNOUNCEMENTS, public)
+        out += _turn_maps(events, state, ruleset)
         out += self._battles(campaign, events, state, ruleset, before)
         for faction, lines in private.items():
             out += _posts(ChannelKey.orders(faction), lines)

@@ -258,7 +258,16 @@ async def test_a_game_round_of_three_factions(
     round_two = await panel(fake, table, "DAW", 2, showing="**Step 1 Trade**")
     assert round_two is not None
 
-    # R-TURN-01: the order of the turns, as announced.
+    # R-TURN-01: the order of the turns, as announced. #announcements also carries a map
+    # picture after each turn, drawn as it is delivered, so its posts may come a little after
+    # the panel in the orders thread: wait for the last one.
+    await fake.wait_for(
+        lambda: (
+            "🌅 Dawnians (DAW) begins its turn (game round 2)"
+            in all_text(fake.messages_in(table.announcements))
+        ),
+        what="the announcements of game round 2",
+    )
     text = all_text(fake.messages_in(table.announcements))
     order = [
         text.index("🌅 Dawnians (DAW) begins its turn (game round 1)"),

@@ -36,6 +36,7 @@ from tests.fakediscord.commands import (
     find_command,
     validate_commands,
 )
+from tests.fakediscord.uploads import Upload, attachment_objects, read_multipart
 from tests.fakediscord.world import (
     CHOICE_NAME_MAX,
     CHOICES_MAX,
@@ -139,6 +140,7 @@ class RequestRecord:
     body: Any = None
     query: dict[str, str] = field(default_factory=dict)
     at: float = 0.0  # loop time when it arrived
+    uploads: list[Upload] = field(default_factory=list)  # the files[n] parts of a multipart body
 
 
 @dataclass
@@ -672,14 +674,24 @@ class FakeDiscord:
         path = "/" + request.match_info["tail"]
         method = request.method
         body: Any = None
-        if request.can_read_body:
+        uploads: list[Upload] = []
+        refused: ApiError | None = None
+        if request.content_type == "multipart/form-data":
+            try:
+                body, uploads = await read_multipart(request)
+            except ApiError as exc:
+                refused = exc
+        elif request.can_read_body:
             raw = await request.read()
             if raw and request.content_type == "application/json":
                 body = json.loads(raw)
         now = asyncio.get_running_loop().time()
-        record = RequestRecord(method, path, 0, body, dict(request.query), now)
+        record = RequestRecord(method, path, 0, body, dict(request.query), now, uploads)
         self.requests.append(record)
-        response = await self._answer(request, method, path, body)
+        if refused is not None:
+            response: web.StreamResponse = _json(refused.body(), status=refused.status)
+        else:
+            response = await self._answer(request, method, path, body, uploads)
         record.status = response.status
         self.signal.fire()
         return response
@@ -698,7 +710,7 @@ class FakeDiscord:
                 hook[2]()
 
     async def _answer(
-        self, request: web.Request, method: str, path: str, body: Any
+        self, request: web.Request, method: str, path: str, body: Any, uploads: list[Upload]
     ) -> web.StreamResponse:
         self._run_hooks(method, path)
         fault = self.chaos.take(method, path)
@@ -706,13 +718,13 @@ class FakeDiscord:
             return _fault_response(fault)
         if fault is not None and fault.status == DROP:
             return _abort(request)
-        response = await self._route(request, method, path, body)
+        response = await self._route(request, method, path, body, uploads)
         if fault is not None and fault.status == LOSE_ANSWER:
             return _abort(request)
         return response
 
     async def _route(
-        self, request: web.Request, method: str, path: str, body: Any
+        self, request: web.Request, method: str, path: str, body: Any, uploads: list[Upload]
     ) -> web.StreamResponse:
         for m, pattern, handler, needs_auth in self._routes:
             found = pattern.match(path)
@@ -721,7 +733,8 @@ class FakeDiscord:
             if needs_auth and request.headers.get("Authorization") != f"Bot {self.world.token}":
                 return _json({"message": "401: Unauthorized", "code": 0}, status=401)
             try:
-                return await handler(request, {**found.groupdict(), "_body": body})
+                params = {**found.groupdict(), "_body": body, "_uploads": uploads}
+                return await handler(request, params)
             except ApiError as exc:
                 return _json(exc.body(), status=exc.status)
             except CommandNotSynced as exc:
@@ -837,7 +850,10 @@ class FakeDiscord:
         message: JSON | None = None
         if kind == CB_MESSAGE:
             check_message_body(data)
-            message = self.world.new_message(record.channel_id, self.world.bot, data)
+            files = self._attachments(record.channel_id, data, p["_uploads"])
+            message = self.world.new_message(
+                record.channel_id, self.world.bot, data, attachments=files
+            )
             self._attach_interaction(record, message)
             record.original = message
             self.world.store_interaction_message(record.channel_id, message)
@@ -911,11 +927,15 @@ class FakeDiscord:
             # message, which keeps the deferral's flags (ephemeral or not).
             original["flags"] = int(original["flags"]) & ~LOADING
             self.world.edit_message(
-                self.world.bot.id, original, {k: v for k, v in body.items() if k != "flags"}
+                self.world.bot.id,
+                original,
+                {k: v for k, v in body.items() if k != "flags"},
+                attachments=self._attachments(record.channel_id, body, p["_uploads"]),
             )
             record.edits += 1
             return _json(original)
-        message = self.world.new_message(record.channel_id, self.world.bot, body)
+        files = self._attachments(record.channel_id, body, p["_uploads"])
+        message = self.world.new_message(record.channel_id, self.world.bot, body, attachments=files)
         message["webhook_id"] = str(self.world.application_id)
         record.followups.append(message)
         self.world.store_interaction_message(record.channel_id, message)
@@ -945,7 +965,8 @@ class FakeDiscord:
         if int(message.get("flags") or 0) & LOADING:
             message["flags"] = int(message["flags"]) & ~LOADING
         body.pop("flags", None)
-        self.world.edit_message(self.world.bot.id, message, body)
+        files = self._attachments(record.channel_id, body, p["_uploads"])
+        self.world.edit_message(self.world.bot.id, message, body, attachments=files)
         record.edits += 1
         return _json(message)
 
@@ -1047,10 +1068,20 @@ class FakeDiscord:
         return _json([as_read(m) for m in reversed(page)])
 
     async def _post_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
+        body = p["_body"] or {}
+        files = self._attachments(int(p["cid"]), body, p["_uploads"])
         message, _created = self.world.post_message(
-            self.world.bot.id, int(p["cid"]), p["_body"] or {}
+            self.world.bot.id, int(p["cid"]), body, attachments=files
         )
         return _json(message)
+
+    def _attachments(self, channel_id: int, body: JSON, uploads: list[Upload]) -> list[JSON]:
+        """The attachment objects of a request's uploads; their bytes are kept in
+        :attr:`World.files` by attachment id, so a test can read what was uploaded."""
+        objects = attachment_objects(channel_id, body, uploads, self.world.ids.next)
+        for obj, upload in zip(objects, uploads, strict=True):
+            self.world.files[int(obj["id"])] = upload.data
+        return objects
 
     def _channel_message(self, p: dict[str, Any]) -> JSON:
         """The message a route names. A message that is not there (never was, or deleted, as
@@ -1069,7 +1100,9 @@ class FakeDiscord:
 
     async def _edit_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
         message = self._channel_message(p)
-        return _json(self.world.edit_message(self.world.bot.id, message, p["_body"] or {}))
+        body = p["_body"] or {}
+        files = self._attachments(int(p["cid"]), body, p["_uploads"])
+        return _json(self.world.edit_message(self.world.bot.id, message, body, attachments=files))
 
     async def _delete_message(self, request: web.Request, p: dict[str, Any]) -> web.StreamResponse:
         message = self._channel_message(p)

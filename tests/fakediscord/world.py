@@ -260,6 +260,8 @@ class World:
         self.overwrites: dict[int, dict[int, JSON]] = {}
         self.thread_members: dict[int, set[int]] = {}
         self.messages: dict[int, list[JSON]] = {}
+        #: The bytes of every uploaded file, by attachment id (tests/fakediscord/uploads.py).
+        self.files: dict[int, bytes] = {}
         self.message_index: dict[int, JSON] = {}
         self.ephemeral: dict[int, JSON] = {}
         self.nonces: dict[tuple[int, int, str], tuple[int, dt.datetime]] = {}
@@ -823,7 +825,15 @@ class World:
 
     # --- messages --------------------------------------------------------------------------
 
-    def new_message(self, channel_id: int, author: FakeUser, body: JSON, *, flags: int = 0) -> JSON:
+    def new_message(
+        self,
+        channel_id: int,
+        author: FakeUser,
+        body: JSON,
+        *,
+        flags: int = 0,
+        attachments: list[JSON] | None = None,
+    ) -> JSON:
         mid = self.ids.next()
         message: JSON = {
             "id": str(mid),
@@ -836,7 +846,7 @@ class World:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": list(attachments or []),
             "embeds": list(body.get("embeds") or []),
             "components": list(body.get("components") or []),
             "pinned": False,
@@ -868,7 +878,9 @@ class World:
         ]
         message["mention_everyone"] = everyone
 
-    def post_message(self, author_id: int, channel_id: int, body: JSON) -> tuple[JSON, bool]:
+    def post_message(
+        self, author_id: int, channel_id: int, body: JSON, *, attachments: list[JSON] | None = None
+    ) -> tuple[JSON, bool]:
         """``POST /channels/{channel}/messages``; returns the message and whether it is new.
 
         With ``enforce_nonce`` a second post with the same nonce by the same author within
@@ -881,7 +893,7 @@ class World:
         if not self.can_send(author_id, channel_id):
             raise missing_permissions("send messages here")
         check_message_body(body)
-        if not (body.get("content") or body.get("embeds") or body.get("components")):
+        if not (body.get("content") or body.get("embeds") or body.get("components") or attachments):
             raise ApiError(400, 50006, "Cannot send an empty message")
         nonce = body.get("nonce")
         key = (channel_id, author_id, str(nonce)) if nonce is not None else None
@@ -901,7 +913,7 @@ class World:
                 raise thread_archived()
             self._check_thread_room()
             self.set_archived(channel_id, archived=False)
-        message = self.new_message(channel_id, self.user(author_id), body)
+        message = self.new_message(channel_id, self.user(author_id), body, attachments=attachments)
         self._store(channel_id, message)
         if key is not None:
             self.nonces[key] = (int(message["id"]), self.now())
@@ -932,7 +944,12 @@ class World:
         else:
             self._store(channel_id, message)
 
-    def edit_message(self, actor: int, message: JSON, body: JSON) -> JSON:
+    def edit_message(
+        self, actor: int, message: JSON, body: JSON, *, attachments: list[JSON] | None = None
+    ) -> JSON:
+        """Edit a message. With ``attachments`` in ``body`` (Discord's rule for edits), the
+        existing attachments it lists by id stay, the others go, and the new uploads
+        (``attachments`` here: attachment objects) are added."""
         if int(message["author"]["id"]) != actor:
             raise ApiError(403, 50005, "Cannot edit a message authored by another user")
         if int(message["id"]) in self.message_index:  # in a channel, not an interaction's own
@@ -944,6 +961,13 @@ class World:
                 message[key] = (
                     body[key] if body[key] is not None else ([] if key != "content" else "")
                 )
+        if "attachments" in body:
+            keep = {str(a.get("id")) for a in body["attachments"] or [] if isinstance(a, dict)}
+            message["attachments"] = [
+                a for a in message.get("attachments") or [] if a["id"] in keep
+            ] + list(attachments or [])
+        elif attachments:
+            message["attachments"] = [*(message.get("attachments") or []), *attachments]
         if "content" in body:
             self._resolve_mentions(message, body.get("allowed_mentions"))
         if "flags" in body and body["flags"] is not None:

@@ -1,0 +1,109 @@
+"""End-to-end: the map picture through the fake Discord (issue 17).
+
+``/map`` is deferred before the picture is drawn and then answered with the PNG attached
+(multipart ``payload_json`` + ``files[0]``, as Discord takes uploads); a bad name is refused at
+once. The end of each faction's turn posts the new map in ``#announcements`` through the
+outbox, and a restarted bot does not post it again.
+"""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from caedes_bot.domain.records import OutboxKind, OutboxMessage
+from caedes_bot.ui.mapimage import WIDTH
+from caedes_bot.ui.mapscene import map_scene
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import QueuedDice, panel, staffed_campaign, start_bot
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.uploads import UPLOAD_LIMIT
+
+CB_MESSAGE, CB_DEFERRED = 4, 5
+
+
+def picture(fake: FakeDiscord, message: dict[str, object]) -> Image.Image:
+    (attachment,) = message["attachments"]  # type: ignore[misc]
+    assert attachment["content_type"] == "image/png"
+    data = fake.world.files[int(attachment["id"])]
+    assert len(data) == attachment["size"] < UPLOAD_LIMIT
+    image = Image.open(io.BytesIO(data))
+    assert (image.width, image.height) == (attachment["width"], attachment["height"])
+    return image
+
+
+def map_posts(fake: FakeDiscord, channel: dict[str, object]) -> list[dict[str, object]]:
+    return [m for m in fake.messages_in(channel) if m.get("attachments")]
+
+
+async def test_map_is_deferred_then_answered_with_the_picture(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    runner = await start_bot(make_bot, QueuedDice())
+    alice = fake.players[0]
+    table = await staffed_campaign(fake, seats={"DAW": alice})
+    await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    daw = table.thread("DAW")
+    answer = await fake.slash(alice, "map", channel=daw)
+    assert [cb["type"] for cb in answer.callbacks] == [CB_DEFERRED]
+    assert answer.ephemeral
+    assert answer.reply["content"].startswith("The map in game round 1, turn of 🌅 Dawnians")
+    image = picture(fake, answer.reply)
+    assert image.width == WIDTH
+    assert answer.reply["attachments"][0]["filename"] == "caedes-round-1-DAW.png"
+    drawn = runner.bot.map_drawer.drawn
+    again = await fake.slash(alice, "map", channel=table.announcements)
+    assert picture(fake, again.reply).width == WIDTH
+    assert runner.bot.map_drawer.drawn == drawn  # the same state is not drawn twice
+    zoom = await fake.slash(alice, "map", province="hissing", faction="Dawnians", channel=daw)
+    assert "around Hissing Fen and its neighbours" in zoom.text
+    assert "holdings of 🌅 Dawnians (DAW) picked out" in zoom.text
+    assert zoom.reply["attachments"][0]["filename"] == "caedes-round-1-DAW-hissing-fen-DAW.png"
+    # bad input: refused at once, privately, nothing drawn
+    wrong = await fake.slash(alice, "map", province="Ormee", channel=daw)
+    assert [cb["type"] for cb in wrong.callbacks] == [CB_MESSAGE]
+    assert wrong.ephemeral and "No province 'Ormee'. Did you mean Orme?" in wrong.text
+    assert not wrong.reply.get("attachments")
+
+
+async def test_turn_end_posts_the_new_map_once_even_after_a_restart(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-TURN-01: the Dawnians' turn ends; #announcements gets the map of the state after it,
+    once. A new bot on the same database posts nothing again."""
+    first = await start_bot(make_bot, QueuedDice())
+    alice = fake.players[0]
+    table = await staffed_campaign(fake, seats={"DAW": alice})
+    daw = table.thread("DAW")
+    await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    for _ in range(10):  # /done through the Dawnians' steps until the Orcs' turn begins
+        done = await fake.slash(alice, "done", channel=daw)
+        if "Orcs" in done.text and "turn" in done.text:
+            break
+    await fake.wait_for(lambda: map_posts(fake, table.announcements), what="the map post")
+    (post,) = map_posts(fake, table.announcements)
+    assert post["content"] == "The map after the turn of 🌅 Dawnians (DAW) in game round 1."
+    assert post["attachments"][0]["filename"] == "caedes-round-1-ORC.png"
+    service = first.bot.service
+    (campaign,) = await service.campaigns()
+    state = await service.get_state(campaign.id)
+    expected = await first.bot.map_drawer.png(map_scene(state, first.bot.ruleset))
+    assert fake.world.files[int(post["attachments"][0]["id"])] == expected  # the new state
+    await first.stop()
+
+    second = await start_bot(make_bot, QueuedDice())
+    # a marker queued behind everything in #announcements: once it is there, nothing older
+    # is still waiting to be posted
+    await second.bot.service.queue_messages(
+        campaign.id,
+        [OutboxMessage("announcements", OutboxKind.POST, {"content": "marker after restart"})],
+    )
+    await fake.wait_for(
+        lambda: any(
+            m["content"] == "marker after restart" for m in fake.messages_in(table.announcements)
+        ),
+        what="the marker",
+    )
+    assert len(map_posts(fake, table.announcements)) == 1
+    await second.stop()
