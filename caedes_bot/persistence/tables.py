@@ -128,6 +128,9 @@ class Campaign(Base):
     status: Mapped[CampaignStatus] = mapped_column(_enum(CampaignStatus, "campaign_status"))
     version: Mapped[int] = mapped_column(sa.Integer, default=0)
     last_event_seq: Mapped[int] = mapped_column(sa.Integer, default=0)
+    #: ``seq`` of the campaign's latest ``TurnBegan`` event (0 before any): where the events of
+    #: the turn being played start, found without scanning the event log.
+    turn_start_seq: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
     created_by: Mapped[int] = mapped_column(sa.BigInteger)
     umpire_user_id: Mapped[int | None] = mapped_column(sa.BigInteger)
     category_id: Mapped[int | None] = mapped_column(sa.BigInteger)

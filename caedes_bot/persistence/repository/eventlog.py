@@ -15,7 +15,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.records import ActingAs, StoredEvent, StoredOrder
-from caedes_bot.persistence.tables import campaign_events, campaign_orders, processed_interactions
+from caedes_bot.persistence.tables import (
+    campaign_events,
+    campaign_orders,
+    campaigns,
+    processed_interactions,
+)
+
+#: The event that begins a turn (``rules.turn.TurnBegan``): the events from the latest one on
+#: are the turn being played (:func:`events_of_current_turn`).
+TURN_BEGAN = "TurnBegan"
 
 _INSERT_ORDER = sa.insert(campaign_orders)
 
@@ -65,9 +74,17 @@ def insert_events(
     events: Sequence[tuple[dict[str, Any], list[str] | None]],
     now: datetime,
 ) -> None:
-    """Append events (payload with ``"type"``, audience) numbered from ``first_seq``."""
+    """Append events (payload with ``"type"``, audience) numbered from ``first_seq``; if one
+    begins a turn, the campaign's ``turn_start_seq`` becomes its number."""
     if not events:
         return
+    began = [i for i, (payload, _) in enumerate(events) if payload["type"] == TURN_BEGAN]
+    if began:
+        conn.execute(
+            sa.update(campaigns)
+            .where(campaigns.c.id == campaign_id)
+            .values(turn_start_seq=first_seq + began[-1])
+        )
     conn.execute(
         _INSERT_EVENT,
         [
@@ -139,14 +156,11 @@ def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEve
     """The stored events from the latest ``TurnBegan`` on, in order (empty before any turn).
 
     Turns are played one after another, so these are the events of the turn being played.
+    Where they start is kept on the campaign row (``turn_start_seq``), so this reads the
+    turn's events only, whatever the length of the log.
     """
-    start = conn.scalar(
-        sa.select(sa.func.max(campaign_events.c.seq)).where(
-            campaign_events.c.campaign_id == campaign_id,
-            campaign_events.c.type == "TurnBegan",
-        )
-    )
-    if start is None:
+    start = conn.scalar(sa.select(campaigns.c.turn_start_seq).where(campaigns.c.id == campaign_id))
+    if not start:
         return []
     return list_events(conn, campaign_id, after_seq=int(start) - 1)
 
