@@ -133,8 +133,9 @@ def lose_bound_units(
     ids destroyed.
     """
     by_owner: dict[str, list[Unit]] = {}
+    bonded = _bonded_kinds(ruleset)  # looked up once, not per unit: this runs after every order
     for unit in state.peek_units():
-        if bound_to(ruleset.kind(unit.kind)) is not None or _is_master(ruleset, unit):
+        if unit.kind in bonded:
             by_owner.setdefault(unit.owner, []).append(unit)
     events: list[Event] = []
     gone: set[int] = set()
@@ -160,9 +161,13 @@ def lose_bound_units(
     return events, gone
 
 
-def _is_master(ruleset: Ruleset, unit: Unit) -> bool:
-    kind = ruleset.kind(unit.kind)
-    return any(kind.has(bond.master) for bond in BONDS)
+def _bonded_kinds(ruleset: Ruleset) -> set[str]:
+    """Ids of the kinds that hang on a bond or hold one up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03)."""
+    return {
+        kind.id
+        for kind in ruleset.units.values()
+        if bound_to(kind) is not None or any(kind.has(bond.master) for bond in BONDS)
+    }
 
 
 # --------------------------------------------------------------------------- heroes

@@ -381,6 +381,7 @@ def plan_muster(
     used = dict(_counts(state, faction))
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
     options: dict[str, list[tuple[str, str | None]]] = {}
+    here = _units_by_province(state)
     for kind_id in dict.fromkeys(kinds):
         kind = ruleset.units.get(kind_id)
         found: list[tuple[str, str | None]] = []
@@ -388,7 +389,8 @@ def plan_muster(
             found = [(space, None) for space in ship_muster_places(state, ruleset, faction)]
         elif kind is not None:
             for province in provinces:
-                verdict = _judge(state, ruleset, faction, kind, province, {})
+                units = here.get(province.id, [])
+                verdict = _judge(state, ruleset, faction, kind, province, {}, here=units)
                 if verdict.refusal is None:
                     found.append((province.id, verdict.limit_key))
         options[kind_id] = found
