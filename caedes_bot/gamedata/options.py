@@ -40,8 +40,6 @@ UNBUILT_OPTIONS: Mapping[str, str] = {
     "breath_mighty_dice": "R-ATTR-BREATH-03",
     "summoned_tower_is_fortification": "R-ATTR-FORT-06",
     "hero_leadership_bonus": "R-ATTR-HERO-02",
-    "diviner_commodity": "R-MAGIC-DIV-01",
-    "diviner_timing": "R-MAGIC-DIV-01",
     "enchant_immune_types": "R-MAGIC-ENCH-02",
     "multiparty_threads": "R-PBP-NEG-01",
     "neighbour_recompute": "R-PBP-NEG-03",

@@ -40,6 +40,7 @@ from caedes_bot.rules import (
     trade,
     turn,
     umpire,
+    undo,
     upkeep,
     upkeep_marks,
     victory,
@@ -50,6 +51,7 @@ from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
 from caedes_bot.rules.movement import costs as movement_costs
 from caedes_bot.rules.movement import flight as movement_flight
+from caedes_bot.rules.movement import magic_moves as movement_magic
 from caedes_bot.rules.movement import orders as movement_orders
 from caedes_bot.rules.movement import plans as movement_plans
 from caedes_bot.rules.movement import reach as movement_reach
@@ -89,6 +91,7 @@ MODULES = (
     trade,
     turn,
     umpire,
+    undo,
     upkeep,
     upkeep_marks,
     victory,
@@ -102,6 +105,7 @@ MODULES = (
     movement_apply,
     movement_costs,
     movement_flight,
+    movement_magic,
     movement_orders,
     movement_plans,
     movement_reach,
@@ -124,10 +128,11 @@ STEP_SPECS: tuple[StepSpec, ...] = (
 
 #: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
 #: the marks to disband at upkeep (R-UPK-02), and the ship and cargo orders of step 6
-#: (R-MOVE-14..18).
+#: (R-MOVE-14..18), and taking back orders (/undo).
 ANYTIME_SPECS: tuple[StepSpec, ...] = (
     umpire.SPEC,
     upkeep_marks.SPEC,
     ships.SPEC,
     cargo.SPEC,
+    undo.SPEC,
 )

@@ -32,7 +32,9 @@ class IncomeCollected(Event):
 
     ``provinces`` paid; ``withheld`` lists owned provinces that paid nothing, as
     ``(province id, reason)``; ``commodities`` are ``(commodity, count)`` pairs gained;
-    ``paid`` gives each paying province as ``(province id, RP, commodities)``.
+    ``paid`` gives each paying province as ``(province id, RP, commodities)``; ``divined``
+    the Diviner bonuses paid with them, as ``(province id, commodity, count)``, already in
+    ``commodities`` (R-MAGIC-DIV-01).
     """
 
     private: ClassVar[bool] = True
@@ -45,6 +47,7 @@ class IncomeCollected(Event):
     provinces: tuple[str, ...]
     withheld: tuple[tuple[str, str], ...]
     paid: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
+    divined: tuple[tuple[str, str, int], ...] = ()
 
 
 def _hostile_present(state: GameState, province: str, owner: str) -> bool:
@@ -119,6 +122,13 @@ def collect(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
         fs.rp += province.rp
         gained.update(goods)
         paid.append((province_id, province.rp, goods))
+    divined: list[tuple[str, str, int]] = []
+    for bonus in fs.diviner_bonuses:  # R-MAGIC-DIV-01: one-time, only where it pays now
+        if bonus.province in paying:
+            gained[bonus.commodity] += bonus.amount
+            divined.append((bonus.province, bonus.commodity, bonus.amount))
+    if fs.diviner_bonuses:
+        fs.diviner_bonuses = []
     for commodity, count in gained.items():
         fs.commodities[commodity] = fs.commodities.get(commodity, 0) + count
     return [
@@ -132,6 +142,7 @@ def collect(state: GameState, ruleset: Ruleset, faction: str) -> list[Event]:
             tuple(paying),
             tuple(withheld),
             tuple(paid),
+            tuple(divined),
         )
     ]
 

@@ -88,6 +88,16 @@ class Unit:
     landed: bool = False
 
 
+@dataclass(frozen=True)
+class DivinerBonus:
+    """A one-time bonus a Diviner rolled (R-MAGIC-DIV-01): ``amount`` of ``commodity``, paid at
+    the faction's next step 3 if ``province`` is then collectible (R-COLL-04)."""
+
+    province: str
+    commodity: str
+    amount: int
+
+
 @dataclass
 class FactionState:
     """One faction's private holdings and turn bookkeeping (R-GEN-07: secret from others).
@@ -112,6 +122,7 @@ class FactionState:
         turns_taken: how many turns this faction has begun (0 before its first, R-TURN-06).
         eliminated: out of the game (R-VIC-05).
         hero_alive: its designated Hero is on the board (or it never had one) (R-FEAL-03).
+        diviner_bonuses: divinations waiting for its next step 3 (R-MAGIC-DIV-01).
     """
 
     code: str
@@ -127,6 +138,7 @@ class FactionState:
     turns_taken: int = 0
     eliminated: bool = False
     hero_alive: bool = True
+    diviner_bonuses: list[DivinerBonus] = field(default_factory=list)
 
 
 class Side(enum.StrEnum):
@@ -467,6 +479,27 @@ class PendingDecision:
 
 
 @dataclass
+class UndoRecord:
+    """What one undoable order changed, to take it back (:mod:`caedes_bot.rules.undo`).
+
+    Attributes:
+        faction: who gave it. label: what it did, in a player's words.
+        units: unit id -> the unit before the order (``None``: the order made it), for every
+            unit it changed.
+        factions: faction code -> its record before the order, for those it changed.
+        owners: every province's owner before the order, if it changed any.
+        next_id: the id counter before the order.
+    """
+
+    faction: str
+    label: str
+    units: dict[str, Unit | None] = field(default_factory=dict)
+    factions: dict[str, FactionState] = field(default_factory=dict)
+    owners: dict[str, str] | None = None
+    next_id: int = 0
+
+
+@dataclass
 class GameState:
     """The whole changing state of one campaign.
 
@@ -500,6 +533,8 @@ class GameState:
             :mod:`caedes_bot.rules.trade`).
         passive: the active faction missed its turn deadline; the bot plays the rest of its
             turn passively (R-PBP-DEAD-03; rules in :mod:`caedes_bot.rules.turn`).
+        undo_log: what the active faction's last orders changed, oldest first, while they may
+            still be taken back (:mod:`caedes_bot.rules.undo`).
     """
 
     scenario: str
@@ -527,6 +562,7 @@ class GameState:
     muster_counts: dict[str, int] = field(default_factory=dict)
     trades: list[TradeOffer] = field(default_factory=list)
     passive: bool = False
+    undo_log: list[UndoRecord] = field(default_factory=list)
 
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.

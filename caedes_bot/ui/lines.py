@@ -33,12 +33,14 @@ from caedes_bot.rules import (
     trade,
     turn,
     umpire,
+    undo,
     upkeep,
     upkeep_marks,
     victory,
 )
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.movement import magic_moves
 from caedes_bot.rules.state import GameState
 from caedes_bot.ui.describe import (
     commodities_text,
@@ -231,6 +233,48 @@ def _units_landed(event: cargo.UnitsLanded, state: GameState, ruleset: Ruleset) 
     return line + "."
 
 
+@_line(undo.OrderTakenBack)
+def _order_taken_back(event: undo.OrderTakenBack, state: GameState, ruleset: Ruleset) -> str:
+    back = []
+    for uid, place in zip(event.unit_ids, event.places, strict=True):
+        unit = state.units.get(str(uid))
+        if unit is not None and place:
+            back.append(unit_label(ruleset, uid, unit.kind, place))
+    where = "; back: " + ", ".join(back) if back else ""
+    return (
+        f"Correction: {faction_name(ruleset, event.faction)} took back an order "
+        f"({event.label.lower()}){where}. Disregard the post about it."
+    )
+
+
+@_line(magic_moves.UnitsTeleported)
+def _units_teleported(
+    event: magic_moves.UnitsTeleported, state: GameState, ruleset: Ruleset
+) -> str:
+    kinds = [
+        state.units[str(u)].kind for u in (event.unit_id, *event.went) if str(u) in state.units
+    ]
+    line = (
+        f"{faction_name(ruleset, event.faction)} teleported {kind_counts(ruleset, kinds)} from "
+        f"{space_name(ruleset, event.origin)} to {space_name(ruleset, event.destination)}: "
+        f"the die showed **{event.roll}**"
+    )
+    if event.stayed:
+        line += f", so {len(event.stayed)} listed stayed behind"
+    return line + "."
+
+
+@_line(magic_moves.Divined)
+def _divined(event: magic_moves.Divined, state: GameState, ruleset: Ruleset) -> str:
+    first, second = event.dice
+    when = "now" if event.immediate else "at its next Collect step"
+    gain = f"{event.amount} {event.commodity.title()} {when}" if event.amount else "nothing"
+    return (
+        f"{faction_name(ruleset, event.faction)}'s Diviner in "
+        f"{space_name(ruleset, event.province)} rolled **{first}** and **{second}**: {gain}."
+    )
+
+
 @_line(ownership.ProvinceCaptured)
 def _province_captured(
     event: ownership.ProvinceCaptured, state: GameState, ruleset: Ruleset
@@ -353,6 +397,11 @@ def _income_collected(event: collect.IncomeCollected, state: GameState, ruleset:
     if event.provinces:
         text += " from " + ", ".join(space_name(ruleset, p) for p in event.provinces)
     text += f". {event.rp_after} RP now."
+    if event.divined:
+        bonus = ", ".join(
+            f"{n} {c.title()} in {space_name(ruleset, p)}" for p, c, n in event.divined
+        )
+        text += f" Diviner bonus included: {bonus} (R-MAGIC-DIV-01)."
     if event.withheld:
         paid = "; ".join(f"{space_name(ruleset, p)} ({why})" for p, why in event.withheld)
         text += f" Paid nothing: {paid} (R-COLL-04)."

@@ -33,6 +33,8 @@ ADDED_SINCE: dict[str, object] = {
     "units.*.flew": False,  # R-ATTR-FLY-02 (a unit that flew in this turn)
     "units.*.embarked": False,  # R-MOVE-15 (boarding moves)
     "units.*.landed": False,  # R-MOVE-15, R-COMBAT-09, R-MOVE-20 (boarding moves)
+    "factions.*.diviner_bonuses": [],  # R-MAGIC-DIV-01 (bonuses waiting for step 3)
+    "undo_log": [],  # /undo: the active faction's orders that may be taken back
 }
 
 

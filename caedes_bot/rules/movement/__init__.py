@@ -55,7 +55,8 @@ The package: :mod:`.orders` (the order and its event), :mod:`.costs` (what a ste
 stands where), :mod:`.stuck` (why a unit cannot move at all), :mod:`.reach` (routes and legal
 destinations), :mod:`.refusals` (why a destination is out of reach, names in an order) and
 :mod:`.apply` (checking and carrying out an order, and step 6 itself); :mod:`.plans` (what a
-planned move is) and :mod:`.flight` (flying moves).
+planned move is), :mod:`.flight` (flying moves) and :mod:`.magic_moves` (teleporting and
+divining, instead of a move).
 """
 
 from __future__ import annotations
@@ -64,6 +65,13 @@ from caedes_bot.gamedata.model import movement_allowance
 from caedes_bot.rules.movement.apply import SPEC, carry_out, handle_move_units, plan_order
 from caedes_bot.rules.movement.costs import Entry, EntryCost, entry_cost, remaining_movement
 from caedes_bot.rules.movement.flight import FLYING_ALLOWANCE, can_fly, plan_flights
+from caedes_bot.rules.movement.magic_moves import (
+    Divine,
+    Divined,
+    Teleport,
+    UnitsTeleported,
+    divinable_commodities,
+)
 from caedes_bot.rules.movement.orders import FlyUnits, MoveUnits, UnitsMoved
 from caedes_bot.rules.movement.plans import MoveKind, MovePlan
 from caedes_bot.rules.movement.reach import (
@@ -79,6 +87,8 @@ from caedes_bot.rules.movement.stuck import Stuck, check_movable
 __all__ = [
     "FLYING_ALLOWANCE",
     "SPEC",
+    "Divine",
+    "Divined",
     "Entry",
     "EntryCost",
     "FlyUnits",
@@ -86,11 +96,14 @@ __all__ = [
     "MovePlan",
     "MoveUnits",
     "Stuck",
+    "Teleport",
     "UnitsMoved",
+    "UnitsTeleported",
     "can_fly",
     "can_move_somewhere",
     "carry_out",
     "check_movable",
+    "divinable_commodities",
     "entry_cost",
     "handle_move_units",
     "legal_destinations",

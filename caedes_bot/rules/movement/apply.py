@@ -16,6 +16,7 @@ from caedes_bot.rules.movement.flight import (
     flight_neighbours,
     plan_flights,
 )
+from caedes_bot.rules.movement.magic_moves import Divine, Teleport, handle_divine, handle_teleport
 from caedes_bot.rules.movement.orders import FlyUnits, MoveUnits, UnitsMoved
 from caedes_bot.rules.movement.plans import MoveKind, MovePlan
 from caedes_bot.rules.movement.reach import plan_moves
@@ -261,7 +262,12 @@ def _list_battles(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]
 SPEC = StepSpec(
     "move",
     Step.MOVE,
-    accepts=(Accepts(MoveUnits, handle_move_units), Accepts(FlyUnits, handle_fly_units)),
+    accepts=(
+        Accepts(MoveUnits, handle_move_units),
+        Accepts(FlyUnits, handle_fly_units),
+        Accepts(Teleport, handle_teleport),
+        Accepts(Divine, handle_divine),
+    ),
     on_leave=_list_battles,
     waits=always,
 )

@@ -1,0 +1,158 @@
+"""Taking back a faction's last orders of the current step (``/undo``).
+
+An order class that sets ``undoable = True`` (:attr:`~caedes_bot.rules.orders.Order.undoable`;
+today :class:`~caedes_bot.rules.movement.MoveUnits` and
+:class:`~caedes_bot.rules.movement.FlyUnits`) leaves a record of what it changed each time it is
+applied without rolling a die: the units it touched as they were before it, the factions' records
+and the owners of provinces before it, and the id counter (:func:`after_order`, called by
+:func:`caedes_bot.rules.engine.apply` after every order). :class:`UndoLastOrder` restores the last
+record and drops it, so repeated undos take the orders back in reverse order.
+
+The records are kept in :attr:`GameState.undo_log` and live only while nothing else happens:
+any other order (by anyone: another faction's reaction, the umpire, ending the step), and any
+order that rolled a die (a teleport, a divination, a battle), empties the log, so such orders
+and everything before them can never be taken back. An undoable order whose effects reach beyond
+what a record holds (a battle begun, a decision asked, the step changed) empties it too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.sharing import copy_plain
+from caedes_bot.rules.state import GameState, UndoRecord, Unit
+from caedes_bot.rules.steps import Accepts, StepSpec
+
+#: The fields of the state an undo record restores (the log itself is handled on its own).
+_RESTORED = frozenset({"units", "factions", "owners", "next_id", "undo_log", "dice_rolls"})
+_OTHER_FIELDS = tuple(f.name for f in dataclasses.fields(GameState) if f.name not in _RESTORED)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoLastOrder(Order):
+    """Take back the faction's last order of the current step (see the module docstring)."""
+
+    label = "Taking back an order"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderTakenBack(Event):
+    """``faction`` took back its order ``label``; a correction to what was posted about it.
+
+    Attributes:
+        unit_ids: the units the order had changed, now as they were before it.
+        places: where each of them is again, same order (``""`` for a unit the order had
+            made, now gone).
+        left: how many more of the faction's orders of this step may still be taken back.
+    """
+
+    faction: str
+    label: str
+    unit_ids: tuple[int, ...]
+    places: tuple[str, ...]
+    left: int
+
+
+def _changed_units(old: GameState, new: GameState) -> dict[str, Unit | None]:
+    """Unit id -> the unit in ``old`` (``None`` if it was not there) for every unit the order
+    changed, made or removed."""
+    before = old.units
+    after = new.units
+    changed: dict[str, Unit | None] = {}
+    for key in set(dict.keys(before)) | set(dict.keys(after)):
+        was = dict.get(before, key)
+        now = dict.get(after, key)
+        if was is now:
+            continue
+        if was is None or now is None or was != now:
+            changed[key] = was
+    return changed
+
+
+def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> None:
+    """Keep :attr:`GameState.undo_log` of ``new`` up to date after ``order`` turned ``old``
+    into ``new`` rolling ``rolled`` dice: add a record for an undoable order, else empty it.
+    :class:`UndoLastOrder` keeps what its handler left."""
+    if isinstance(order, UndoLastOrder):
+        return
+    log = old.undo_log
+    if (
+        not order.undoable
+        or rolled
+        or any(r.faction != order.faction for r in log)
+        or any(getattr(old, name) != getattr(new, name) for name in _OTHER_FIELDS)
+    ):
+        if new.undo_log:
+            new.undo_log = []
+        return
+    units = _changed_units(old, new)
+    factions = {
+        code: copy_plain(f) for code, f in old.factions.items() if new.factions.get(code) != f
+    }
+    record = UndoRecord(
+        faction=order.faction,
+        label=order.label,
+        units={k: (None if u is None else copy_plain(u)) for k, u in units.items()},
+        factions=factions,
+        owners=None if old.owners == new.owners else dict(old.owners),
+        next_id=old.next_id,
+    )
+    new.undo_log = [*log, record]
+
+
+def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Apply :class:`UndoLastOrder`: restore what the faction's last undoable order changed.
+
+    Raises:
+        RuleViolation: nothing may be taken back (no order since the step began, or a die was
+            rolled or another faction acted since); nothing changes.
+    """
+    assert isinstance(order, UndoLastOrder)
+    log = state.undo_log
+    if not log or log[-1].faction != order.faction:
+        raise RuleViolation(
+            "There is no order to take back: only your own orders of this step can be taken "
+            "back, and only while no die has been rolled and no other faction has acted since.",
+            allowed="give a new order instead",
+        )
+    record = log[-1]
+    state.undo_log = log[:-1]
+    ids: list[int] = []
+    places: list[str] = []
+    for key, unit in sorted(record.units.items(), key=lambda kv: int(kv[0])):
+        ids.append(int(key))
+        if unit is None:
+            del state.units[key]
+            places.append("")
+        else:
+            state.units[key] = copy_plain(unit)
+            places.append(unit.location)
+    for code, faction in record.factions.items():
+        state.factions[code] = copy_plain(faction)
+    if record.owners is not None:
+        state.owners = dict(record.owners)
+    state.next_id = record.next_id
+    return [
+        OrderTakenBack(
+            faction=order.faction,
+            label=record.label,
+            unit_ids=tuple(ids),
+            places=tuple(places),
+            left=len(state.undo_log),
+        )
+    ]
+
+
+def can_undo(state: GameState, faction: str) -> bool:
+    """``faction`` has an order it may take back now (for the edge's buttons)."""
+    return bool(state.undo_log) and state.undo_log[-1].faction == faction
+
+
+#: Taking back orders: in any step, by the active faction (its undoable orders are its own).
+SPEC = StepSpec("undo", accepts=(Accepts(UndoLastOrder, handle_undo),))
