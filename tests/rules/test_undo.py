@@ -113,7 +113,7 @@ ACTIONS = st.lists(
     st.tuples(
         st.sampled_from(["move", "move", "fly", "undo"]),
         st.integers(1, 5),
-        st.sampled_from(sorted(PROVINCES) + ["sea"]),
+        st.sampled_from([*sorted(PROVINCES), "sea"]),
     ),
     max_size=12,
 )
