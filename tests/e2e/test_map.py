@@ -8,16 +8,22 @@ outbox, and a restarted bot does not post it again.
 
 from __future__ import annotations
 
+import asyncio
 import io
+from collections import Counter
+from datetime import UTC, datetime, timedelta
 
 from PIL import Image
 
 from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.ui.mapimage import WIDTH
 from caedes_bot.ui.mapscene import map_scene
-from tests.e2e.conftest import MakeBot
+from tests.e2e.campaigns import new_campaign
+from tests.e2e.conftest import FAST_OUTBOX, MakeBot
 from tests.e2e.gameplay import QueuedDice, panel, staffed_campaign, start_bot
-from tests.fakediscord import FakeDiscord
+from tests.e2e.test_exactly_once import LATER
+from tests.e2e.test_outbox_delivery import outbox_statuses
+from tests.fakediscord import LOSE_ANSWER, FakeDiscord
 from tests.fakediscord.uploads import UPLOAD_LIMIT
 
 CB_MESSAGE, CB_DEFERRED = 4, 5
@@ -107,3 +113,59 @@ async def test_turn_end_posts_the_new_map_once_even_after_a_restart(
     )
     assert len(map_posts(fake, table.announcements)) == 1
     await second.stop()
+
+
+async def test_a_map_post_appears_once_after_a_failed_upload_and_a_lost_answer(
+    fake: FakeDiscord, make_bot: MakeBot, database_url: str
+) -> None:
+    """The first upload fails (Discord answers 500, and discord.py sends it again); that one
+    reaches Discord but its answer is lost, so the outbox tries the row again later, after
+    Discord forgot the nonce: it finds the post by its text and its attachment's name instead
+    of posting it again."""
+    shift = [timedelta(0)]
+    runner = await make_bot(
+        outbox_options={
+            **FAST_OUTBOX,
+            "base_delay": 3600.0,
+            "max_delay": 3600.0,
+            "clock": lambda: datetime.now(UTC) + shift[0],
+        }
+    )
+    found = await new_campaign(fake, scenario="skirmish")
+    service = runner.bot.service
+    (campaign,) = await service.campaigns()
+    channel_id = int(found["announcements"]["id"])
+    delivery = runner.bot.outbox.delivery
+    retries = asyncio.Queue[None]()
+    first_retry = delivery.retry
+
+    async def watched_retry(*args: object, **kwargs: object) -> None:
+        await first_retry(*args, **kwargs)  # type: ignore[arg-type]
+        retries.put_nowait(None)
+
+    delivery.retry = watched_retry  # type: ignore[method-assign]
+    posts = rf"^/channels/{channel_id}/messages$"
+    fake.chaos.fail(500, count=1, method="POST", path=posts)
+    fake.chaos.fail(LOSE_ANSWER, count=1, method="POST", path=posts)
+    state = await service.get_state(campaign.id)
+    scene = map_scene(state, runner.bot.ruleset)
+    payload = {"content": "the map, once", "map": scene.to_json()}
+    await service.queue_messages(
+        campaign.id, [OutboxMessage("announcements", OutboxKind.POST, payload)]
+    )
+    await asyncio.wait_for(retries.get(), timeout=20)  # the lost answer: Discord has it
+    assert len(map_posts(fake, found["announcements"])) == 1
+    fake.world.advance(LATER)  # ... and forgets its nonce
+    shift[0] = timedelta(hours=2)
+    runner.bot.outbox.wake()
+    await fake.wait_for(
+        lambda: fake.requests_to("GET", rf"^/channels/{channel_id}/messages$"), what="the look"
+    )
+    await runner.stop()
+    (post,) = map_posts(fake, found["announcements"])
+    assert post["content"] == "the map, once"
+    uploads = [r for r in fake.requests if r.method == "POST" and r.uploads]
+    assert len(uploads) == 2  # the failed upload and the one whose answer was lost
+    assert uploads[0].uploads[0].data == uploads[1].uploads[0].data  # the same picture
+    statuses = await outbox_statuses(database_url)
+    assert statuses == Counter({"delivered": sum(statuses.values())}), statuses

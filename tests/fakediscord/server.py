@@ -36,7 +36,7 @@ from tests.fakediscord.commands import (
     find_command,
     validate_commands,
 )
-from tests.fakediscord.uploads import Upload, attachment_objects, read_multipart
+from tests.fakediscord.uploads import UPLOAD_LIMIT, Upload, attachment_objects, read_multipart
 from tests.fakediscord.world import (
     CHOICE_NAME_MAX,
     CHOICES_MAX,
@@ -435,7 +435,9 @@ class FakeDiscord:
     # --- lifecycle -------------------------------------------------------------------------
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[])
+        # aiohttp refuses bodies over 1 MiB by itself (413, in plain text); let uploads up to
+        # past Discord's limit through, so that the fake answers as Discord does (uploads.py)
+        app = web.Application(middlewares=[], client_max_size=2 * UPLOAD_LIMIT)
         app.router.add_get("/gateway-ws", self._gateway)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)

@@ -185,3 +185,28 @@ async def test_drawer_draws_each_scene_once_off_the_loop(scene: MapScene, rulese
     assert threads and threading.main_thread().name not in threads
     await drawer.png(MapScene.from_json({**scene.to_json(), "highlight": "DAW"}))
     assert drawer.drawn == 2
+
+
+def test_battles_and_contested_provinces_are_marked(
+    picture: np.ndarray, scene: MapScene, ruleset: Ruleset
+) -> None:
+    """A battle due at Harrowgate (R-COMBAT-01) draws a round black-and-white mark right of
+    its point; a contested Harrowgate gets a dashed black-and-white outline; the rest of the
+    picture does not change."""
+    geometry = ruleset.map.geometry
+    assert geometry is not None
+    marked = MapScene.from_json(
+        {**scene.to_json(), "battles": ["harrowgate"], "contested": ["harrowgate"]}
+    )
+    image = np.asarray(Image.open(io.BytesIO(render_map(marked, ruleset))).convert("RGB"))
+    lay = layout(ruleset, scene)
+    x, y = lay.px(*geometry.inner["harrowgate"])
+    mark = image[round(y) - 9 : round(y) + 10, round(x) + 14 : round(x) + 33]
+    assert (mark.max(axis=2) < 40).sum() > 30 and (mark.min(axis=2) > 230).sum() > 30
+    changed = np.argwhere((image != picture).any(axis=2))
+    outline = np.array(lay.ring(geometry.shapes["harrowgate"]))
+    left, top = outline.min(axis=0) - 3
+    right, bottom = outline.max(axis=0) + 3
+    assert len(changed) > 200
+    assert changed[:, 1].min() >= left and changed[:, 1].max() <= right
+    assert changed[:, 0].min() >= top and changed[:, 0].max() <= bottom
