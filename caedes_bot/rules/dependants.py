@@ -132,8 +132,12 @@ def lose_bound_units(
     ``state``. Returns the events (one :class:`BoundUnitsLost` per faction and bond) and the
     ids destroyed.
     """
+    # the kinds on the board that hang on a bond or hold one up, each asked once (not per
+    # unit: this runs after every order and after every casualty removal in a battle)
+    bonded = {k for k in {unit.kind for unit in state.peek_units()} if _bonded(ruleset.kind(k))}
+    if not bonded:
+        return [], set()
     by_owner: dict[str, list[Unit]] = {}
-    bonded = _bonded_kinds(ruleset)  # looked up once, not per unit: this runs after every order
     for unit in state.peek_units():
         if unit.kind in bonded:
             by_owner.setdefault(unit.owner, []).append(unit)
@@ -161,13 +165,14 @@ def lose_bound_units(
     return events, gone
 
 
-def _bonded_kinds(ruleset: Ruleset) -> set[str]:
-    """Ids of the kinds that hang on a bond or hold one up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03)."""
-    return {
-        kind.id
-        for kind in ruleset.units.values()
-        if bound_to(kind) is not None or any(kind.has(bond.master) for bond in BONDS)
-    }
+def _bonded(kind: UnitKind) -> bool:
+    """``kind`` hangs on a bond or holds one up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03); Heroes
+    included, as :meth:`Ruleset.kind` finds them."""
+    return bound_to(kind) is not None or not kind.attributes.isdisjoint(_MASTERS)
+
+
+#: the attributes that hold a bond up (Necromancer, Summoner)
+_MASTERS = frozenset(bond.master for bond in BONDS)
 
 
 # --------------------------------------------------------------------------- heroes
