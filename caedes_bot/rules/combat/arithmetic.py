@@ -21,6 +21,7 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import NamedTuple
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Terrain, UnitKind
@@ -255,7 +256,7 @@ def fighter_values(kind: UnitKind, terrain: Terrain | None) -> FighterValues:
         missile=missile_usable(kind, terrain),
         dice=dice_per_roll(kind),
         cost_rank=kind.cost if kind.cost is not None else HERO_COST_RANK,
-        morale=not kind.has(Attribute.UNDEAD),
+        morale=morale_shift(kind, round_no=1, own_inspiring=True, enemy_fear=False) != 0,
         predator=kind.has(Attribute.PREDATOR),
         fear=kind.has(Attribute.FEAR),
         inspiring=kind.has(Attribute.INSPIRING),
@@ -370,18 +371,16 @@ def step_dice(step: CombatStep, fighters: Sequence[Fighter], ctx: StepContext) -
     """
     specs: list[DieSpec] = []
     for side in (Side.ATTACKER, Side.DEFENDER):
-        for f in sorted([f for f in fighters if f.side is side], key=_unit_id):
-            if not rolls_in(f, step):
-                continue
+        rolling = [f for f in fighters if f.side is side and rolls_in(f, step)]
+        rolling.sort(key=_UNIT_ID)
+        for f in rolling:
             target = die_target(f, ctx)
-            if target is None:
-                continue
-            specs.extend([DieSpec(f.id, f.kind.id, side, target)] * f.values.dice)
+            if target is not None:
+                specs.extend([DieSpec(f.id, f.kind.id, side, target)] * f.values.dice)
     return specs
 
 
-def _unit_id(f: Fighter) -> int:
-    return f.id
+_UNIT_ID = attrgetter("id")
 
 
 # --------------------------------------------------------------------------- casualties

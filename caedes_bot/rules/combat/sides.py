@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from operator import attrgetter
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Ruleset, Terrain
 from caedes_bot.rules.combat.arithmetic import (
@@ -147,8 +148,9 @@ class _Memo:
         #: in the state's table, and the list
         self.last: tuple[list[int], list[int], list[bool], list[str], list[Fighter]] | None = None
         self.context: tuple[list[Fighter], int, StepContext] | None = None
-        #: each fighter's line in a casualty decision, by id, side and wound
-        self.candidates: dict[tuple[int, Side, bool], CasualtyCandidate] = {}
+        #: each fighter's line in a casualty decision, by ``id(fighter)`` with the fighter
+        #: (kept, so that its id is not reused while the line is)
+        self.candidates: dict[int, tuple[Fighter, CasualtyCandidate]] = {}
 
 
 def _memo(state: GameState, ruleset: Ruleset, battle: Battle) -> _Memo:
@@ -224,14 +226,12 @@ def battle_candidates(
     each fighter's line (frozen) is made once per battle and wound and kept."""
     known = _memo(state, ruleset, battle).candidates
     out: list[CasualtyCandidate] = []
-    for f in sorted(fighters, key=_by_id):
-        key = (f.id, f.side, f.wounded)
-        line = known.get(key)
-        if line is None:
-            line = known[key] = CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
-        out.append(line)
+    for f in sorted(fighters, key=_BY_ID):
+        held = known.get(id(f))
+        if held is None or held[0] is not f:
+            held = known[id(f)] = (f, CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity))
+        out.append(held[1])
     return tuple(out)
 
 
-def _by_id(f: Fighter) -> int:
-    return f.id
+_BY_ID = attrgetter("id")
