@@ -1,8 +1,8 @@
 """Battles through the real engine against a plain loop drawing the same dice (issue 9).
 
-What it measures: the 20 against 20 battle below, in a hills province, fought through
-``engine.apply`` as the bot fights it: ``FightBattle``, then ``UmpireAdvance`` for every
-decision (each answered by its default: the default casualties, pressing on), order by order,
+What it measures: the 20 against 20 battle below, in Redfern Hills (hills and forest; every
+unit here fights on the hills), fought through ``engine.apply`` as the bot fights it:
+``FightBattle``, then ``UmpireAdvance`` for every decision (each answered by its default: the default casualties, pressing on), order by order,
 every state the engine returns kept as the next state. The rate is battles a second.
 
 The reference: a plain loop over the same armies that draws every die from the same
@@ -48,7 +48,7 @@ TARGET = 1 / 3
 #: (kind id, how many) of each side, unit by unit as the issue lists them.
 ATTACKERS = (("U-DAW-02", 8), ("U-DAW-03", 4), ("U-DAW-04", 6), ("U-DAW-01", 2))
 DEFENDERS = (("U-ORC-02", 12), ("U-ORC-05", 4), ("U-ORC-06", 4))
-#: a province of hills alone, held by the Orcs, and the Dawnian province next to it
+#: a province of hills and forest (every unit here fights on the hills), held by the Orcs
 SPACE = "redfern-hills"
 
 
@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     starts = [battle_state(rs, f"bench-battle-{i}") for i in range(50)]
     orders = [engine_battle(s, rs) for s in starts]
     print(f"machine: {machine()}; load {load()}")
-    print(f"battle in {SPACE} (hills), 20 against 20:")
+    print(f"battle in {SPACE} (hills and forest, fought on the hills), 20 against 20:")
     print("\n".join(listed(rs)))
     print(
         f"orders per battle: median {statistics.median(orders)} (min {min(orders)}, max {max(orders)})"
