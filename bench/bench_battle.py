@@ -2,8 +2,9 @@
 
 What it measures: the 20 against 20 battle below, in Redfern Hills (hills and forest; every
 unit here fights on the hills), fought through ``engine.apply`` as the bot fights it:
-``FightBattle``, then ``UmpireAdvance`` for every decision (each answered by its default: the default casualties, pressing on), order by order,
-every state the engine returns kept as the next state. The rate is battles a second.
+``FightBattle``, then ``UmpireAdvance`` for every decision (each answered by its default: the
+default casualties, pressing on), order by order, every state the engine returns kept as the
+next state. The rate is battles a second.
 
 The reference: a plain loop over the same armies that draws every die from the same
 ``SeededDice`` class (one ``roll`` a side and step, as the engine does), with each unit's die
