@@ -258,9 +258,9 @@ class ServiceCore:
             open_deadlines = repo.open_deadlines(conn, campaign_id)
             # a deadline the state still wants but that was acted on (a forfeited turn waiting
             # for a reaction) is closed, not missing: it must not be armed a second time
-            armed = repo.existing_deadline_keys(
-                conn, campaign_id, list(self.deadline_policy.wanted(state))
-            )
+            open_keys = {d.decision_key for d in open_deadlines}
+            missing = [k for k in self.deadline_policy.wanted(state) if k not in open_keys]
+            armed = repo.existing_deadline_keys(conn, campaign_id, missing)
             return record, state, players, open_deadlines, armed
 
         record, state, players, open_deadlines, armed = await self.db.read(_tx)
