@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import threading
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
@@ -155,14 +156,24 @@ def layout(ruleset: Ruleset, scene: MapScene) -> Layout:
     return Layout((minx, miny, maxx, maxy))
 
 
+#: One drawing at a time in the whole process: the FreeType fonts (shared, cached) must not be
+#: used by two threads at once.
+_DRAWING = threading.Lock()
+
+
 def render_map(scene: MapScene, ruleset: Ruleset) -> bytes:
     """The PNG picture of ``scene`` (see the module docstring), :data:`WIDTH` pixels wide.
 
-    Pure CPU work: call it off the event loop.
+    Pure CPU work: call it off the event loop. Safe from any thread (drawings take turns).
 
     Raises:
         NoMapShapes: the game data has no ``map_shapes.toml``.
     """
+    with _DRAWING:
+        return _render(scene, ruleset)
+
+
+def _render(scene: MapScene, ruleset: Ruleset) -> bytes:
     geometry = ruleset.map.geometry
     if geometry is None:
         raise NoMapShapes()

@@ -210,3 +210,29 @@ def test_battles_and_contested_provinces_are_marked(
     assert len(changed) > 200
     assert changed[:, 1].min() >= left and changed[:, 1].max() <= right
     assert changed[:, 0].min() >= top and changed[:, 0].max() <= bottom
+
+
+def test_a_ship_carrying_units_is_marked(state: GameState, ruleset: Ruleset) -> None:
+    """R-MOVE-14: a Lizardman infantry aboard the ship in Dilgac Sound: two units there, one
+    ship, and it carries units (``S1+``)."""
+    changed = state.clone()
+    ship = next(u for u in changed.units.values() if u.location == "dilgac-sound")
+    rider = next(u for u in changed.units.values() if u.location == "saltmarsh")
+    rider.location, rider.aboard = "dilgac-sound", ship.id
+    scene = map_scene(changed, ruleset)
+    assert scene.counters["dilgac-sound"] == (Counter("LIZ", 2, ships=1, laden_ships=1),)
+    assert scene.counters["dilgac-sound"][0].marks() == "S1+"
+
+
+def test_drawings_from_two_threads_take_turns(scene: MapScene, ruleset: Ruleset) -> None:
+    """Two threads drawing at once get the same bytes as one drawing alone."""
+    alone = render_map(scene, ruleset)
+    out: list[bytes] = []
+    workers = [
+        threading.Thread(target=lambda: out.append(render_map(scene, ruleset))) for _ in range(2)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert out == [alone, alone]
