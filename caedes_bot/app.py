@@ -37,6 +37,7 @@ from caedes_bot.outbox import OutboxDispatcher, OutboxRow
 from caedes_bot.persistence.db import Database
 from caedes_bot.scheduler import Scheduler
 from caedes_bot.service import RulesService
+from caedes_bot.service.odds import OddsWorker
 from caedes_bot.settings import Settings, not_in_server_line
 from caedes_bot.ui.announcer import RichAnnouncer
 from caedes_bot.ui.mapdraw import MapDrawer
@@ -53,6 +54,7 @@ EXTENSIONS: tuple[str, ...] = (
     "caedes_bot.cogs.ships",
     "caedes_bot.cogs.muster",
     "caedes_bot.cogs.attack",
+    "caedes_bot.cogs.odds",
     "caedes_bot.cogs.turn",
     "caedes_bot.cogs.umpire",
     "caedes_bot.cogs.negotiation",
@@ -156,6 +158,7 @@ class CaedesBot(commands.Bot):
         db: the database engines. ruleset: the game data. service: the rules service.
         directory: which campaign each channel belongs to. outbox: the outbox dispatcher.
         map_drawer: draws map pictures off the event loop, cached by scene (/map, the outbox).
+        odds: battle odds in one worker process, cached by battle (/odds, the panel's Odds).
         scheduler: reminders and passed deadlines.
     """
 
@@ -163,6 +166,7 @@ class CaedesBot(commands.Bot):
     ruleset: Ruleset
     service: RulesService
     map_drawer: MapDrawer
+    odds: OddsWorker
     directory: ChannelDirectory
     outbox: OutboxDispatcher
     scheduler: Scheduler
@@ -216,6 +220,7 @@ class CaedesBot(commands.Bot):
         self.service = RulesService(self.db, self.ruleset, **service_options)
         self.directory = ChannelDirectory(self.service)
         self.map_drawer = MapDrawer(self.ruleset)
+        self.odds = OddsWorker()
         for name in self._extensions:
             await self.load_extension(name)
         sender = DiscordSender(
@@ -310,6 +315,8 @@ class CaedesBot(commands.Bot):
     async def close(self) -> None:
         """Stop the outbox and scheduler, then the connection, then the database."""
         await self._stop_background()
+        if hasattr(self, "odds"):
+            self.odds.close()
         await super().close()
         db, self._db = self._db, None  # close() may be called twice at once: dispose once
         if db is not None:

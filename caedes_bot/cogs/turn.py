@@ -41,6 +41,7 @@ from caedes_bot.cogs.buy import buy_menu
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
 from caedes_bot.cogs.move import move_menu
 from caedes_bot.cogs.muster import muster_menu
+from caedes_bot.cogs.odds import odds_panel
 from caedes_bot.rules import upkeep, upkeep_marks
 from caedes_bot.rules.state import PendingDecision, Step, UpkeepDisbandDetail
 from caedes_bot.rules.turn import EndStep
@@ -191,6 +192,8 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
         await open_menu(seat, step, menu)
     elif ref.action == "fight":
         await fight(seat, ref.values[0], expect)
+    elif ref.action == "odds":
+        await odds_panel(seat)
     else:
         await answer(interaction, views.STALE_REPLY)
 

@@ -144,6 +144,7 @@ SHAPES: Mapping[str, Shape] = {
             "move": BUTTON,
             "muster": BUTTON,
             "fight": Action(Value.SPACE),
+            "odds": BUTTON,
         },
     ),
     # A battle decision on the battle message: dec.<decision>.

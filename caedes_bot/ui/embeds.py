@@ -266,6 +266,12 @@ def upkeep_due_text(bill: upkeep.UpkeepBill) -> str:
     return text
 
 
+#: The steps whose turn panel has an "Odds" button: the odds of each battle about to be fought
+#: (issue 13).
+ODDS_STEPS = (Step.MOVE, Step.COMBAT)
+ODDS_BUTTON = "Odds"
+
+
 def panel_components(
     campaign_id: int, state: GameState, ruleset: Ruleset, faction: str
 ) -> list[JSON]:
@@ -293,6 +299,8 @@ def panel_components(
         menu = MARKS_MENU  # R-UPK-02: units are marked in steps 1 to 4
     if menu is not None and (step is not Step.MUSTER or state.factions[faction].purchases):
         items.append(views.button(cid(menu.action), menu.label, style=menu.style, emoji=menu.emoji))
+    if step in ODDS_STEPS:
+        items.append(views.button(cid("odds"), ODDS_BUTTON))
     if words.done is not None:
         items.append(views.button(cid("done"), words.done, style="success"))
     items.append(views.button(cid("status"), "Status"))

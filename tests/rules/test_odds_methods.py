@@ -332,14 +332,14 @@ def test_monte_carlo_agrees_with_real_battles() -> None:
     defenders = [("ORCI", "ORC"), ("ORCCAV", "ORC"), ("ORCFORT", "ORC"), ("ORCARROW", "ORC")]
     rs, st = battle_setup(attackers, defenders)
     exact = battle_odds(st, rs, "x")
-    from caedes_bot.rules.odds import battle_fighters_for
+    from caedes_bot.rules.odds.planned import battle_now
 
-    fighters, faction, order, _, _ = battle_fighters_for(st, rs, "x")
+    setup = battle_now(st, rs, "x")
     mc = odds_for(
-        fighters,
+        setup.fighters,
         st.options,
-        attacker=faction,
-        defender_order=order,
+        attacker=setup.attacker,
+        defender_order=setup.defender_order,
         method="monte_carlo",
         runs=20_000,
         seed=7,
@@ -355,3 +355,53 @@ def test_monte_carlo_agrees_with_real_battles() -> None:
         sigma = (p * (1 - p) / battles) ** 0.5 + (p * (1 - p) / 20_000) ** 0.5
         assert abs(seen[result] / battles - p) <= 4.5 * sigma + 1e-9, (result, seen)
         assert abs(getattr(exact, name) - p) <= 4.5 * (p * (1 - p) / 20_000) ** 0.5 + 1e-9
+
+
+def test_r_attr_undead_03_undead_fall_with_the_last_necromancer() -> None:
+    """R-ATTR-UNDEAD-03: a cheap Necromancer (taken first, R-COMBAT-06) with a dearer Undead
+    unit, against Infantry (D3). The first hit on the attacker takes the Necromancer and the
+    Undead with it, so a round ends: attacker hits at least once 1 - 0.8**2 = 0.36; win
+    0.36 * 0.7 = 0.252, both destroyed 0.36 * 0.3 = 0.108, held 0.64 * 0.3 = 0.192, hitless
+    0.448; each over 0.552. With a Necromancer elsewhere the Undead stay and win more."""
+    necro = kind("NECRO", "ACH", attributes=["necromancer"], cost=1)
+    undead = kind("UND", "ACH", attributes=["undead"], race="undead", cost=5)
+    fighters = [
+        Fighter(1, necro, "ACH", Side.ATTACKER),
+        Fighter(2, undead, "ACH", Side.ATTACKER),
+        Fighter(3, ORCI, "ORC", Side.DEFENDER),
+    ]
+    alone = odds_for(fighters, NO_STALEMATE, attacker="ACH", defender_order=["ORC"])
+    assert alone.attacker_wins == pytest.approx(0.252 / 0.552, abs=1e-12)
+    assert alone.both_destroyed == pytest.approx(0.108 / 0.552, abs=1e-12)
+    assert alone.defender_holds == pytest.approx(0.192 / 0.552, abs=1e-12)
+    safe = odds_for(
+        fighters,
+        NO_STALEMATE,
+        attacker="ACH",
+        defender_order=["ORC"],
+        masters_elsewhere=frozenset({("ACH", "necromancer")}),
+    )
+    assert safe.attacker_wins > alone.attacker_wins + 0.05
+
+
+def test_listed_battles_and_battles_ahead() -> None:
+    """Units listed by hand: one attacking faction, no faction on both sides, no attacking
+    Tower (R-COMBAT-15); battles ahead in step 6 are where the faction's attacking units stand
+    among others (R-COMBAT-01), in step 7 those due (R-COMBAT-02)."""
+    from caedes_bot.rules.odds.planned import battles_ahead, listed_battle
+    from caedes_bot.rules.state import Step
+    from tests.rules.combat.test_battle import battle_setup
+
+    rs, st = battle_setup(["INF"], [("ORCI", "ORC")])
+    inf, orci = rs.kind("INF"), rs.kind("ORCI")
+    setup = listed_battle(rs, Options(), [inf, inf], [orci], terrain=Terrain.FOREST)
+    assert setup.attacker == "DAW" and setup.defender_order == ("ORC",)
+    assert [f.terrain for f in setup.fighters] == [Terrain.FOREST] * 3
+    for attackers, defenders in (([inf, orci], [orci]), ([inf], [inf]), ([], [orci])):
+        with pytest.raises(ValueError):
+            listed_battle(rs, Options(), attackers, defenders)
+    assert battles_ahead(st, rs, "DAW") == ["x"]
+    assert battles_ahead(st, rs, "ORC") == []
+    st.step = Step.MOVE
+    st.battles_due = []
+    assert battles_ahead(st, rs, "DAW") == ["x"]

@@ -38,13 +38,13 @@ import numpy as np
 
 from caedes_bot.gamedata.model import Options, Ruleset
 from caedes_bot.rules.combat.arithmetic import BattleResult as BattleResult
-from caedes_bot.rules.combat.arithmetic import Fighter, handout_order
-from caedes_bot.rules.combat.sides import battle_sides, fighter_of
+from caedes_bot.rules.combat.arithmetic import Fighter
 from caedes_bot.rules.odds.exact import enumerate_battle
 from caedes_bot.rules.odds.model import BattleModel
 from caedes_bot.rules.odds.montecarlo import simulate
+from caedes_bot.rules.odds.planned import battle_now
 from caedes_bot.rules.odds.summary import Method, Odds, summarise
-from caedes_bot.rules.state import BattlePhase, GameState, Side
+from caedes_bot.rules.state import GameState
 
 #: Largest state space worked out exactly (about 30 microseconds a state on the development
 #: machine: 20,000 states take well under a second).
@@ -83,6 +83,7 @@ def odds_for(
     threshold: float = PRUNE_THRESHOLD,
     runs: int = MONTE_CARLO_RUNS,
     seed: int = 0,
+    masters_elsewhere: frozenset[tuple[str, str]] = frozenset(),
 ) -> Odds:
     """Odds of a battle between ``fighters`` (both sides), fought to the end with default
     casualties and no withdrawal (R-COMBAT-03..13, R-GEN-02, R-PBP-DEAD-04).
@@ -96,11 +97,14 @@ def odds_for(
         method: force a method (default: chosen by :func:`choose_method`).
         threshold: pruned method: chance below which a state is dropped.
         runs / seed: Monte Carlo: battles rolled, and the seed of their dice.
+        masters_elsewhere: ``(faction, master attribute)`` pairs with a Necromancer or
+            Summoner outside the battle; other factions' bound units fall with their last
+            master here (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
 
     Raises:
         OddsTooComplex: ``method="exact"`` forced on a state space over :data:`EXACT_STATES`.
     """
-    model = BattleModel(fighters, options, attacker, defender_order)
+    model = BattleModel(fighters, options, attacker, defender_order, masters_elsewhere)
     chosen = method or choose_method(model)
     if method == "exact" and model.size_bound() > EXACT_STATES:
         raise OddsTooComplex(f"more than {EXACT_STATES} battle states")
@@ -137,62 +141,25 @@ def odds_for(
     )
 
 
-def battle_fighters_for(
-    state: GameState, ruleset: Ruleset, space: str, attacker: str | None = None
-) -> tuple[list[Fighter], str, list[str], int, int]:
-    """The fighters, attacker, defender order, next round and hitless rounds of the battle
-    ``attacker`` (default: the active faction) fights in ``space``, as
-    :class:`~caedes_bot.rules.combat.orders.FightBattle` would set it up (R-COMBAT-01); if that
-    battle is under way, from the start of its next round with its wounds.
-
-    Raises:
-        ValueError: no attacker, nobody to fight there, or casualties are owed right now.
-    """
-    battle = state.battle
-    if battle is not None and battle.space == space:
-        if battle.phase not in (BattlePhase.ROUND_START, BattlePhase.PRESS_OR_WITHDRAW):
-            raise ValueError("odds are worked out between rounds, not while casualties are owed")
-        fighters = [
-            fighter_of(state, ruleset, state.unit(uid), Side.ATTACKER, space)
-            for uid in battle.attacker_units
-        ] + [
-            fighter_of(state, ruleset, state.unit(uid), Side.DEFENDER, space)
-            for uid in battle.defender_units
-        ]
-        next_round = battle.round + (0 if battle.phase is BattlePhase.ROUND_START else 1)
-        return fighters, battle.attacker, list(battle.defenders), next_round, battle.hitless_rounds
-    faction = attacker or state.active
-    if faction is None:
-        raise ValueError("no attacking faction")
-    attackers, defenders = battle_sides(state, ruleset, space, faction)
-    if not attackers or not defenders:
-        raise ValueError(f"no battle to fight at {space}")
-    fighters = [fighter_of(state, ruleset, u, Side.ATTACKER, space) for u in attackers] + [
-        fighter_of(state, ruleset, u, Side.DEFENDER, space) for u in defenders
-    ]
-    order = handout_order({u.owner for u in defenders}, state.owner(space), ruleset.turn_order)
-    return fighters, faction, order, 1, 0
-
-
 def battle_odds(
     state: GameState, ruleset: Ruleset, space: str, attacker: str | None = None
 ) -> Odds:
     """Odds of the battle ``attacker`` (default: the active faction) fights in ``space``
-    (:func:`battle_fighters_for`).
+    (:func:`.planned.battle_now`: as it would begin, or from the next round of the one under
+    way).
 
     Raises:
         ValueError: no attacker, nobody to fight there, or casualties are owed right now.
     """
-    fighters, faction, order, next_round, hitless = battle_fighters_for(
-        state, ruleset, space, attacker
-    )
+    setup = battle_now(state, ruleset, space, attacker)
     return odds_for(
-        fighters,
+        setup.fighters,
         state.options,
-        attacker=faction,
-        defender_order=order,
-        start_round=next_round,
-        hitless_rounds=hitless,
+        attacker=setup.attacker,
+        defender_order=setup.defender_order,
+        start_round=setup.start_round,
+        hitless_rounds=setup.hitless_rounds,
+        masters_elsewhere=setup.masters_elsewhere,
     )
 
 
@@ -205,7 +172,6 @@ __all__ = [
     "Method",
     "Odds",
     "OddsTooComplex",
-    "battle_fighters_for",
     "battle_odds",
     "choose_method",
     "odds_for",

@@ -41,6 +41,7 @@ from caedes_bot.rules.combat.arithmetic import (
     step_dice,
     survives_cleanup,
 )
+from caedes_bot.rules.dependants import BONDS, bound_to
 from caedes_bot.rules.state import CombatStep, Side
 
 Health = tuple[int, ...]
@@ -93,6 +94,25 @@ class Marginal:
     span: slice | None
 
 
+def _bonds(
+    fighters: Sequence[Fighter], masters_elsewhere: frozenset[tuple[str, str]]
+) -> list[tuple[list[int], list[int]]]:
+    """For each faction and bond that can break in this battle (its masters all fight here,
+    none stands elsewhere): the slots of its masters and of its bound units
+    (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03)."""
+    out = []
+    for faction in sorted({f.faction for f in fighters}):
+        for bond in BONDS:
+            if (faction, bond.master.value) in masters_elsewhere:
+                continue
+            mine = [(n, f) for n, f in enumerate(fighters) if f.faction == faction]
+            masters = [n for n, f in mine if f.kind.has(bond.master)]
+            bound = [n for n, f in mine if bound_to(f.kind) is bond]
+            if masters and bound:
+                out.append((masters, bound))
+    return out
+
+
 class SideSpace:
     """The side states of one side met so far, numbered in the order met.
 
@@ -101,8 +121,15 @@ class SideSpace:
         states: every side state met, by number. hp: total hit points of each state.
     """
 
-    def __init__(self, side: Side, fighters: Sequence[Fighter], order: Sequence[str]) -> None:
+    def __init__(
+        self,
+        side: Side,
+        fighters: Sequence[Fighter],
+        order: Sequence[str],
+        masters_elsewhere: frozenset[tuple[str, str]] = frozenset(),
+    ) -> None:
         self.side = side
+        self.bonds = _bonds(fighters, masters_elsewhere)
         self.order = list(order)
         self.whole = [replace(f, wounded=False) if f.fortitude else f for f in fighters]
         self.wounded = [replace(f, wounded=True) if f.fortitude else f for f in fighters]
@@ -148,6 +175,17 @@ class SideSpace:
             new[self.slot[uid]] -= 1
         return tuple(new)
 
+    def bind(self, health: Health) -> Health:
+        """``health`` after the bound units whose last master fell go with it
+        (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03)."""
+        for masters, bound in self.bonds:
+            if all(health[m] == 0 for m in masters) and any(health[b] for b in bound):
+                cut = list(health)
+                for b in bound:
+                    cut[b] = 0
+                health = tuple(cut)
+        return health
+
     def ladder(self, n: int, ctx: StepContext) -> list[int]:
         """Next side state after 0, 1, ... hits with the default casualties (R-COMBAT-06), up to
         the hits the side can take; more hits are lost and lead to the last entry."""
@@ -160,7 +198,7 @@ class SideSpace:
             current = list(health)
             for uid in order:
                 current[self.slot[uid]] -= 1
-                out.append(self.number(tuple(current)))
+                out.append(self.number(self.bind(tuple(current))))
             return out
         # R-COMBAT-06: several factions take the side's hits in turn; each faction's share
         # goes to its default casualties, the first of them first.
@@ -174,7 +212,7 @@ class SideSpace:
             for faction, count in share_hits(alive, k, self.order):
                 for uid in orders[faction][:count]:
                     current[self.slot[uid]] -= 1
-            out.append(self.number(tuple(current)))
+            out.append(self.number(self.bind(tuple(current))))
         return out
 
     def after_mercenaries(self, n: int, ctx: StepContext) -> int:
@@ -185,7 +223,7 @@ class SideSpace:
         health = list(self.states[n])
         for uid in lost:
             health[self.slot[uid]] = 0
-        return self.number(tuple(health))
+        return self.number(self.bind(tuple(health)))
 
     def survivors(self, n: int, options: Options, stalemate: bool) -> list[Fighter]:
         """Units left on the board after the battle ends in side state ``n`` (R-COMBAT-10,
@@ -205,13 +243,20 @@ class BattleModel:
         options: Options,
         attacker: str,
         defender_order: Sequence[str],
+        masters_elsewhere: frozenset[tuple[str, str]] = frozenset(),
     ) -> None:
         self.options = options
         self.att = SideSpace(
-            Side.ATTACKER, [f for f in fighters if f.side is Side.ATTACKER], [attacker]
+            Side.ATTACKER,
+            [f for f in fighters if f.side is Side.ATTACKER],
+            [attacker],
+            masters_elsewhere,
         )
         self.dfn = SideSpace(
-            Side.DEFENDER, [f for f in fighters if f.side is Side.DEFENDER], defender_order
+            Side.DEFENDER,
+            [f for f in fighters if f.side is Side.DEFENDER],
+            defender_order,
+            masters_elsewhere,
         )
         self.unmodelled = tuple(
             sorted({a.value for f in fighters for a in UNMODELLED if f.kind.has(a)})

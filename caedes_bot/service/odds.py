@@ -1,0 +1,188 @@
+"""Battle odds off the event loop (issue 13, decision 0020): one worker process, answers cached
+by battle.
+
+:class:`OddsWorker` runs :func:`caedes_bot.rules.odds.odds_for` in a single worker process
+(started at the first calculation, at a lower priority), so a long calculation never holds
+the bot's interpreter lock: the event loop is watched by ``bench/bench_odds_loop.py``. At most
+one calculation runs at a time (the rest queue). An answer is kept for the battle it was worked out
+for: the same fighters (id, kind, owner, side, terrain, wound, muster order, Mercenary,
+withdrawal), the same options, attacker, hand-out order, round and hitless rounds give the same
+odds, so they are worked out once. Asking twice while the first is being worked out waits for
+the same calculation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
+
+from caedes_bot.gamedata.model import Options
+from caedes_bot.rules.combat.arithmetic import Fighter
+from caedes_bot.rules.odds import Method, Odds, odds_for
+
+log = logging.getLogger(__name__)
+
+#: Answers kept (each a few hundred bytes).
+CACHE_SIZE = 256
+
+
+def battle_key(
+    fighters: Sequence[Fighter],
+    options: Options,
+    attacker: str,
+    defender_order: Sequence[str],
+    start_round: int,
+    hitless_rounds: int,
+    masters_elsewhere: frozenset[tuple[str, str]],
+    method: Method | None = None,
+) -> Hashable:
+    """What the odds of a battle depend on, as a hashable value."""
+    units = tuple(
+        sorted(
+            (
+                f.id,
+                f.kind.id,
+                f.faction,
+                f.side.value,
+                "" if f.terrain is None else f.terrain.value,
+                f.wounded,
+                f.muster_seq,
+                f.mercenary,
+                f.can_withdraw,
+            )
+            for f in fighters
+        )
+    )
+    return (
+        units,
+        repr(options),
+        attacker,
+        tuple(defender_order),
+        start_round,
+        hitless_rounds,
+        tuple(sorted(masters_elsewhere)),
+        method or "",
+    )
+
+
+def _lower_priority() -> None:
+    """Run the worker process at a lower scheduling priority, so that the bot's own process
+    gets the processor first when both want it. Its own interpreter, so no lock is shared."""
+    try:
+        os.nice(5)
+    except (AttributeError, OSError):  # not allowed here: the default priority
+        log.info("the odds worker process keeps the default priority")
+
+
+class OddsWorker:
+    """Odds in one worker process, cached by battle (see the module docstring)."""
+
+    def __init__(self, cache_size: int = CACHE_SIZE, *, process: bool = True) -> None:
+        self._pool: Executor | None = None
+        self._process = process
+        self._cache: OrderedDict[Hashable, Odds] = OrderedDict()
+        self._running: dict[Hashable, asyncio.Future[Odds]] = {}
+        self._size = cache_size
+        self.computed = 0
+        self._closed = False
+
+    async def odds(
+        self,
+        fighters: Sequence[Fighter],
+        options: Options,
+        *,
+        attacker: str,
+        defender_order: Sequence[str],
+        start_round: int = 1,
+        hitless_rounds: int = 0,
+        masters_elsewhere: frozenset[tuple[str, str]] = frozenset(),
+        method: Method | None = None,
+    ) -> Odds:
+        """The odds of the battle (:func:`~caedes_bot.rules.odds.odds_for`), from the cache or
+        worked out in the worker process.
+
+        Raises:
+            RuntimeError: the worker was closed.
+        """
+        key = battle_key(
+            fighters,
+            options,
+            attacker,
+            defender_order,
+            start_round,
+            hitless_rounds,
+            masters_elsewhere,
+            method,
+        )
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)
+            return found
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        loop = asyncio.get_running_loop()
+        work = partial(
+            odds_for,
+            list(fighters),
+            options,
+            attacker=attacker,
+            defender_order=list(defender_order),
+            start_round=start_round,
+            hitless_rounds=hitless_rounds,
+            masters_elsewhere=masters_elsewhere,
+            method=method,
+        )
+        future: asyncio.Future[Odds] = asyncio.ensure_future(
+            loop.run_in_executor(self._executor(), work)
+        )
+        self._running[key] = future
+        try:
+            result = await asyncio.shield(future)
+        finally:
+            self._running.pop(key, None)
+        self.computed += 1
+        self._cache[key] = result
+        while len(self._cache) > self._size:
+            self._cache.popitem(last=False)
+        return result
+
+    def _executor(self) -> Executor:
+        """The worker process, started at the first calculation ("spawn": a fresh interpreter
+        that imports only the rules, never a copy of the bot's memory)."""
+        if self._closed:
+            raise RuntimeError("the odds worker is closed")
+        if self._pool is None and self._process:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
+            )
+        elif self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="caedes-odds")
+        return self._pool
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id, once started (for the memory benchmark)."""
+        if self._pool is None:
+            return None
+        processes = list(getattr(self._pool, "_processes", {}) or {})
+        return processes[0] if processes else None
+
+    def clear(self) -> None:
+        """Forget every answer kept."""
+        self._cache.clear()
+
+    def close(self) -> None:
+        """Stop the worker process (a calculation under way finishes first, unwaited)."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

@@ -1,0 +1,181 @@
+"""The words of battle odds (issue 13): the answer of ``/odds`` and of the turn panel's "Odds"
+button, and the line a battle message can open with (option ``battle_message_odds``).
+
+Every figure says how it was found: exactly, by the pruned enumeration with its bound, or by
+Monte Carlo with its standard error and number of battles; attributes that no method models
+are named. The text of one battle stays far under Discord's 2,000 characters (at most a line
+per unit kind that fought).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.odds import Odds
+
+#: What the odds assume (the standing declarations of a missed deadline, R-PBP-DEAD-04).
+ASSUMPTION = (
+    "Both sides fight to the end as on a missed deadline: default casualties (cheapest "
+    "first, R-COMBAT-06), no withdrawal (R-COMBAT-08)."
+)
+
+
+def percent(p: float) -> str:
+    """A chance as a percentage people read: ``65.2%``, ``0.36%``, ``<0.01%``, ``100%``."""
+    if p <= 0.0:
+        return "0%"
+    if p < 0.0001:
+        return "<0.01%"
+    if p >= 1.0:
+        return "100%"
+    if p > 0.9999:
+        return ">99.99%"
+    value = p * 100
+    return f"{value:.1f}%" if value >= 10 else f"{value:.2f}%"
+
+
+def method_text(odds: Odds) -> str:
+    """How the figures were found."""
+    if odds.method == "exact":
+        return f"exact ({odds.states:,} battle states)"
+    if odds.method == "pruned":
+        return (
+            f"enumerated over {odds.states:,} battle states, dropping the least likely: each "
+            f"chance is low by at most {odds.error_bound:.1e}"
+        )
+    error = odds.standard_error or 0.0
+    runs = odds.runs or 0
+    return (
+        f"Monte Carlo estimate of {runs:,} battles, standard error "
+        f"{error * 100:.2f} percentage points"
+    )
+
+
+def _survivors(ruleset: Ruleset, by_kind: Sequence[tuple[str, float]]) -> str:
+    parts = [
+        f"{ruleset.kind(k).name} {n:.2f}"
+        for k, n in sorted(by_kind, key=lambda item: (-item[1], item[0]))
+    ]
+    return ", ".join(parts) if parts else "none"
+
+
+def odds_text(
+    ruleset: Ruleset,
+    odds: Odds,
+    *,
+    title: str,
+    attacker: str,
+    defenders: Sequence[str],
+    stalemate_rounds: int,
+) -> str:
+    """The full answer for one battle: chances, expected rounds and survivors by kind, the
+    method, what is assumed and what is not modelled."""
+    def_names = ", ".join(ruleset.faction(d).name for d in defenders)
+    lines = [
+        f"**{title}**",
+        f"{ruleset.faction(attacker).name} take the province: **{percent(odds.attacker_wins)}**",
+        f"{def_names} hold it: **{percent(odds.defender_holds)}**",
+        f"Both sides destroyed: **{percent(odds.both_destroyed)}**",
+    ]
+    if odds.stalemate > 0.0:
+        lines.append(
+            f"Stalemate ({stalemate_rounds} hitless rounds in a row, R-COMBAT-13): "
+            f"{percent(odds.stalemate)}"
+        )
+    lines.append(f"Expected rounds: {odds.expected_rounds:.1f}")
+    lines.append(
+        f"Expected survivors, attacker: {odds.expected_attacker_survivors:.2f} "
+        f"({_survivors(ruleset, odds.attacker_by_kind)})"
+    )
+    lines.append(
+        f"Expected survivors, defender: {odds.expected_defender_survivors:.2f} "
+        f"({_survivors(ruleset, odds.defender_by_kind)})"
+    )
+    lines.append(f"Method: {method_text(odds)}.")
+    lines.append(ASSUMPTION)
+    if odds.unsupported:
+        names = ", ".join(a.capitalize() for a in odds.unsupported)
+        lines.append(
+            f"Not supported: {names} (counted as if rolling their normal dice, so these "
+            "figures may be off)."
+        )
+    return "\n".join(lines)
+
+
+def opening_line(ruleset: Ruleset, odds: Odds, attacker: str) -> str:
+    """The line a battle message opens with when the option ``battle_message_odds`` is on."""
+    how = "exact" if odds.method == "exact" else method_text(odds)
+    text = (
+        f"Odds at the start ({how}): {ruleset.faction(attacker).name} take it "
+        f"{percent(odds.attacker_wins)}, held {percent(odds.defender_holds)}, both destroyed "
+        f"{percent(odds.both_destroyed)}; about {odds.expected_rounds:.1f} rounds."
+    )
+    if odds.unsupported:
+        text += f" Not supported: {', '.join(a.capitalize() for a in odds.unsupported)}."
+    return text
+
+
+def title(
+    ruleset: Ruleset,
+    attacker: str,
+    attackers: int,
+    defenders: int,
+    where: str,
+    start_round: int,
+) -> str:
+    """The head of one battle's odds: who, how many, where, and from which round."""
+    head = f"Odds: {attackers} {ruleset.faction(attacker).adjective} units against {defenders}"
+    head += f" at {where}" if not where.startswith("a battle") else f" ({where})"
+    if start_round > 1:
+        head += f", from round {start_round}"
+    return head
+
+
+#: The turn panel's "Odds" button when no battle is ahead.
+NO_BATTLE_AHEAD = (
+    "No battle is ahead of you yet: move units into a province held by another faction in "
+    "step 6 (R-COMBAT-01), or ask `/odds` about any battle."
+)
+
+
+def more_battles(count: int) -> str:
+    return f"…and {count} more battle{'s' if count != 1 else ''}: ask `/odds` about each."
+
+
+_ALLOWED = (
+    "`/odds province` (the battle there now), `/odds province from [units]` (your units sent "
+    "there), or `/odds attackers defenders [terrain]` (units listed by hand)"
+)
+
+#: Why ``/odds`` names no battle, and what it takes: ``(message, allowed)`` by reason.
+_REFUSALS: dict[str, tuple[str, str]] = {
+    "nothing": ("Name a battle: a province, or units listed by hand.", _ALLOWED),
+    "by_hand": (
+        "Units listed by hand need both attackers and defenders, without from or units.",
+        _ALLOWED,
+    ),
+    "terrain_alone": ("Terrain is for units listed by hand.", _ALLOWED),
+    "units_alone": ("Units need the place they come from (the from option).", _ALLOWED),
+    "no_units": ("'{0}' names no units.", "a count and a unit, like `3 Knights, 2 Yeomen`"),
+    "none_at": (
+        "You have no unit at {0} that can attack.",
+        "a place where you have infantry or cavalry",
+    ),
+    "too_many": ("You asked for {0}, but {1} has {2} of them.", "at most as many as are there"),
+    "nobody_there": (
+        "Nobody is there to fight at {0}.",
+        "a province holding another faction's units",
+    ),
+    "no_battle": (
+        "No battle is set up at {0}: you have no unit there to fight, or nobody opposes it.",
+        "add from (and units) to send your units there, or list units by hand",
+    ),
+    "listed": ("Those units cannot fight that battle: {0}.", _ALLOWED),
+}
+
+
+def refusal(reason: str, *args: object) -> tuple[str, str]:
+    """Why ``/odds`` was refused, and what it takes instead: ``(message, allowed)``."""
+    message, allowed = _REFUSALS[reason]
+    return message.format(*args), allowed

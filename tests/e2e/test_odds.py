@@ -1,0 +1,98 @@
+"""End-to-end: ``/odds`` and the turn panel's "Odds" button through the real bot and the fake
+Discord (issue 13): each answer is deferred first, then given privately within Discord's
+limits; bad input is refused cleanly and changes nothing."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import QueuedDice, control, panel, staffed_campaign, start_bot
+from tests.e2e.test_game_round import daw_turn_until_battles
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import CB_DEFERRED_MESSAGE, InteractionRecord
+
+LIMIT = 2000
+
+
+def deferred_and_private(record: InteractionRecord) -> str:
+    assert record.callback_type == CB_DEFERRED_MESSAGE, record.callbacks
+    assert record.ephemeral
+    for message in record.messages:
+        assert len(message.get("content") or "") <= LIMIT
+    return record.text
+
+
+async def test_odds_by_hand_from_a_place_and_refused(
+    fake: FakeDiscord, make_bot: MakeBot, caplog: pytest.LogCaptureFixture
+) -> None:
+    """R-COMBAT-01, R-COMBAT-06, R-COMBAT-13, R-GEN-02: the issue's 20 against 20 listed by hand
+    on hills is answered exactly; units sent from a place are answered; bad input is refused
+    with what is allowed, logging nothing above INFO."""
+    runner = await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    daw = table.thread("DAW")
+    before = await runner.bot.service.get_state(1)
+
+    listed = await fake.slash(
+        alice,
+        "odds",
+        attackers="8 Yeomen, 4 Crossbowmen, 6 Knights, 2 Dawnian Infantry",
+        defenders="12 Orc Troopers, 4 Ogre Heavy Infantry, 4 Wolfriders",
+        terrain="hills",
+        channel=daw,
+    )
+    text = deferred_and_private(listed)
+    assert "Odds: 20 Dawnian units against 20" in text
+    assert "Dawnians take the province: **65.2%**" in text, text
+    assert "Method: exact (" in text
+    assert "Expected rounds: 5.8" in text
+    assert "Knights 3.38" in text
+
+    sent = await fake.slash(
+        alice, "odds", province="Wolfsgate", channel=daw, **{"from": "Harrowgate"}
+    )
+    text = deferred_and_private(sent)
+    assert "at Wolfsgate" in text and "take the province" in text, text
+
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        refusals = {
+            "Name a battle": {},
+            "need both attackers and defenders": {"attackers": "2 Knights"},
+            "At most 99 of one item": {"attackers": "500 Knights", "defenders": "1 Troopers"},
+            "No unit": {"attackers": "2 Zorblaxes", "defenders": "1 Troopers"},
+            "cannot fight itself": {"attackers": "2 Knights", "defenders": "1 Dawnian Infantry"},
+            "No battle is set up at Wolfsgate": {"province": "Wolfsgate"},
+            "Terrain is for units listed by hand": {"province": "Wolfsgate", "terrain": "hills"},
+        }
+        for said, options in refusals.items():
+            refused = await fake.slash(alice, "odds", channel=daw, **options)
+            assert refused.ephemeral and said in refused.text, (said, refused.text)
+            assert "Allowed:" in refused.text or "Did you mean" in refused.text, refused.text
+    assert not [r for r in caplog.records if r.levelno > logging.INFO]
+    after = await runner.bot.service.get_state(1)
+    assert after.step == before.step and after.active == before.active
+    assert {u.id: u.location for u in after.peek_units()} == {
+        u.id: u.location for u in before.peek_units()
+    }
+
+    offered = await fake.autocomplete(alice, "odds", "from", "harrow", channel=daw)
+    assert [c["value"] for c in offered] == ["harrowgate"]
+
+
+async def test_turn_panel_odds_button_in_step_7(fake: FakeDiscord, make_bot: MakeBot) -> None:
+    """The turn panel's "Odds" button gives the odds of each battle due (R-COMBAT-01, -02)."""
+    await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await daw_turn_until_battles(fake, table, alice)
+    combat_panel = await panel(fake, table, "DAW", 1, showing="**Step 7 Combat**")
+    clicked = await fake.click(alice, combat_panel, control(combat_panel, "odds"))
+    text = deferred_and_private(clicked)
+    assert "at Kestrel Downs" in text and "at Wolfsgate" in text, text
+    assert text.count("Method: exact") == 2
