@@ -33,7 +33,7 @@ def _actions(rows: list[views.JSON]) -> list[str]:
         (Step.TRADE, ["disband", "done", "status", "help"]),
         (Step.UPKEEP, ["disband", "done", "status", "help"]),
         (Step.BUY, ["buy", "done", "status", "help"]),
-        (Step.MOVE, ["move", "done", "status", "help"]),
+        (Step.MOVE, ["move", "odds", "done", "status", "help"]),  # issue 13: the odds
     ],
 )
 def test_r_turn_02_the_panel_offers_the_current_steps_controls(
