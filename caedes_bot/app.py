@@ -53,6 +53,7 @@ EXTENSIONS: tuple[str, ...] = (
     "caedes_bot.cogs.move",
     "caedes_bot.cogs.ships",
     "caedes_bot.cogs.muster",
+    "caedes_bot.cogs.summon",
     "caedes_bot.cogs.attack",
     "caedes_bot.cogs.odds",
     "caedes_bot.cogs.turn",

@@ -109,6 +109,7 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
             "mu",
             "mv",
             "panel",
+            "sum",
             "trade",
         ]
     finally:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Ruleset, UnitKind
 from caedes_bot.gamedata.names import NAME_MAX, Found, contains, find, fold
-from caedes_bot.rules import buy, movement, muster, upkeep, upkeep_marks
+from caedes_bot.rules import buy, movement, muster, summons, upkeep, upkeep_marks
 from caedes_bot.rules.errors import (
     AmbiguousName,
     IllegalMove,
@@ -45,6 +45,7 @@ from caedes_bot.ui.describe import (
     unit_label,
 )
 from caedes_bot.ui.reasons import cannot_move
+from caedes_bot.ui.summoning import needs_text
 
 #: At most this many choices (Discord's limit).
 MAX_CHOICES = 25
@@ -564,15 +565,24 @@ def province_choices(
 def buy_choices(state: GameState, ruleset: Ruleset, faction: str, current: str) -> list[Choice]:
     """Units ``faction`` may buy now with their price after discounts (R-BUY-01, R-COMM-09;
     :func:`caedes_bot.rules.buy.buy_options`): the affordable ones first. Label:
-    ``"Dawnian Knights - 6 RP - A5 D4 M2"``."""
+    ``"Dawnian Knights - 6 RP - A5 D4 M2"``; an Undead or Summoned unit says what it needs
+    (``"- needs a Necromancer: Archursia has one"``, R-RACE-UND-01, R-RACE-SUM-01). Summoned
+    units come last: buying one summons it at once (R-MAGIC-SUMM-01)."""
     items: list[tuple[tuple[int, int], Choice]] = []
-    for index, option in enumerate(buy.buy_options(state, ruleset, faction)):
-        kind = option.kind
+    offers = [(o.kind, o.price, o.affordable) for o in buy.buy_options(state, ruleset, faction)]
+    rp = state.factions[faction].rp
+    for kind in summons.summoned_kinds(ruleset, faction):
+        price = summons.summon_prices(state, faction, kind, 1)[0][0]
+        offers.append((kind, price, price <= rp))
+    for index, (kind, price, affordable) in enumerate(offers):
         if not contains(current, kind.display_name, kind.id):
             continue
-        note = "" if option.affordable else " - too dear now"
-        label = f"{kind.display_name} - {option.price} RP - {kind_stats(kind)}{note}"
-        items.append(((0 if option.affordable else 1, index), (label, kind.id)))
+        note = "" if affordable else " - too dear now"
+        need = needs_text(state, ruleset, faction, kind)
+        if need:
+            note += f" - {need}"
+        label = f"{kind.display_name} - {price} RP - {kind_stats(kind)}{note}"
+        items.append(((0 if affordable else 1, index), (label, kind.id)))
     items.sort(key=lambda item: item[0])
     return [choice for _, choice in items[:MAX_CHOICES]]
 
@@ -601,13 +611,21 @@ def muster_province_choices(
     state: GameState, ruleset: Ruleset, faction: str, kind_id: str | None, current: str
 ) -> list[Choice]:
     """Provinces where one unit of ``kind_id`` may be mustered now (R-MUSTER-01..08,
-    R-RACE-*); with no kind, every province where any waiting unit may go."""
+    R-RACE-*), each with how many more it takes this step (``"takes 1 more this step"`` under
+    the one-unit limit of R-MUSTER-04, ``"any number"`` without it: :func:`muster.muster_room`);
+    with no kind, every province where any waiting unit may go."""
     waiting = state.factions[faction].purchases
     kinds = [kind_id] if kind_id else sorted(set(waiting))
-    legal: set[str] = set()
+    room: dict[str, int | None] = {}
     for kid in kinds:
-        legal |= set(muster.legal_muster_provinces(state, ruleset, faction, kid))
-    return province_choices(state, ruleset, faction, current, legal)
+        for pid, more in muster.muster_room(state, ruleset, faction, kid):
+            unlimited = more is None or (pid in room and room[pid] is None)
+            room[pid] = None if unlimited else more
+    notes = {
+        pid: "any number" if more is None else f"takes {more} more this step"
+        for pid, more in room.items()
+    }
+    return province_choices(state, ruleset, faction, current, room, notes=notes)
 
 
 @dataclass(frozen=True, slots=True)

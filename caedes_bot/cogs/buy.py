@@ -1,4 +1,7 @@
-"""Step 5, Buy: ``/buy`` and the turn panel's "Buy…" select (R-BUY-01..04).
+"""Step 5, Buy: ``/buy`` and the turn panel's "Buy…" select (R-BUY-01..05).
+
+A Summoned unit chosen here is summoned at once where the faction's Summoner stands, as
+``/summon`` does (R-MAGIC-SUMM-01, R-BUY-05).
 
 ``/buy unit count`` buys ``count`` units at once; "Buy…" on the turn panel opens a private
 select of the faction's units with their prices after discounts, each choice buying one. Every
@@ -22,7 +25,10 @@ from caedes_bot.cogs._play import (
 )
 from caedes_bot.cogs._transformers import buy_choices, kind_to_buy
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
+from caedes_bot.cogs.summon import summon, summon_order
+from caedes_bot.rules import summons
 from caedes_bot.rules.buy import BuyUnits
+from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 
@@ -46,7 +52,10 @@ async def on_buy_select(interaction: discord.Interaction, ref: views.ComponentRe
     seat = await seat_for_faction(interaction, ref.campaign_id, faction)
     expect = turn_expect(faction, round_no, Step.BUY)
     seat.check(expect)
-    order = BuyUnits(faction, ref.values[0], 1)
+    kind = seat.ruleset.units.get(ref.values[0])
+    order: Order = BuyUnits(faction, ref.values[0], 1)
+    if kind is not None and summons.is_summoned(kind):
+        order = summon_order(seat, kind, 1, None)  # R-MAGIC-SUMM-01: summoned at once
     await seat.give(order, expect=expect, then=buy_menu, update=True)
 
 
@@ -72,6 +81,9 @@ class BuyCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         kind = kind_to_buy(seat.ruleset, seat.faction, unit)
+        if summons.is_summoned(kind) and kind.faction == seat.faction:
+            await summon(seat, kind, count, None)  # R-MAGIC-SUMM-01, R-BUY-05: summoned at once
+            return
         await seat.give(BuyUnits(seat.faction, kind.id, count))
 
     @buy.autocomplete("unit")

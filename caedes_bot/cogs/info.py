@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._checks import campaign_context
+from caedes_bot.cogs._checks import campaign_context, find_campaign
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
     PlayCog,
@@ -99,8 +99,12 @@ class InfoCog(PlayCog):
     @app_commands.guild_only()
     async def unit(self, interaction: discord.Interaction, name: str) -> None:
         kind = resolve_kind(self.bot.ruleset, name, rule="R-GEN-04")
+        state = None
+        found = await find_campaign(interaction)
+        if found is not None:
+            state = await self.bot.service.get_state(found.info.id)
         await interaction.response.send_message(
-            embed=unit_embed(self.bot.ruleset, kind), ephemeral=True
+            embed=unit_embed(self.bot.ruleset, kind, state), ephemeral=True
         )
 
     @unit.autocomplete("name")

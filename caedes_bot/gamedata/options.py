@@ -38,7 +38,6 @@ UNBUILT_OPTIONS: Mapping[str, str] = {
     "blitz_after_flying": "R-ATTR-BLITZ-03",
     "breath_mode": "R-ATTR-BREATH-01",
     "breath_mighty_dice": "R-ATTR-BREATH-03",
-    "summoned_tower_is_fortification": "R-ATTR-FORT-06",
     "hero_leadership_bonus": "R-ATTR-HERO-02",
     "enchant_immune_types": "R-MAGIC-ENCH-02",
     "multiparty_threads": "R-PBP-NEG-01",

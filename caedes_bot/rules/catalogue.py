@@ -45,7 +45,7 @@ from caedes_bot.rules import (
     upkeep_marks,
     victory,
 )
-from caedes_bot.rules.combat import arithmetic, battle, roster, round_start, sides
+from caedes_bot.rules.combat import arithmetic, battle, roster, round_start, sides, summon_answer
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
@@ -102,6 +102,7 @@ MODULES = (
     roster,
     round_start,
     sides,
+    summon_answer,
     combat_events,
     combat_orders,
     movement_apply,
@@ -129,12 +130,15 @@ STEP_SPECS: tuple[StepSpec, ...] = (
 )
 
 #: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
-#: the marks to disband at upkeep (R-UPK-02), and the ship and cargo orders of step 6
-#: (R-MOVE-14..18), and taking back orders (/undo).
+#: the marks to disband at upkeep (R-UPK-02), the ship and cargo orders of step 6
+#: (R-MOVE-14..18), taking back orders (/undo), summons (R-MAGIC-SUMM-01) and the answer to a
+#: summons offer in a battle.
 ANYTIME_SPECS: tuple[StepSpec, ...] = (
     umpire.SPEC,
     upkeep_marks.SPEC,
     ships.SPEC,
     cargo.SPEC,
     undo.SPEC,
+    summons.SPEC,
+    summon_answer.SPEC,
 )

@@ -246,6 +246,8 @@ class Battle:
         withdrawn: attacking units that withdrew; still cleaned up at the end (R-ATTR-FORTI-02).
         start_done: slots of the round-start phase done this round
             (:mod:`caedes_bot.rules.combat.round_start`, R-COMBAT-03).
+        no_summons: factions that answered "no summons this battle": not asked again in it
+            (R-MAGIC-SUMM-01).
     """
 
     id: int
@@ -262,6 +264,7 @@ class Battle:
     records: list[BattleStepRecord] = field(default_factory=list)
     withdrawn: list[int] = field(default_factory=list)
     start_done: int = 0
+    no_summons: list[str] = field(default_factory=list)
 
     def units(self, side: Side) -> list[int]:
         """Ids of the units still fighting on ``side``."""
@@ -327,6 +330,10 @@ class DecisionKind(enum.StrEnum):
     UPKEEP_DISBAND = "upkeep_disband"
     """Which units go when RP cannot pay the upkeep bill (R-UPK-03); detail
     :class:`UpkeepDisbandDetail`."""
+
+    SUMMONS = "summons"
+    """Whether a faction with a Summoner in a battle summons units into it as a round begins
+    (R-MAGIC-SUMM-01); detail :class:`SummonsDetail`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,11 +441,36 @@ class UpkeepDisbandDetail:
 #: The detail of a pending decision: one frozen dataclass per :class:`DecisionKind`, each
 #: naming its kind in ``kind``. Stored as a JSON object of its fields; the decision's stored
 #: ``kind`` says which one it is.
-DecisionDetail = CasualtiesDetail | PressOrWithdrawDetail | UpkeepDisbandDetail
+@dataclass(frozen=True, slots=True)
+class SummonsDetail:
+    """What a ``summons`` decision asks (R-MAGIC-SUMM-01, R-COMM-11): a round of the battle
+    begins in a province where ``faction`` has a Summoner among the fighting units.
+
+    Attributes:
+        battle: the battle's id. space: where it is fought. round: the round beginning.
+        side: the side ``faction`` fights on (the defender is asked after the attacker).
+        faction: who may summon.
+        options: ``(kind id, price in RP)`` of each Summoned kind it may summon into this side
+            now (full cost outside its own turn, R-COMM-11).
+        rp: RP it holds.
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.SUMMONS
+    battle: int
+    space: str
+    round: int
+    side: Side
+    faction: str
+    options: tuple[tuple[str, int], ...]
+    rp: int
+
+
+DecisionDetail = CasualtiesDetail | PressOrWithdrawDetail | UpkeepDisbandDetail | SummonsDetail
 
 #: The detail class of each decision kind.
 DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
-    cls.kind: cls for cls in (CasualtiesDetail, PressOrWithdrawDetail, UpkeepDisbandDetail)
+    cls.kind: cls
+    for cls in (CasualtiesDetail, PressOrWithdrawDetail, UpkeepDisbandDetail, SummonsDetail)
 }
 
 

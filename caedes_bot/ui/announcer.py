@@ -50,16 +50,26 @@ from caedes_bot.domain.records import (
     time_left,
 )
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import trade, turn
+from caedes_bot.rules import dependants, summons, trade, turn
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import Battle, BattleStepRecord, CasualtiesDetail, GameState
+from caedes_bot.rules.state import Battle, BattleStepRecord, CasualtiesDetail, GameState, Side
 from caedes_bot.ui import views, wording
 from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption
 from caedes_bot.ui.text import split_message
+
+#: Events of a summons (R-MAGIC-SUMM-01) that belong to a battle and change its message: the
+#: offer (its controls), the answer and the units joining (its sides). They keep their own
+#: lines as well.
+SUMMONS_SHOWN = (
+    summons.SummonsOffered,
+    summons.SummonsDeclined,
+    summons.UnitsSummoned,
+    dependants.BoundUnitsLost,
+)
 
 #: Posts are kept under this many characters (Discord allows 2,000; mentions are added first).
 POST_LIMIT = 1900
@@ -372,6 +382,13 @@ class RichAnnouncer:
         for event in events:
             if isinstance(event, BATTLE_DETAIL) and event.battle not in ids:
                 ids.append(event.battle)
+            elif (
+                isinstance(event, SUMMONS_SHOWN)
+                and event.battle is not None
+                and event.battle not in ids
+            ):
+                # a summons offer or answer changes the battle message's controls and sides
+                ids.append(event.battle)
         out = []
         deadlines = deadlines_of(campaign)
         for battle_id in ids:
@@ -609,6 +626,16 @@ def _apply(history: BattleHistory, event: Event) -> None:
     elif isinstance(event, combat_events.BattleRoundEnded):
         history.attacker_units = list(event.attacker_units)
         history.defender_units = list(event.defender_units)
+    elif isinstance(event, summons.UnitsSummoned) and event.side is not None:
+        side = history.attacker_units if event.side is Side.ATTACKER else history.defender_units
+        side += [uid for uid, _kind in event.units]
+        for uid, kind in event.units:
+            history.kinds[uid] = kind
+            history.owners[uid] = event.faction
+    elif isinstance(event, dependants.BoundUnitsLost):
+        gone = {uid for uid, _kind, _space in event.units}
+        history.attacker_units = [u for u in history.attacker_units if u not in gone]
+        history.defender_units = [u for u in history.defender_units if u not in gone]
     elif isinstance(event, combat_events.AttackerWithdrew):
         history.attacker_units = [u for u in history.attacker_units if u not in event.unit_ids]
     elif isinstance(event, combat_events.BattleEnded):

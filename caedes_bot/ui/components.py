@@ -157,6 +157,11 @@ SHAPES: Mapping[str, Shape] = {
             "pick": Action(Value.CASUALTY),
         },
     ),
+    # A summons offer on the battle message: sum.<decision> (R-MAGIC-SUMM-01).
+    "sum": Shape(
+        (Part.NUMBER,),
+        {"pick": Action(Value.KIND), "skip": BUTTON, "never": BUTTON},
+    ),
     # A trade offer in the counterparty's orders thread: trade.<offer>.
     "trade": Shape((Part.NUMBER,), {"accept": BUTTON, "decline": BUTTON}),
     # The private menus of the turn panel: buy.<faction>.<round> and so on.

@@ -35,6 +35,7 @@ from caedes_bot.rules.state import (
     PressOrWithdrawDetail,
     Side,
     Step,
+    SummonsDetail,
     Unit,
 )
 from caedes_bot.ui import views, wording
@@ -50,6 +51,12 @@ from caedes_bot.ui.describe import (
 )
 from caedes_bot.ui.fleet import ships_near_text, ships_text
 from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, MARKS_MENU, STEPS, step_line
+from caedes_bot.ui.summoning import (
+    board_notes,
+    kind_notes,
+    province_notes,
+    summons_components,
+)
 from caedes_bot.ui.text import (
     EMBED_DESCRIPTION_LIMIT,
     EMBED_FIELD_VALUE_LIMIT,
@@ -152,6 +159,8 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
                 "and fight on (R-COMBAT-09)"
             )
         return text
+    if isinstance(detail, SummonsDetail):
+        return summons_decision_text(ruleset, detail)
     return f"disband at least {detail.must_disband_at_least} units to pay upkeep (R-UPK-03)"
 
 
@@ -347,6 +356,13 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         value=truncate(units or "none", EMBED_FIELD_VALUE_LIMIT),
         inline=False,
     )
+    notes = board_notes(state, ruleset, faction)
+    if notes:
+        embed.add_field(
+            name="Heroes, Towers, summoned and Undead",
+            value=truncate("\n".join(notes), EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
     fleet = ships_text(state, ruleset, faction)
     if fleet:
         embed.add_field(
@@ -430,6 +446,11 @@ def province_embed(state: GameState, ruleset: Ruleset, province_id: str) -> disc
         for f, kinds in by_owner.items()
     )
     embed.add_field(name="Units", value=units or "none", inline=False)
+    notes = province_notes(state, ruleset, province_id)
+    if notes:
+        embed.add_field(
+            name="Of note", value=truncate("\n".join(notes), EMBED_FIELD_VALUE_LIMIT), inline=False
+        )
     borders = sorted(game_map.provinces[p].name for p in game_map.land_neighbours(province_id))
     embed.add_field(name="Borders", value=", ".join(borders) or "none (an island)", inline=False)
     rivers = sorted({e.river for e in game_map.river_edges_of(province_id)})
@@ -446,8 +467,10 @@ def province_embed(state: GameState, ruleset: Ruleset, province_id: str) -> disc
     return fit_embed(embed)
 
 
-def unit_embed(ruleset: Ruleset, kind: UnitKind) -> discord.Embed:
-    """``/unit``: stats, cost, and each attribute explained in a sentence with its rule ID."""
+def unit_embed(ruleset: Ruleset, kind: UnitKind, state: GameState | None = None) -> discord.Embed:
+    """``/unit``: stats, cost, and each attribute explained in a sentence with its rule ID;
+    for a Hero, an Undead or a Summoned unit, how it comes onto the board and what keeps it
+    there (with ``state``: its faction's Necromancers or Summoners now)."""
     embed = discord.Embed(
         title=f"{kind.display_name} ({kind.id})", colour=_colour(ruleset, kind.faction)
     )
@@ -472,6 +495,13 @@ def unit_embed(ruleset: Ruleset, kind: UnitKind) -> discord.Embed:
         value=truncate("\n".join(lines) or "none", EMBED_FIELD_VALUE_LIMIT),
         inline=False,
     )
+    notes = kind_notes(ruleset, kind, state)
+    if notes:
+        embed.add_field(
+            name="On the board",
+            value=truncate("\n".join(notes), EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
     if kind.description:
         embed.set_footer(text=kind.description)
     return fit_embed(embed)
@@ -729,6 +759,8 @@ def decision_components(
                 f"Use default: {default}",
             ),
         ]
+    if isinstance(detail, SummonsDetail):
+        return summons_components(campaign_id, ruleset, decision)
     return []
 
 

@@ -321,6 +321,44 @@ def _hero_fell(event: dependants.HeroFell, state: GameState, ruleset: Ruleset) -
     )
 
 
+@_line(summons.UnitsSummoned)
+def _units_summoned(event: summons.UnitsSummoned, state: GameState, ruleset: Ruleset) -> str:
+    what = kind_counts(ruleset, [k for _uid, k in event.units])
+    joined = " and they join the battle there at once" if event.battle is not None else ""
+    return (
+        f"{faction_name(ruleset, event.faction)} summoned {what} at "
+        f"{space_name(ruleset, event.province)}{joined}; summoned units vanish when the next "
+        "Muster step begins (R-MAGIC-SUMM-01, R-MAGIC-SUMM-02)."
+    )
+
+
+@_line(summons.SummonsPaid)
+def _summons_paid(event: summons.SummonsPaid, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"Paid {event.total} RP for {event.count} {kind_name(ruleset, event.kind_id)}. "
+        f"{event.rp_after} RP left."
+    )
+
+
+@_line(summons.SummonsOffered)
+def _summons_offered(event: summons.SummonsOffered, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"Round {event.round} of the battle at {space_name(ruleset, event.space)} begins and "
+        "your Summoner fights there: summon units into it now, or not (the buttons on the "
+        "battle message, or /summon) (R-MAGIC-SUMM-01)."
+    )
+
+
+@_line(summons.SummonsDeclined)
+def _summons_declined(event: summons.SummonsDeclined, state: GameState, ruleset: Ruleset) -> str:
+    who = faction_name(ruleset, event.faction)
+    if event.by_default:
+        return f"{who} summoned nothing in round {event.round}: its time to answer ran out."
+    if event.whole_battle:
+        return f"{who} will summon nothing in this battle."
+    return f"{who} summoned nothing as round {event.round} began."
+
+
 @_line(summons.SummonsVanished)
 def _summons_vanished(event: summons.SummonsVanished, state: GameState, ruleset: Ruleset) -> str:
     by_owner: dict[str, list[str]] = {}

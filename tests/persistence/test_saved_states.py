@@ -35,6 +35,7 @@ ADDED_SINCE: dict[str, object] = {
     "units.*.landed": False,  # R-MOVE-15, R-COMBAT-09, R-MOVE-20 (boarding moves)
     "factions.*.diviner_bonuses": [],  # R-MAGIC-DIV-01 (bonuses waiting for step 3)
     "undo_log": [],  # /undo: the active faction's orders that may be taken back
+    "battle.no_summons": [],  # R-MAGIC-SUMM-01 ("no summons this battle")
 }
 
 

@@ -1,6 +1,6 @@
 """Pending decisions for tests: small builders and hypothesis strategies, one per kind
 (casualties R-COMBAT-06, press_or_withdraw R-COMBAT-08 and R-COMBAT-09, upkeep_disband
-R-UPK-03)."""
+R-UPK-03, summons R-MAGIC-SUMM-01)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from caedes_bot.rules.state import (
     DisbandCandidate,
     PendingDecision,
     PressOrWithdrawDetail,
+    Side,
+    SummonsDetail,
     UpkeepDisbandDetail,
 )
 
@@ -122,11 +124,23 @@ upkeep_details = st.builds(
     default=_id_tuples,
 )
 
+summons_details = st.builds(
+    SummonsDetail,
+    battle=_ids,
+    space=_codes,
+    round=st.integers(min_value=1, max_value=50),
+    side=st.sampled_from(Side),
+    faction=_codes,
+    options=st.lists(st.tuples(_codes, _counts), max_size=4).map(tuple),
+    rp=_counts,
+)
+
 #: The strategy of each kind's detail; a test checks that every kind is here.
 STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.CASUALTIES: casualties_details,
     DecisionKind.PRESS_OR_WITHDRAW: press_details,
     DecisionKind.UPKEEP_DISBAND: upkeep_details,
+    DecisionKind.SUMMONS: summons_details,
 }
 
 #: A detail of any kind.

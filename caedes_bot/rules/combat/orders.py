@@ -24,6 +24,7 @@ from caedes_bot.rules.combat.battle import (
     withdraw_units,
 )
 from caedes_bot.rules.combat.sides import battle_fighters
+from caedes_bot.rules.combat.summon_answer import answer_summons_by_default
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import (
     IllegalCombat,
@@ -217,5 +218,6 @@ SPEC = StepSpec(
     defaults={
         DecisionKind.CASUALTIES: answer_by_default,
         DecisionKind.PRESS_OR_WITHDRAW: answer_by_default,
+        DecisionKind.SUMMONS: answer_summons_by_default,  # R-PBP-DEAD-04: none
     },
 )

@@ -4,6 +4,8 @@ run for the attacking side and then for the defending side, before the missile s
 The actions today are, in catalogue order:
 
 1. ``mercenary``: excess Mercenaries of each faction on the side go (R-ATTR-MERC-01).
+2. ``summons``: a faction of the side with a Summoner fighting is asked whether it summons
+   (R-MAGIC-SUMM-01, :func:`caedes_bot.rules.summons.offer_summons`).
 
 Between the Mercenary check and the missile step come, in this order, summons
 (R-MAGIC-SUMM-01) and declarations of special actions (R-COMBAT-12).
@@ -43,6 +45,7 @@ from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.mercenary import MercenariesDeserted
 from caedes_bot.rules.state import Battle, GameState, Side
+from caedes_bot.rules.summons import offer_summons
 
 #: ``(state, ruleset, dice, battle, side) -> events``: one round-start action for one side.
 RoundStartRun = Callable[[GameState, Ruleset, Dice, Battle, Side], list[Event]]
@@ -93,6 +96,7 @@ def mercenary_check(
 #: The round-start actions in order (R-COMBAT-03); see the module docstring to add one.
 ROUND_START_ACTIONS: list[RoundStartAction] = [
     RoundStartAction("mercenary", mercenary_check),
+    RoundStartAction("summons", offer_summons),  # R-MAGIC-SUMM-01
 ]
 
 
