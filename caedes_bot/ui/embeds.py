@@ -56,6 +56,7 @@ from caedes_bot.ui.summoning import (
     kind_notes,
     province_notes,
     summons_components,
+    summons_decision_text,
 )
 from caedes_bot.ui.text import (
     EMBED_DESCRIPTION_LIMIT,
