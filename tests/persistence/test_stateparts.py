@@ -13,6 +13,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from caedes_bot.persistence.mappers import dump_state, load_state
 from caedes_bot.persistence.stateparts import (
@@ -23,7 +25,7 @@ from caedes_bot.persistence.stateparts import (
     load_parts,
     split_state,
 )
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.state import GameState, Unit
 from tests.persistence.support import PartStore
 
 SAVED = Path(__file__).parent / "saved"
@@ -118,3 +120,38 @@ def test_a_battle_ending_deletes_it_with_its_records() -> None:
 def test_an_unknown_part_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown state part 'x:1'"):
         join_parts([("game", '{"scenario":"s","dice_seed":"d"}'), ("x:1", "{}")])
+
+
+#: Changes made to a clone's units: ``(what, which unit by position, how many times)``.
+_EDITS = st.lists(
+    st.tuples(st.sampled_from(("wound", "remove", "add", "move_last")), st.integers(0, 30)),
+    max_size=12,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_EDITS, _EDITS)
+def test_any_edit_of_the_units_is_stored_in_its_order(
+    first: list[tuple[str, int]], second: list[tuple[str, int]]
+) -> None:
+    """Units wounded, removed, added or taken out and put back (which moves them last), over
+    two orders in a row: the parts stored give the state in memory, its order included."""
+    state = _saved("upkeep_disband")
+    store = PartStore(state)
+    for version, edits in enumerate((first, second), start=1):
+        new = state.clone()
+        for what, pick in edits:
+            keys = list(new.units)
+            key = keys[pick % len(keys)] if keys else None
+            if what == "add" or key is None:
+                uid = new.new_id()
+                new.units[str(uid)] = Unit(uid, "U-DAW-01", "DAW", "x")
+            elif what == "wound":
+                new.units[key].wounded = not new.units[key].wounded
+            elif what == "remove":
+                del new.units[key]
+            else:
+                new.units[key] = new.units.pop(key)
+        store.write(diff_state(state, new, version))
+        assert dump_state(store.load()) == dump_state(new)
+        state = new
