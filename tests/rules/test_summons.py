@@ -315,3 +315,35 @@ def test_r_magic_summ_03_summoned_units_die_with_the_last_summoner_in_battle() -
     (lost,) = [e for e in _of(out.events, BoundUnitsLost) if isinstance(e, BoundUnitsLost)]
     assert lost.rule == "R-MAGIC-SUMM-03" and [u[1] for u in lost.units] == ["WF"]
     assert casualties.faction == "WEL"
+
+
+def test_r_vic_05_a_faction_left_with_nothing_when_its_summons_go_is_eliminated() -> None:
+    """R-VIC-05, R-MAGIC-SUMM-03, R-TURN-04: the Druid alone holds f and summons a Fire
+    Elemental (3 RP). Melee: the Lizardman rolls 1 (a hit); Druid and Fire Elemental roll 9, 9.
+    The Wood Elves lose the Druid, and the elemental with it: they have no unit left and lose
+    f. When the next turn begins they are eliminated."""
+    from caedes_bot.rules.combat.orders import AssignCasualties
+    from caedes_bot.rules.victory import FactionEliminated
+
+    rs = _rs()
+    st = state(
+        rs,
+        units=[("WD", "WEL", "f"), ("LI", "LIZ", "f")],
+        owners=OWNERS,
+        active="LIZ",
+        step=Step.COMBAT,
+        rp={"WEL": 20},
+    )
+    lizard = st.unit(2)
+    lizard.attacking, lizard.move_ended, lizard.entered_from, lizard.path = True, True, "s", ["f"]
+    begin_combat_step(st, rs)
+    out = apply(st, FightBattle("LIZ", "f"), rs, ScriptedDice([]))
+    offer = out.state.pending[0].id
+    out = apply(out.state, AnswerSummons("WEL", offer, (("WF", 1),)), rs, ScriptedDice([1, 9, 9]))
+    out = apply(out.state, AssignCasualties("WEL", (1,)), rs, ScriptedDice([]))
+    assert out.state.units_of("WEL") == []
+    assert out.state.owners["f"] == "LIZ"
+    out = apply(out.state, EndStep("LIZ"), rs, NO_DICE)  # steps 7 and 8 end; the turn passes
+    gone = [e for e in out.events if isinstance(e, FactionEliminated)]
+    assert "WEL" in [e.faction for e in gone]  # (so are the factions this board never had)
+    assert out.state.factions["WEL"].eliminated
