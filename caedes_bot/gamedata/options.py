@@ -32,8 +32,6 @@ __all__ = [
 
 #: The options whose rule is not built yet, each with the ID of that rule.
 UNBUILT_OPTIONS: Mapping[str, str] = {
-    "landing_cavalry_penalty": "R-MOVE-20",
-    "cargo_fights": "R-COMBAT-14",
     "cavalry_blitz": "R-ATTR-BLITZ-01",
     "blitz_after_flying": "R-ATTR-BLITZ-03",
     "breath_mode": "R-ATTR-BREATH-01",

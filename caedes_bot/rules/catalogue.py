@@ -45,7 +45,15 @@ from caedes_bot.rules import (
     upkeep_marks,
     victory,
 )
-from caedes_bot.rules.combat import arithmetic, battle, roster, round_start, sides, summon_answer
+from caedes_bot.rules.combat import (
+    arithmetic,
+    battle,
+    naval,
+    roster,
+    round_start,
+    sides,
+    summon_answer,
+)
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
@@ -99,6 +107,7 @@ MODULES = (
     victory,
     arithmetic,
     battle,
+    naval,
     roster,
     round_start,
     sides,

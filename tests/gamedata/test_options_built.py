@@ -140,11 +140,13 @@ def test_scenario_may_name_an_unbuilt_option_at_its_default(data: Path) -> None:
 def test_options_file_setting_an_unbuilt_option_is_refused(data: Path) -> None:
     text = (data / "options.toml").read_text(encoding="utf-8")
     (data / "options.toml").write_text(
-        text.replace("cargo_fights = true", "cargo_fights = false"), encoding="utf-8"
+        text.replace("early_end_needs_vote = true", "early_end_needs_vote = false"),
+        encoding="utf-8",
     )
     with pytest.raises(GameDataError) as info:
         load_ruleset(data)
     assert info.value.problems == [
-        "options.toml: option 'cargo_fights': the option cargo_fights is not built yet: this"
-        " version of the bot does not run its rule R-COMBAT-14, so it stays at its default true"
+        "options.toml: option 'early_end_needs_vote': the option early_end_needs_vote is not"
+        " built yet: this version of the bot does not run its rule R-VIC-04, so it stays at its"
+        " default true"
     ]

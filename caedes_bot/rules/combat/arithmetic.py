@@ -191,6 +191,8 @@ class Fighter:
         muster_seq: for the "most recently mustered" tie-break (R-COMBAT-06).
         mercenary: counts as a Mercenary (R-ATTR-MERC-01, option ``giant_allies_mercenary``).
         can_withdraw: may withdraw from this battle (R-COMBAT-08, R-COMBAT-09).
+        attack_penalty: taken off its attack value when it attacks (R-MOVE-20: 3 for cavalry
+            based on a ship).
     """
 
     id: int
@@ -205,6 +207,7 @@ class Fighter:
     #: ``fighter_values(kind, terrain)`` if the caller has it already (a battle keeps one per
     #: kind and terrain); else it is worked out here
     known_values: FighterValues | None = field(default=None, compare=False, repr=False)
+    attack_penalty: int = 0
     #: the kind has Fortitude (R-ATTR-FORTI-01); worked out from ``kind``
     fortitude: bool = field(init=False, compare=False, repr=False)
     #: hits this unit can still take: 2 for an unwounded Fortitude unit, else 1
@@ -320,6 +323,7 @@ def rolling_value(f: Fighter, ctx: StepContext) -> int | None:
         value = values.attack
         if value is None:
             return None
+        value -= f.attack_penalty  # R-MOVE-20
         if ctx.predator_symmetric and Side.DEFENDER in ctx.predator and values.predated:
             value -= 1
         return value

@@ -62,6 +62,7 @@ from caedes_bot.rules.combat.events import (
     CasualtiesRemoved,
     WithdrawalOffered,
 )
+from caedes_bot.rules.combat.naval import first_defender, is_naval, lost_with_ships
 from caedes_bot.rules.combat.roster import remove_units
 from caedes_bot.rules.combat.round_start import run_round_start
 from caedes_bot.rules.combat.sides import (
@@ -180,7 +181,9 @@ def begin_battle(
         space=space,
         attacker=attacker,
         defenders=handout_order(
-            {u.owner for u in defending}, state.owner(space), ruleset.turn_order
+            {u.owner for u in defending},
+            first_defender(state, ruleset, space, defending),  # R-COMBAT-06: at sea, most units
+            ruleset.turn_order,
         ),
         attacker_units=[u.id for u in attacking],
         defender_units=[u.id for u in defending],
@@ -420,6 +423,8 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
         gone, hurt = apply_assignment(fighters, share.assignment)
         destroyed[share.side] += gone
         wounded[share.side] += hurt
+    for side in Side:  # R-MOVE-19: the units aboard a sunk ship go down with it
+        destroyed[side] += lost_with_ships(state, ruleset, destroyed[side])
     for side in Side:
         for uid in wounded[side]:
             state.unit(uid).wounded = True
@@ -530,7 +535,7 @@ def end_battle(
     remove_units(state, battle, destroyed_at_end)
     events += _lose_bound(state, ruleset, battle)
     result = forced or classify(len(battle.attacker_units), len(battle.defender_units))
-    if result is BattleResult.ATTACKER_WON:
+    if result is BattleResult.ATTACKER_WON and not is_naval(ruleset, battle.space):
         events += capture(state, battle.space, battle.attacker, battle=battle.id)
     for uid in battle.attacker_units:
         state.unit(uid).attacking = False

@@ -11,10 +11,12 @@ from caedes_bot.rules.state import Battle, GameState
 
 def remove_units(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> None:
     """Take ``unit_ids`` off the board and out of both sides of ``battle`` (R-COMBAT-04,
-    R-COMBAT-07). Ids not on the board are ignored. Mutates ``state`` and ``battle``."""
+    R-COMBAT-07); the units aboard a ship among them go down with it (R-MOVE-19). Ids not on
+    the board are ignored. Mutates ``state`` and ``battle``."""
     gone = set(unit_ids)
     if not gone:
         return
+    gone |= {u.id for u in state.peek_units() if u.aboard is not None and u.aboard in gone}
     units = state.units
     for uid in gone:
         key = str(uid)

@@ -18,6 +18,13 @@ from caedes_bot.rules.combat.arithmetic import (
     fighter_values,
     step_context,
 )
+from caedes_bot.rules.combat.naval import (
+    attack_penalty,
+    fighting_defenders,
+    is_naval,
+    may_withdraw_at_sea,
+    naval_sides,
+)
 from caedes_bot.rules.mercenary import is_mercenary
 from caedes_bot.rules.ownership import peek_hostile_units
 from caedes_bot.rules.state import (
@@ -80,7 +87,9 @@ def fighter_of(
     values: dict[tuple[str, Terrain | None], FighterValues] | None = None,
 ) -> Fighter:
     """The :class:`Fighter` for ``unit`` on ``side`` of the battle in ``space``. ``values``, if
-    given, keeps the :func:`fighter_values` of each kind id and terrain of one ruleset."""
+    given, keeps the :func:`fighter_values` of each kind id and terrain of one ruleset. At sea
+    a ship and its cargo withdraw together (R-COMBAT-08), and cavalry based on a ship attacks
+    at -3 (R-MOVE-20, :mod:`.naval`)."""
     kind = ruleset.kind(unit.kind)
     terrain = combat_terrain(state, ruleset, unit)
     known = None
@@ -88,6 +97,10 @@ def fighter_of(
         known = values.get((kind.id, terrain))
         if known is None:
             known = values[(kind.id, terrain)] = fighter_values(kind, terrain)
+    if is_naval(ruleset, space):
+        withdraws = may_withdraw_at_sea(state, ruleset, unit, space)
+    else:
+        withdraws = can_withdraw(ruleset, unit, space)
     return Fighter(
         id=unit.id,
         kind=kind,
@@ -97,8 +110,9 @@ def fighter_of(
         wounded=unit.wounded,
         muster_seq=unit.muster_seq,
         mercenary=is_mercenary(kind, state.options),
-        can_withdraw=side is Side.ATTACKER and can_withdraw(ruleset, unit, space),
+        can_withdraw=side is Side.ATTACKER and withdraws,
         known_values=known,
+        attack_penalty=attack_penalty(state, ruleset, unit, side),
     )
 
 
@@ -107,8 +121,12 @@ def battle_sides(
 ) -> tuple[list[Unit], list[Unit]]:
     """The units of each side of a battle ``attacker`` fights in ``space`` (R-COMBAT-01,
     R-COMBAT-15): its own units there except Towers and ships; every unit of a non-partner
-    faction there (with river-edge ships under ``river_ship_occupies``, R-MOVE-13). Each side
-    in id order. For reading only: the units are not copied, the caller must not change them."""
+    faction there (with river-edge ships under ``river_ship_occupies``, R-MOVE-13; their cargo
+    only with ``cargo_fights``, R-COMBAT-14). At sea, the sides of :func:`.naval.naval_sides`.
+    Each side in id order. For reading only: the units are not copied, the caller must not
+    change them."""
+    if is_naval(ruleset, space):
+        return naval_sides(state, ruleset, space, attacker)
     attackers = sorted(
         (
             u
@@ -119,7 +137,7 @@ def battle_sides(
         ),
         key=lambda u: u.id,
     )
-    return attackers, peek_hostile_units(state, ruleset, space, attacker)
+    return attackers, fighting_defenders(state, peek_hostile_units(state, ruleset, space, attacker))
 
 
 class _Memo:

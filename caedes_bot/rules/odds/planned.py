@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import BaseType, Options, Ruleset, Terrain, UnitKind
 from caedes_bot.rules.combat.arithmetic import Fighter, best_combat_terrain, handout_order
+from caedes_bot.rules.combat.naval import first_defender
 from caedes_bot.rules.combat.sides import battle_sides, fighter_of
 from caedes_bot.rules.dependants import BONDS
 from caedes_bot.rules.mercenary import is_mercenary
@@ -105,7 +106,8 @@ def battle_now(
     fighters = [fighter_of(state, ruleset, u, Side.ATTACKER, space) for u in attackers] + [
         fighter_of(state, ruleset, u, Side.DEFENDER, space) for u in defenders
     ]
-    order = handout_order({u.owner for u in defenders}, state.owner(space), ruleset.turn_order)
+    first = first_defender(state, ruleset, space, defenders)  # R-COMBAT-06: at sea, most units
+    order = handout_order({u.owner for u in defenders}, first, ruleset.turn_order)
     return BattleSetup(
         space,
         tuple(fighters),
@@ -172,7 +174,8 @@ def planned_attack(
         + [fighter_of(state, ruleset, u, Side.ATTACKER, space) for u in there if u.id not in seen]
         + [fighter_of(state, ruleset, u, Side.DEFENDER, space) for u in defenders]
     )
-    order = handout_order({u.owner for u in defenders}, state.owner(space), ruleset.turn_order)
+    first = first_defender(state, ruleset, space, defenders)  # R-COMBAT-06: at sea, most units
+    order = handout_order({u.owner for u in defenders}, first, ruleset.turn_order)
     return BattleSetup(
         space,
         tuple(fighters),
