@@ -612,8 +612,9 @@ def muster_province_choices(
 ) -> list[Choice]:
     """Provinces where one unit of ``kind_id`` may be mustered now (R-MUSTER-01..08,
     R-RACE-*), each with how many more it takes this step (``"takes 1 more this step"`` under
-    the one-unit limit of R-MUSTER-04, ``"any number"`` without it: :func:`muster.muster_room`);
-    with no kind, every province where any waiting unit may go."""
+    the one-unit limit of R-MUSTER-04, ``"any number"`` without it: :func:`muster.muster_room`),
+    and for a ship the water it may go on (R-ATTR-WATER-03); with no kind, every place where
+    any waiting unit may go."""
     waiting = state.factions[faction].purchases
     kinds = [kind_id] if kind_id else sorted(set(waiting))
     room: dict[str, int | None] = {}
@@ -625,7 +626,10 @@ def muster_province_choices(
         pid: "any number" if more is None else f"takes {more} more this step"
         for pid, more in room.items()
     }
-    return province_choices(state, ruleset, faction, current, room, notes=notes)
+    found = province_choices(state, ruleset, faction, current, room, notes=notes)
+    water = sorted((ruleset.map.space_name(s), s) for s in room if not ruleset.map.is_province(s))
+    found += [(name, s) for name, s in water if contains(current, name, s)]
+    return found[:MAX_CHOICES]
 
 
 @dataclass(frozen=True, slots=True)

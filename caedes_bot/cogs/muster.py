@@ -32,7 +32,9 @@ from caedes_bot.cogs._transformers import (
     resolve_province,
 )
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
+from caedes_bot.gamedata.model import BaseType
 from caedes_bot.rules.muster import MusterUnits
+from caedes_bot.rules.ships import resolve_water
 from caedes_bot.rules.state import Step
 from caedes_bot.ui import views
 
@@ -102,7 +104,10 @@ class MusterCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         kind = kind_to_muster(seat.state, seat.ruleset, seat.faction, unit)
-        place = resolve_province(seat.ruleset, province, rule="R-MUSTER-01", at_sea=AT_SEA)
+        if kind.base_type is BaseType.SHIP:  # R-ATTR-WATER-03: ships go on the water
+            place = resolve_water(seat.ruleset, province)
+        else:
+            place = resolve_province(seat.ruleset, province, rule="R-MUSTER-01", at_sea=AT_SEA)
         await seat.give(MusterUnits(seat.faction, ((kind.id, place),)))
 
     @muster.autocomplete("unit")

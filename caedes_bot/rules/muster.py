@@ -332,10 +332,12 @@ def muster_room(
     """Where one unit of ``kind_id`` may be mustered now and how many more units that place
     takes: ``(province id, 1)`` where the one-unit limit of R-MUSTER-04 applies and is not used
     yet, ``(province id, None)`` where there is no limit (R-MUSTER-05, R-ATTR-FORT-04,
-    R-RACE-ACH-01, R-RACE-HEL-01, R-RACE-UND-01). Sorted by province name, as
-    :func:`legal_muster_provinces`."""
+    R-RACE-ACH-01, R-RACE-HEL-01, R-RACE-UND-01); for a ship the water spaces it may go on,
+    each ``None`` (R-ATTR-WATER-03). Sorted by name, as :func:`legal_muster_provinces`."""
     kind = ruleset.units.get(kind_id)
-    if kind is None or kind.base_type is BaseType.SHIP or kind.race is Race.SUMMONED:
+    if kind is not None and kind.base_type is BaseType.SHIP:  # R-ATTR-WATER-03: on the water
+        return [(space, None) for space in ship_muster_places(state, ruleset, faction)]
+    if kind is None or kind.race is Race.SUMMONED:
         return []
     out: list[tuple[str, int | None]] = []
     for province in sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id)):

@@ -29,18 +29,20 @@ follow the ship's, so a ship that withdraws takes them back with it (R-COMBAT-08
 
 from __future__ import annotations
 
+import difflib
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Ruleset, UnitKind, movement_allowance
+from caedes_bot.gamedata.names import find
 from caedes_bot.gamedata.water import (
     is_navigable,
     province_waters,
     water_neighbours,
 )
 from caedes_bot.rules.dice import Dice
-from caedes_bot.rules.errors import IllegalMove, RuleViolation, UnknownName
+from caedes_bot.rules.errors import AmbiguousName, IllegalMove, RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step, Unit
@@ -290,25 +292,37 @@ def sail_destinations(state: GameState, ruleset: Ruleset, ship: Unit) -> dict[st
     }
 
 
-def _resolve_space(ruleset: Ruleset, name: str) -> str:
-    """The water space id for ``name`` (an id or a sea zone's name, any case)."""
+def resolve_water(ruleset: Ruleset, name: str) -> str:
+    """The water space id for ``name``: an id, or the name of a sea zone or river edge, any
+    case (R-GEN-04).
+
+    Raises:
+        IllegalMove: ``name`` is a province (R-ATTR-WATER-01).
+        UnknownName: no such water space.
+    """
     game_map = ruleset.map
     if name in game_map.sea_zones or name in game_map.rivers:
         return name
-    folded = name.strip().lower()
-    for sea in game_map.sea_zones.values():
-        if sea.name.lower() == folded or sea.id == folded:
-            return sea.id
-    for edge_id in game_map.rivers:
-        if game_map.space_name(edge_id).lower() == folded:
-            return edge_id
-    if game_map.is_province(name):
+    waters = [(s, (s, game_map.space_name(s))) for s in game_map.sea_zones]
+    waters += [
+        (e, (e, game_map.space_name(e))) for e, edge in game_map.rivers.items() if edge.navigable
+    ]
+    found = find(name, waters)
+    if found.item is not None:
+        return found.item
+    lands = find(name, ((p.id, (p.id, p.name)) for p in game_map.provinces.values()))
+    if lands.item is not None:
         raise IllegalMove(
-            f"Ships never enter a province ({game_map.space_name(name)}).",
+            f"Ships never enter a province ({game_map.space_name(lands.item)}).",
             rule="R-ATTR-WATER-01",
             allowed="a sea zone or a navigable river edge",
         )
-    raise UnknownName("sea zone or river edge", name, (), rule="R-MOVE-18")
+    if found.ambiguous:
+        names = tuple(game_map.space_name(s) for s in found.ambiguous)
+        raise AmbiguousName("sea zone or river", name, names, rule="R-MOVE-18")
+    labels = [label for _s, (_i, label) in waters]
+    near = tuple(difflib.get_close_matches(name, labels, n=3, cutoff=0.5))
+    raise UnknownName("sea zone or river", name, near, rule="R-MOVE-18")
 
 
 def _route_via(
@@ -343,7 +357,7 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
         raise RuleViolation("Name at least one ship to sail.", rule="R-MOVE-18")
     if len(set(order.unit_ids)) != len(order.unit_ids):
         raise RuleViolation("A ship is listed twice in one order.", rule="R-MOVE-18")
-    stops = [_resolve_space(ruleset, s) for s in (*order.via, order.destination)]
+    stops = [resolve_water(ruleset, s) for s in (*order.via, order.destination)]
     destination = stops[-1]
     game_map = ruleset.map
     name = game_map.space_name(destination)

@@ -150,3 +150,36 @@ async def test_infantry_lands_among_enemies_and_may_not_withdraw(
     status = await fake.slash(elf, "province", name="Hartsford", channel=hel)
     assert "1 High Elven Infantry" in status.text
     dice.assert_used_up()
+
+
+async def test_a_ship_is_bought_and_mustered_on_the_water(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-BUY-01, R-ATTR-WATER-03, R-MUSTER-01: the High Elves (10 RP) buy a ship for 8 RP with no
+    warning (their Tower stands in Silverhaven, on the Strait of Estlon and the Eastern Deep);
+    in step 8 /muster offers the water beside Silverhaven and places the ship there."""
+    dice = QueuedDice()
+    await make_bot(service_options={"dice_factory": dice.factory()}, ruleset=_voyage(ruleset))
+    elf = fake.players[0]
+    table = await staffed_campaign(fake, scenario="voyage", seats={"HEL": elf})
+    hel = table.thread("HEL")
+    for _ in range(3):  # Trade, perhaps Redeem, until Buy waits (R-TURN-02)
+        shown = await fake.slash(elf, "status", channel=hel)
+        if "step 5 Buy" in shown.text:
+            break
+        await fake.slash(elf, "done", channel=hel)
+    bought = await fake.slash(elf, "buy", unit="High Elven Ship", count=1, channel=hel)
+    assert "Bought 1 High Elven Ship for 8 RP." in bought.text and "Warning" not in bought.text
+    for _ in range(3):  # Buy, Move, Combat
+        done = await fake.slash(elf, "done", channel=hel)
+        if "step 8 Muster" in done.text:
+            break
+    waters = await fake.autocomplete(
+        elf, "muster", "province", "", channel=hel, unit="High Elven Ship"
+    )
+    assert [c["value"] for c in waters] == ["eastern-deep", "strait-of-estlon"]
+    placed = await fake.slash(
+        elf, "muster", unit="High Elven Ship", province="Eastern Deep", channel=hel
+    )
+    assert "mustered 1 High Elven Ship in Eastern Deep" in placed.text
+    dice.assert_used_up()

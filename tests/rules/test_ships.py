@@ -383,3 +383,22 @@ def test_r_move_13_option_river_ship_occupies_a_lone_river_ship_holds_its_provin
         st = state(small, units=[("INF", "DAW", "p"), ("OSHIP", "ORC", "river:r|t")])
         out = apply(st, MoveUnits("DAW", (1,), "r"), small, NO_DICE)
         assert out.state.unit(1).attacking is attack
+
+
+def test_r_gen_04_water_is_named_by_id_name_or_its_start() -> None:
+    """R-GEN-04, R-ATTR-WATER-01: a water space is named by its id, its name in any case or the
+    start of one name; a province is refused (ships never enter one); an unknown name gets
+    near matches."""
+    from caedes_bot.rules.errors import UnknownName
+    from caedes_bot.rules.ships import resolve_water
+
+    rs = _rs()
+    assert resolve_water(rs, "s1") == "s1"
+    assert resolve_water(rs, "S3") == "s3"
+    assert resolve_water(rs, "river (p/r)") == EDGE_PR
+    with pytest.raises(IllegalMove) as err:
+        resolve_water(rs, "Inland")
+    assert err.value.rule == "R-ATTR-WATER-01"
+    with pytest.raises(UnknownName) as unknown:
+        resolve_water(rs, "S9")
+    assert unknown.value.suggestions[:1] in (("S1",), ("S2",), ("S3",))
