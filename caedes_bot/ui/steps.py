@@ -132,7 +132,8 @@ STEPS: Mapping[Step, StepWording] = {
             "attack, fought in step 7."
         ),
         commands=(
-            "**Move…** on the turn panel or `/move units from to`; **Done moving** or `/done`."
+            "**Move…** on the turn panel or `/move units from to`; at sea `/sail`, `/embark` "
+            "and `/disembark`; **Done moving** or `/done`."
         ),
         done="Done moving",
         menu=MenuButton("move", "Move…", emoji="🚶"),
