@@ -292,3 +292,26 @@ def test_r_move_13_a_river_ship_and_its_cargo_defend_a_province_beside_it() -> N
         assert st.unit(1).attacking
         _attackers, defenders = battle_sides(st, rs, "r", "DAW")
         assert [u.id for u in defenders] == defending
+
+
+def test_r_combat_14_the_odds_of_a_naval_battle_use_its_sides_and_hand_out() -> None:
+    """R-COMBAT-14, R-COMBAT-06: the odds calculator sets up a naval battle as the battle does:
+    the attacker's two ships against the Orc ship and two Wood Elven ships, hits handed out
+    from the Wood Elves (most units there)."""
+    from caedes_bot.rules.odds import battle_fighters_for
+
+    rs = _rs()
+    st = _place(
+        rs,
+        [
+            ("SHIP", "DAW", "s1"),
+            ("SHIP", "DAW", "s1"),
+            ("OSHIP", "ORC", "s2"),
+            ("WSHIP", "WEL", "s2"),
+            ("WSHIP", "WEL", "s2"),
+        ],
+    )
+    st = _go(st, rs, SailShips("DAW", (1, 2), "s2")).state
+    fighters, attacker, order, _round, _hitless = battle_fighters_for(st, rs, "s2")
+    assert attacker == "DAW" and order == ["WEL", "ORC"]
+    assert sorted(f.id for f in fighters) == [1, 2, 3, 4, 5]
