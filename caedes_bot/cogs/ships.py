@@ -29,21 +29,33 @@ from caedes_bot.service import Expect
 from caedes_bot.ui.describe import space_name, unit_label
 from caedes_bot.ui.fleet import ship_label
 
-_IDS = re.compile(r"#?\s*(\d{1,9})")
+_ID = re.compile(r"#?\d{1,9}")
 _MAX = 25
 
 
 def _unit_ids(state: GameState, ruleset: Ruleset, faction: str, text: str) -> tuple[int, ...]:
-    """The unit ids ``text`` names: numbers (``"#3, #4"``) or, between commas, the words of one
-    of the faction's units each (as ``/disband`` reads them)."""
-    parts = [p.strip() for p in text.split(",") if p.strip()]
+    """The unit ids ``text`` names: numbers (``"#3, #4"`` or ``"3 4"``) or, between commas, the
+    words of one of the faction's units each (as ``/disband`` reads them).
+
+    Raises:
+        RuleViolation: more units than a command takes; see also
+            :func:`~caedes_bot.cogs._transformers.resolve_own_unit`.
+    """
     out: list[int] = []
-    for part in parts:
-        numbers = _IDS.findall(part)
-        if numbers and _IDS.sub("", part).strip(" ,") == "":
-            out += [int(n) for n in numbers]
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        tokens = part.replace("#", " #").split()
+        if tokens and all(_ID.fullmatch(t) for t in tokens):
+            out += [int(t.lstrip("#")) for t in tokens]
         else:
             out.append(resolve_own_unit(state, ruleset, faction, part))
+        if len(out) > _MAX:
+            raise RuleViolation(
+                f"A command names at most {_MAX} units.",
+                rule="R-MOVE-15",
+                allowed="fewer units, like #3, #4",
+            )
     return tuple(out)
 
 

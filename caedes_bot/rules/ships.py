@@ -322,7 +322,9 @@ def resolve_water(ruleset: Ruleset, name: str) -> str:
         raise AmbiguousName("sea zone or river", name, names, rule="R-MOVE-18")
     labels = [label for _s, (_i, label) in waters]
     near = tuple(difflib.get_close_matches(name, labels, n=3, cutoff=0.5))
-    raise UnknownName("sea zone or river", name, near, rule="R-MOVE-18")
+    unknown = UnknownName("sea zone or river", name, near, rule="R-MOVE-18")
+    unknown.allowed = "a sea zone's or navigable river's name (or its start)"
+    raise unknown
 
 
 def _route_via(

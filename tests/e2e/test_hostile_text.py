@@ -79,6 +79,10 @@ FAMILIES: dict[str, tuple[str, dict[str, Any], str]] = {
     "trade accept": ("trade accept", {}, "offer"),
     "buy unit": ("buy", {}, "unit"),
     "muster unit": ("muster", {"province": "Brightholm"}, "unit"),
+    "sail ship": ("sail", {"to": "Dilgac Sound"}, "ship"),
+    "sail via": ("sail", {"ship": "#1", "to": "Dilgac Sound"}, "via"),
+    "embark units": ("embark", {"ship": "#1"}, "units"),
+    "disembark to": ("disembark", {"units": "#1"}, "to"),
 }
 
 
