@@ -70,6 +70,7 @@ class Embark(Order):
     """Put land units of the active faction aboard ship ``ship_id`` (R-MOVE-14, R-MOVE-15)."""
 
     label = "Going aboard"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     unit_ids: tuple[int, ...]
     ship_id: int
@@ -81,6 +82,7 @@ class Disembark(Order):
     (R-MOVE-15..17); ``terrain`` names the terrain they use there (R-MOVE-03), if any."""
 
     label = "Landing"
+    undoable = True
 
     unit_ids: tuple[int, ...]
     destination: str

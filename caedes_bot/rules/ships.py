@@ -188,6 +188,7 @@ class SailShips(Order):
     """
 
     label = "Sailing ships"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     unit_ids: tuple[int, ...]
     destination: str

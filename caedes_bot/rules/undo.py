@@ -1,8 +1,9 @@
 """Taking back a faction's last orders of the current step (``/undo``).
 
 An order class that sets ``undoable = True`` (:attr:`~caedes_bot.rules.orders.Order.undoable`;
-today :class:`~caedes_bot.rules.movement.MoveUnits` and
-:class:`~caedes_bot.rules.movement.FlyUnits`) leaves a record of what it changed each time it is
+today :class:`~caedes_bot.rules.movement.MoveUnits`,
+:class:`~caedes_bot.rules.movement.FlyUnits`, :class:`~caedes_bot.rules.ships.SailShips`,
+:class:`~caedes_bot.rules.cargo.Embark` and :class:`~caedes_bot.rules.cargo.Disembark`) leaves a record of what it changed each time it is
 applied without rolling a die: the units it touched as they were before it, the factions' records
 and the owners of provinces before it, and the id counter (:func:`after_order`, called by
 :func:`caedes_bot.rules.engine.apply` after every order). :class:`UndoLastOrder` restores the last

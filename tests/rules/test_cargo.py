@@ -263,3 +263,18 @@ def test_r_move_15_land_units_cannot_walk_off_a_ship() -> None:
     st = state(rs, units=[("SHIP", "DAW", "s1"), ("INF", "DAW", "s1")])
     st.unit(2).aboard = 1
     assert _refused(st, rs, MoveUnits("DAW", (2,), "a")).rule == "R-MOVE-15"
+
+
+def test_undo_takes_back_a_landing_a_sail_and_a_boarding_in_reverse_order() -> None:
+    """/undo (issue 11): board at s1, sail to s2, land in c; three undos put everything back
+    as it was, in reverse order."""
+    from caedes_bot.rules.undo import UndoLastOrder
+
+    rs = _rs()
+    start = state(rs, units=[("SHIP", "DAW", "s1"), ("INF", "DAW", "a")])
+    st = _go(start, rs, Embark("DAW", (2,), 1))
+    st = _go(st, rs, SailShips("DAW", (1,), "s2"))
+    st = _go(st, rs, Disembark("DAW", (2,), "c"))
+    for _ in range(3):
+        st = _go(st, rs, UndoLastOrder("DAW"))
+    assert st.units == start.units
