@@ -298,7 +298,7 @@ def test_r_combat_14_the_odds_of_a_naval_battle_use_its_sides_and_hand_out() -> 
     """R-COMBAT-14, R-COMBAT-06: the odds calculator sets up a naval battle as the battle does:
     the attacker's two ships against the Orc ship and two Wood Elven ships, hits handed out
     from the Wood Elves (most units there)."""
-    from caedes_bot.rules.odds import battle_fighters_for
+    from caedes_bot.rules.odds.planned import battle_now
 
     rs = _rs()
     st = _place(
@@ -312,6 +312,6 @@ def test_r_combat_14_the_odds_of_a_naval_battle_use_its_sides_and_hand_out() -> 
         ],
     )
     st = _go(st, rs, SailShips("DAW", (1, 2), "s2")).state
-    fighters, attacker, order, _round, _hitless = battle_fighters_for(st, rs, "s2")
-    assert attacker == "DAW" and order == ["WEL", "ORC"]
-    assert sorted(f.id for f in fighters) == [1, 2, 3, 4, 5]
+    setup = battle_now(st, rs, "s2")
+    assert setup.attacker == "DAW" and list(setup.defender_order) == ["WEL", "ORC"]
+    assert sorted(f.id for f in setup.fighters) == [1, 2, 3, 4, 5]
