@@ -50,6 +50,7 @@ __all__ = [
     "NoMapShapes",
     "faction_rgb",
     "layout",
+    "place_labels",
     "render_map",
 ]
 
@@ -191,11 +192,9 @@ def _render(scene: MapScene, ruleset: Ruleset) -> bytes:
         draw.polygon(rings[space], fill=fills[space])
     # 2. what each space says, placed first so that patterns keep clear of it
     keep_clear: list[tuple[float, float, float, float]] = []
-    labels = []
-    for space in shown:
+    labels = place_labels(draw, scene, ruleset, lay, shown)
+    for space, items in labels:
         ix, iy = lay.px(*geometry.inner[space])
-        items = _label_items(draw, scene, ruleset, space, ix, iy)
-        labels.append((space, items))
         keep_clear.append(
             (ix - CLEAR_PX - 4, iy - CLEAR_PX - 4, ix + CLEAR_PX + 4, iy + CLEAR_PX + 4)
         )
@@ -281,15 +280,68 @@ def _label_items(
         y = bottom + 4
     if space in scene.battles:
         items.append(((ix + 14, iy - 9, ix + 32, iy + 9), ("battle", "", (ix + 23, iy))))
-    for counter in scene.counters.get(space, ()):
-        text = _counter_text(counter)
-        left, top, right, bottom = draw.textbbox((ix, y + 2), text, font=small, anchor="mt")
-        items.append(((left - 5, top - 3, right + 5, bottom + 3), ("counter", text, counter)))
+    counters = scene.counters.get(space, ())
+    per_row = 1 if len(counters) <= _STACKED else 2
+    for start in range(0, len(counters), per_row):
+        row = [(c, _counter_text(c)) for c in counters[start : start + per_row]]
+        widths = [draw.textlength(text, font=small) + 10 for _, text in row]
+        x = ix - (sum(widths) + _COUNTER_GAP * (len(row) - 1)) / 2
+        bottom = y
+        for (counter, text), width in zip(row, widths, strict=True):
+            cx = x + width / 2
+            left, top, right, bottom = draw.textbbox((cx, y + 2), text, font=small, anchor="mt")
+            box = (cx - width / 2, top - 3, cx + width / 2, bottom + 3)
+            items.append((box, ("counter", text, counter)))
+            x += width + _COUNTER_GAP
         y = bottom + 6
     return items
 
 
+#: Up to this many counters in a space stand in one column; more go two to a row, so that a
+#: crowded space keeps its counters near its own name instead of running over its neighbours.
+_STACKED = 3
+_COUNTER_GAP = 4  # pixels between two counters in a row
+
+
 _Item = tuple[tuple[float, float, float, float], tuple[str, str, object]]
+
+#: How far sideways a space's counters may move to keep off other spaces' names (pixels).
+_NUDGES = (0, -16, 16, -32, 32, -48, 48, -64, 64, -80, 80)
+
+
+def place_labels(
+    draw: ImageDraw.ImageDraw, scene: MapScene, ruleset: Ruleset, lay: Layout, shown: Sequence[str]
+) -> list[tuple[str, list[_Item]]]:
+    """Each shown space's texts and marks (see :func:`_label_items`), with a crowded space's
+    counters moved sideways, as little as they can, so that they cover no other space's name,
+    owner tag or inner disc (the first of :data:`_NUDGES` that does; else they stay centred)."""
+    geometry = ruleset.map.geometry
+    assert geometry is not None
+    labels = [
+        (s, _label_items(draw, scene, ruleset, s, *lay.px(*geometry.inner[s]))) for s in shown
+    ]
+    fixed = [(s, b) for s, items in labels for b, (what, _, _) in items if what != "counter"]
+    for space in shown:  # and every inner point's plain disc
+        ix, iy = lay.px(*geometry.inner[space])
+        fixed.append((space, (ix - CLEAR_PX, iy - CLEAR_PX, ix + CLEAR_PX, iy + CLEAR_PX)))
+    out = []
+    for space, items in labels:
+        boxes = [b for b, (what, _, _) in items if what == "counter"]
+        others = [b for s, b in fixed if s != space]
+        for dx in _NUDGES if boxes else ():
+            moved = [(b[0] + dx, b[1], b[2] + dx, b[3]) for b in boxes]
+            if not any(_overlaps(m, o) for m in moved for o in others):
+                items = [
+                    ((b[0] + dx, b[1], b[2] + dx, b[3]), it) if it[0] == "counter" else (b, it)
+                    for b, it in items
+                ]
+                break
+        out.append((space, items))
+    return out
+
+
+def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _label(

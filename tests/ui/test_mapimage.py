@@ -9,12 +9,13 @@ limit. Unit counts are worked out by hand from ``scenarios/default.toml``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import threading
 
 import numpy as np
 import pytest
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
@@ -30,6 +31,7 @@ from caedes_bot.ui.mapimage import (
     WIDTH,
     faction_rgb,
     layout,
+    place_labels,
     render_map,
 )
 from caedes_bot.ui.mapscene import Counter, MapScene, map_caption, map_scene, turn_map_caption
@@ -236,3 +238,39 @@ def test_drawings_from_two_threads_take_turns(scene: MapScene, ruleset: Ruleset)
     for w in workers:
         w.join()
     assert out == [alone, alone]
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("crowded", ["orme", "hartsford"])
+def test_a_crowded_space_keeps_its_counters_off_its_neighbours_names(
+    scene: MapScene, ruleset: Ruleset, crowded: str
+) -> None:
+    """Every faction of the default scenario has units (with Towers and Heroes) in one space:
+    the seven counters stand two to a row (moved sideways if need be), overlap neither each
+    other nor any other space's name or owner tag, and each still shows its faction and count."""
+    geometry = ruleset.map.geometry
+    assert geometry is not None
+    counters = {
+        **scene.counters,
+        crowded: tuple(Counter(c, 99, towers=9, heroes=3) for c in ruleset.turn_order),
+    }
+    busy = dataclasses.replace(scene, counters=counters, _digest=[])
+    lay = layout(ruleset, busy)
+    draw = ImageDraw.Draw(Image.new("RGB", (8, 8)))
+    items = dict(place_labels(draw, busy, ruleset, lay, list(geometry.shapes)))
+    boxes = [b for b, (what, _, _) in items[crowded] if what == "counter"]
+    texts = [t for _, (what, t, _) in items[crowded] if what == "counter"]
+    assert texts == [f"{c} 99 T9 H3" for c in ruleset.turn_order]
+    assert not any(_overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    others = [
+        (s, t, b)
+        for s, its in items.items()
+        if s != crowded
+        for b, (what, t, _) in its
+        if what in ("name", "tag")
+    ]
+    hit = [(s, t) for s, t, b in others if any(_overlap(b, c) for c in boxes)]
+    assert not hit, hit
