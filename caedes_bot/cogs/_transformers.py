@@ -63,6 +63,7 @@ def _echo(text: str) -> str:
 
 #: What is allowed instead of a name that matches nothing and nothing near.
 _PICK_PROVINCE = "a province's name (or its start); the list offers them as you type"
+_PICK_SPACE = "a province's or sea zone's name (or its start); the list offers them as you type"
 _PICK_UNIT = "a unit's name (or its start), like Dawnian Infantry; the list offers them as you type"
 
 
@@ -118,6 +119,40 @@ def resolve_province(
     unknown = UnknownName("province", _echo(text), near, rule=rule)
     unknown.allowed = None if near else _PICK_PROVINCE
     raise unknown
+
+
+def resolve_space(ruleset: Ruleset, text: str, *, rule: str = "R-GEN-04") -> str:
+    """The province or sea zone id named by ``text`` (as :func:`resolve_province`, but a sea
+    zone is allowed too): for ``/map province:``, which zooms on either.
+
+    Raises:
+        UnknownName: no such place; carries up to three near matches by name.
+        AmbiguousName: ``text`` is the start of several names; lists them.
+    """
+    found = _find_space(ruleset, text)
+    game_map = ruleset.map
+    if found.item is not None:
+        return found.item
+    if found.ambiguous:
+        names = tuple(game_map.space_name(s) for s in found.ambiguous)
+        raise AmbiguousName("place", _echo(text), names, rule=rule)
+    every = [p.name for p in game_map.provinces.values()]
+    every += [z.name for z in game_map.sea_zones.values()]
+    unknown = UnknownName("province", _echo(text), suggest(text, every), rule=rule)
+    unknown.allowed = None if unknown.suggestions else _PICK_SPACE
+    raise unknown
+
+
+def space_choices(
+    state: GameState, ruleset: Ruleset, faction: str | None, current: str
+) -> list[Choice]:
+    """The provinces of :func:`province_choices` matching ``current``, then the sea zones that
+    match, by name (at most :data:`MAX_CHOICES`)."""
+    choices = province_choices(state, ruleset, faction, current)
+    seas = sorted(
+        (z.name, z.id) for z in ruleset.map.sea_zones.values() if contains(current, z.name, z.id)
+    )
+    return (choices + [(f"{name} (sea zone)", sid) for name, sid in seas])[:MAX_CHOICES]
 
 
 def _kind_names(kind: UnitKind) -> tuple[str, str, str]:

@@ -1,7 +1,7 @@
 """``/map``: the map as a picture (issue 17; ux.md "Looking things up").
 
-``/map`` shows the whole board, ``/map province:<name>`` zooms on a province and its
-neighbours, ``/map faction:<code>`` picks out one faction's holdings. The answer is private,
+``/map`` shows the whole board, ``/map province:<name>`` zooms on a province (or a sea zone)
+and its neighbours, ``/map faction:<code>`` picks out one faction's holdings. The answer is private,
 anywhere in the campaign. Names are checked first (a bad one is refused at once, changing
 nothing); then the interaction is deferred, and only then is the picture drawn, off the event
 loop and cached by scene (:class:`~caedes_bot.ui.mapdraw.MapDrawer`).
@@ -20,9 +20,9 @@ from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import PlayCog, add_play_cog, choices_for
 from caedes_bot.cogs._transformers import (
     faction_choices,
-    province_choices,
     resolve_faction,
-    resolve_province,
+    resolve_space,
+    space_choices,
 )
 from caedes_bot.ui.mapdraw import map_filename
 from caedes_bot.ui.mapscene import map_caption, map_scene
@@ -45,7 +45,7 @@ class MapCog(PlayCog):
         name="map", description="The map as a picture: owners, units, battles (private)"
     )
     @app_commands.describe(
-        province="Zoom on this province and its neighbours",
+        province="Zoom on this province (or sea zone) and its neighbours",
         faction="Pick out this faction's provinces and units",
     )
     @app_commands.guild_only()
@@ -60,7 +60,7 @@ class MapCog(PlayCog):
         if not drawer.available:
             raise NoMapPicture()
         ruleset = self.bot.ruleset
-        focus = resolve_province(ruleset, province, rule="R-GEN-04") if province else None
+        focus = resolve_space(ruleset, province) if province else None
         state = await self.bot.service.get_state(context.campaign.id)
         codes = list(state.in_play) or list(ruleset.turn_order)
         highlight = resolve_faction(ruleset, faction, codes, rule="R-GEN-04") if faction else None
@@ -78,7 +78,7 @@ class MapCog(PlayCog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await choices_for(
-            interaction, lambda t: province_choices(t.state, t.ruleset, t.faction, current)
+            interaction, lambda t: space_choices(t.state, t.ruleset, t.faction, current)
         )
 
     @map.autocomplete("faction")

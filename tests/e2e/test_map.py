@@ -169,3 +169,28 @@ async def test_a_map_post_appears_once_after_a_failed_upload_and_a_lost_answer(
     assert uploads[0].uploads[0].data == uploads[1].uploads[0].data  # the same picture
     statuses = await outbox_statuses(database_url)
     assert statuses == Counter({"delivered": sum(statuses.values())}), statuses
+
+
+async def test_map_zooms_on_a_sea_zone_and_names_what_is_allowed(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """``/map province:`` takes a sea zone too (the picture zooms on it, its coasts and the
+    seas beside it), offers sea zones as you type, and refuses a name that matches no place,
+    saying what it takes."""
+    await start_bot(make_bot, QueuedDice())
+    alice = fake.players[0]
+    table = await staffed_campaign(fake, seats={"DAW": alice})
+    await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    daw = table.thread("DAW")
+    offered = await fake.autocomplete(alice, "map", "province", "dilgac", channel=daw)
+    assert {"name": "Dilgac Sound (sea zone)", "value": "dilgac-sound"} in offered
+    sea = await fake.slash(alice, "map", province="dilgac sound", channel=daw)
+    assert [cb["type"] for cb in sea.callbacks] == [CB_DEFERRED]
+    assert sea.ephemeral and "around Dilgac Sound and its neighbours" in sea.text
+    assert sea.reply["attachments"][0]["filename"] == "caedes-round-1-DAW-dilgac-sound.png"
+    assert picture(fake, sea.reply).width == WIDTH
+    nowhere = await fake.slash(alice, "map", province="Atlantis", channel=daw)
+    assert [cb["type"] for cb in nowhere.callbacks] == [CB_MESSAGE]
+    assert nowhere.ephemeral and "No province 'Atlantis'." in nowhere.text
+    assert "Allowed: a province's or sea zone's name (or its start)" in nowhere.text
+    assert not nowhere.reply.get("attachments")
