@@ -1,7 +1,9 @@
 """Drawing map pictures off the event loop, once per scene (issue 17).
 
-:class:`MapDrawer` runs :func:`~caedes_bot.ui.mapimage.render_map` in a worker thread
-(:func:`asyncio.to_thread`), so the event loop keeps serving Discord while a map is drawn, and
+:class:`MapDrawer` runs :func:`~caedes_bot.ui.mapimage.render_map` in a worker thread of its
+own (drawings take turns anyway, so many ``/map`` calls at once queue there instead of filling
+the event loop's default executor, which discord.py's DNS look-ups need), so the event loop
+keeps serving Discord while a map is drawn, and
 keeps the last pictures by :meth:`~caedes_bot.ui.mapscene.MapScene.digest`. A scene is a pure
 function of the game state (and the view asked for), so the same state is never drawn twice:
 a second ``/map`` on the same state, or the outbox retrying the map post of a turn, gets the
@@ -13,12 +15,15 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.ui.mapimage import render_map
 from caedes_bot.ui.mapscene import MapScene
 
-__all__ = ["MapDrawer", "map_filename"]
+__all__ = ["DRAWING_THREAD", "MapDrawer", "map_filename"]
+
+DRAWING_THREAD = "caedes-map"  #: the name (prefix) of the thread that draws maps
 
 
 def map_filename(scene: MapScene) -> str:
@@ -54,6 +59,8 @@ class MapDrawer:
         self._cache: OrderedDict[str, bytes] = OrderedDict()
         self._drawing: dict[str, asyncio.Future[bytes]] = {}
         self.drawn = 0  #: how many pictures were actually drawn
+        #: The one thread that draws (threads are made on the first drawing).
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=DRAWING_THREAD)
 
     @property
     def available(self) -> bool:
@@ -77,7 +84,8 @@ class MapDrawer:
         future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
         self._drawing[key] = future
         try:
-            data = await asyncio.to_thread(self._render, scene, self.ruleset)
+            loop = asyncio.get_running_loop()
+            data = await loop.run_in_executor(self._pool, self._render, scene, self.ruleset)
         except asyncio.CancelledError:
             future.cancel()
             raise

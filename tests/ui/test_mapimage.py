@@ -21,7 +21,7 @@ from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import GameState
-from caedes_bot.ui.mapdraw import MapDrawer, map_filename
+from caedes_bot.ui.mapdraw import DRAWING_THREAD, MapDrawer, map_filename
 from caedes_bot.ui.mapimage import (
     CLEAR_PX,
     MIN_FONT_PX,
@@ -187,6 +187,35 @@ async def test_drawer_draws_each_scene_once_off_the_loop(scene: MapScene, rulese
     assert threads and threading.main_thread().name not in threads
     await drawer.png(MapScene.from_json({**scene.to_json(), "highlight": "DAW"}))
     assert drawer.drawn == 2
+
+
+async def test_many_drawings_at_once_leave_the_default_executor_free(
+    scene: MapScene, ruleset: Ruleset
+) -> None:
+    """Forty different zooms asked at once queue in the drawer's own thread: the event loop's
+    default executor (which DNS look-ups use) still runs work while they wait."""
+    release = threading.Event()
+    threads: set[str] = set()
+
+    def render(s: MapScene, r: Ruleset) -> bytes:
+        threads.add(threading.current_thread().name)
+        release.wait(timeout=30)
+        return s.digest().encode()
+
+    drawer = MapDrawer(ruleset, render=render)
+    spaces = sorted(ruleset.map.provinces)[:40]
+    scenes = [MapScene.from_json({**scene.to_json(), "focus": s}) for s in spaces]
+    waiting = [asyncio.ensure_future(drawer.png(s)) for s in scenes]
+    for _ in range(3):  # let every request hand its drawing to a thread first
+        await asyncio.sleep(0)
+    loop = asyncio.get_running_loop()
+    try:
+        assert await asyncio.wait_for(loop.run_in_executor(None, lambda: 42), timeout=10) == 42
+    finally:
+        release.set()
+    assert await asyncio.gather(*waiting) == [s.digest().encode() for s in scenes]
+    assert drawer.drawn == 40
+    assert len(threads) == 1 and next(iter(threads)).startswith(DRAWING_THREAD)
 
 
 def test_battles_and_contested_provinces_are_marked(
