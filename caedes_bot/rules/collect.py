@@ -151,13 +151,14 @@ def refresh_income_basis(state: GameState) -> None:
     """Drop from every faction's income record the provinces it no longer owns or (with
     ``income_requires_garrison``) no longer has a unit in, so that "without a break" holds
     across every order (R-COLL-04). The engine calls this after every order."""
-    for code, fs in state.factions.items():
-        if fs.income_basis:
-            fs.income_basis = [p for p in fs.income_basis if _still_held(state, code, p)]
-        if fs.held_since_turn_start:
-            fs.held_since_turn_start = [
-                p for p in fs.held_since_turn_start if _still_held(state, code, p)
-            ]
+    # read without copying (factions are copied on write, GameState.clone); a faction is
+    # taken for writing only when a province leaves one of its lists
+    for code, seen in list(dict.items(state.factions)):
+        basis = [p for p in seen.income_basis if _still_held(state, code, p)]
+        since = [p for p in seen.held_since_turn_start if _still_held(state, code, p)]
+        if basis != seen.income_basis or since != seen.held_since_turn_start:
+            fs = state.factions[code]
+            fs.income_basis, fs.held_since_turn_start = basis, since
 
 
 def _still_held(state: GameState, faction: str, province: str) -> bool:

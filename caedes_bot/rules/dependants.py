@@ -207,7 +207,7 @@ def record_fallen_heroes(state: GameState, ruleset: Ruleset) -> list[Event]:
     events: list[Event] = []
     on_board: set[tuple[str, str]] | None = None
     for code in state.in_play:
-        fs = state.factions.get(code)
+        fs = dict.get(state.factions, code)  # read only: copied on write (GameState.clone)
         if fs is None or not fs.hero_alive:
             continue
         hero = designated_hero(state, ruleset, code)
@@ -217,7 +217,7 @@ def record_fallen_heroes(state: GameState, ruleset: Ruleset) -> list[Event]:
             on_board = {(u.owner, u.kind) for u in state.peek_units()}
         if (code, hero) in on_board:
             continue
-        fs.hero_alive = False
+        state.factions[code].hero_alive = False
         events.append(HeroFell(code, hero))
     return events
 

@@ -599,17 +599,20 @@ class GameState:
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.
 
-        Copy-on-write (docs/decisions/0012): the units stay shared until one is handed out
-        (:class:`~caedes_bot.rules.sharing.CowTable`); the rest, whose size is bounded by the
-        factions, the provinces and one battle, is copied one level deep. Frozen parts (options,
+        Copy-on-write (docs/decisions/0012, 0013): the units and the factions stay shared
+        until one is handed out (:class:`~caedes_bot.rules.sharing.CowTable`); the rest, whose
+        size is bounded by the factions, the provinces and one battle, is copied one level
+        deep. Frozen parts (options,
         decision details, battle dice) are shared. After a clone, ``self`` also treats its units
-        as shared, so changing either state never changes the other.
+        and factions as shared, so changing either state never changes the other.
         """
         units = self.units if isinstance(self.units, CowTable) else CowTable(self.units)
         new = copy_plain(self)
         new.units = units.share()
         self.units = units
-        new.factions = {code: copy_plain(f) for code, f in self.factions.items()}
+        factions = self.factions if isinstance(self.factions, CowTable) else CowTable(self.factions)
+        new.factions = factions.share()
+        self.factions = factions
         new.pending = [copy_plain(d) for d in self.pending]
         new.alliances = [list(group) for group in self.alliances]
         new.trades = [copy_plain(t) for t in self.trades]

@@ -439,6 +439,9 @@ def offer_summons(
     ``summons`` decision; the battle waits for the answers (reaction deadline; default: none,
     R-PBP-DEAD-04). Mutates ``state``."""
     fighting = [state.peek_unit(u) for u in battle.units(side)]
+    # each kind asked once: most battles have no Summoner at all, and this runs every round
+    if not any(ruleset.kind(k).has(Attribute.SUMMONER) for k in {u.kind for u in fighting}):
+        return []
     factions = [battle.attacker] if side is Side.ATTACKER else list(battle.defenders)
     events: list[Event] = []
     for faction in factions:

@@ -94,7 +94,9 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
         return
     units = _changed_units(old, new)
     factions = {
-        code: copy_plain(f) for code, f in old.factions.items() if new.factions.get(code) != f
+        code: copy_plain(f)
+        for code, f in dict.items(old.factions)  # read only: neither state is changed here
+        if dict.get(new.factions, code) != f
     }
     record = UndoRecord(
         faction=order.faction,

@@ -631,9 +631,19 @@ def marked_units(state: GameState, faction: str) -> list[int]:
 def forget_lost_marks(state: GameState) -> None:
     """Drop every mark whose unit has left the board or changed hands: a mark goes with its
     unit (R-UPK-02). Run after every order. Mutates ``state``."""
-    for code, fs in state.factions.items():
-        if fs.disband_marks:
-            fs.disband_marks = marked_units(state, code)
+    # read without copying (units and factions are copied on write, GameState.clone); a
+    # faction is taken for writing only when one of its marks goes
+    units = state.units
+    for code, seen in list(dict.items(state.factions)):
+        if not seen.disband_marks:
+            continue
+        kept = [
+            unit_id
+            for unit_id in seen.disband_marks
+            if (unit := dict.get(units, str(unit_id))) is not None and unit.owner == code
+        ]
+        if kept != seen.disband_marks:
+            state.factions[code].disband_marks = kept
 
 
 def counted_after_marks(state: GameState, ruleset: Ruleset, faction: str) -> int:

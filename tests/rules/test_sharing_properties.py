@@ -199,3 +199,22 @@ def test_a_state_changed_after_a_clone_does_not_change_the_clone() -> None:
     assert _snapshot(clone) == before
     clone.units[unit].movement_used += 3
     assert state.units[unit].movement_used != clone.units[unit].movement_used
+
+
+def test_an_order_shares_the_factions_it_does_not_change() -> None:
+    # decision 0013: factions are copied on write like units, so the stored parts of the
+    # factions an order leaves alone are the very objects they were (found by identity)
+    state = _start()
+    after = _apply(state, EndStep(state.active or "DAW"))
+    untouched = [
+        code
+        for code in state.in_play
+        if code != state.active and dict.get(after.factions, code) == dict.get(state.factions, code)
+    ]
+    assert untouched
+    for code in untouched:
+        assert dict.__getitem__(after.factions, code) is dict.__getitem__(state.factions, code)
+    clone = after.clone()
+    clone.factions[untouched[0]].rp += 5
+    assert after.factions[untouched[0]].rp + 5 == clone.factions[untouched[0]].rp
+    assert dict.__getitem__(state.factions, untouched[0]).rp == after.factions[untouched[0]].rp
