@@ -38,9 +38,6 @@ UNBUILT_OPTIONS: Mapping[str, str] = {
     "breath_mighty_dice": "R-ATTR-BREATH-03",
     "hero_leadership_bonus": "R-ATTR-HERO-02",
     "enchant_immune_types": "R-MAGIC-ENCH-02",
-    "multiparty_threads": "R-PBP-NEG-01",
-    "neighbour_recompute": "R-PBP-NEG-03",
-    "public_alliances": "R-ALLY-01",
     "early_end_needs_vote": "R-VIC-04",
 }
 

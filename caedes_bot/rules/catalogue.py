@@ -30,6 +30,7 @@ from caedes_bot.rules import (
     muster,
     orders,
     ownership,
+    pacts,
     redeem,
     setup,
     sharing,
@@ -91,6 +92,7 @@ MODULES = (
     odds_summary,
     orders,
     ownership,
+    pacts,
     redeem,
     setup,
     sharing,
@@ -150,4 +152,6 @@ ANYTIME_SPECS: tuple[StepSpec, ...] = (
     undo.SPEC,
     summons.SPEC,
     summon_answer.SPEC,
+    pacts.SPEC,
+    victory.SPEC,
 )

@@ -17,16 +17,20 @@ faction with units in that same sea zone.
 
 The relation is symmetric, and a faction is never its own neighbour. Trade uses it when the
 option ``trade_requires_neighbour`` is on (R-TRADE-01). The catalogue says neighbourhood is
-recomputed at the start of each game round (R-PBP-NEG-03); this module computes it from the
-state it is given, so a caller that needs the round-start view passes the round-start state
-or keeps :func:`neighbour_pairs` of it.
+recomputed at the start of each game round (R-PBP-NEG-03), or of each turn with the option
+``neighbour_recompute`` ``turn``: :func:`judge_neighbours` keeps that judgement in
+``GameState.neighbour_view`` and says which pairs stopped or started being neighbours (the
+service locks and reopens their threads), and :func:`judged_neighbours` reads it (the live board
+only before the first judgement). Negotiation and trade go by the judgement.
 """
 
 from __future__ import annotations
 
 import enum
+from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import GameMap, Ruleset
+from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState
 
 
@@ -113,30 +117,100 @@ class NoTalks(enum.Enum):
     SAME_FACTION = "same_faction"
     """A faction negotiates with other factions, never with itself (R-PBP-NEG-01)."""
     NOT_NEIGHBOURS = "not_neighbours"
-    """The two are not neighbours now (R-PBP-NEG-02)."""
+    """The two are not neighbours as last judged (R-PBP-NEG-02, R-PBP-NEG-03)."""
+    NO_GROUPS = "no_groups"
+    """The option ``multiparty_threads`` is off: threads are for pairs only (R-PBP-NEG-01)."""
+    GROUP_NOT_MUTUAL = "group_not_mutual"
+    """Some two members of the group are not neighbours (R-PBP-NEG-01)."""
 
     @property
     def rule(self) -> str:
         """The catalogue rule behind this reason."""
-        return "R-PBP-NEG-01" if self is NoTalks.SAME_FACTION else "R-PBP-NEG-02"
+        return "R-PBP-NEG-02" if self is NoTalks.NOT_NEIGHBOURS else "R-PBP-NEG-01"
 
 
 def why_no_talks(state: GameState, ruleset: Ruleset, a: str, b: str) -> NoTalks | None:
     """Why faction ``a`` may not negotiate with ``b`` now, or ``None`` if it may
-    (R-PBP-NEG-01, R-PBP-NEG-02: only neighbours negotiate; see :func:`neighbours`)."""
+    (R-PBP-NEG-01, R-PBP-NEG-02: only neighbours as last judged negotiate, R-PBP-NEG-03)."""
     if a == b:
         return NoTalks.SAME_FACTION
-    if not neighbours(state, ruleset, a, b):
+    if not judged_neighbours(state, ruleset, a, b):
         return NoTalks.NOT_NEIGHBOURS
     return None
 
 
-def neighbour_pairs(state: GameState, ruleset: Ruleset) -> list[list[str]]:
-    """Every pair of neighbouring factions in play, each as a sorted ``[a, b]``, sorted (R-PBP-NEG-02).
+def why_no_group_talks(
+    state: GameState, ruleset: Ruleset, asker: str, others: list[str]
+) -> NoTalks | None:
+    """Why ``asker`` may not open one thread with all of ``others``, or ``None`` (R-PBP-NEG-01:
+    a group thread needs the option ``multiparty_threads`` and every member neighbouring every
+    other, as last judged). One other is a pair: :func:`why_no_talks`."""
+    if asker in others:
+        return NoTalks.SAME_FACTION
+    if len(others) == 1:
+        return why_no_talks(state, ruleset, asker, others[0])
+    if not state.options.multiparty_threads:
+        return NoTalks.NO_GROUPS
+    members = [asker, *others]
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            if not judged_neighbours(state, ruleset, a, b):
+                return NoTalks.GROUP_NOT_MUTUAL if a != asker else NoTalks.NOT_NEIGHBOURS
+    return None
 
-    Eliminated factions are left out. The JSON-friendly shape lets a caller keep the round-start
-    view in the state (R-PBP-NEG-03).
-    """
+
+def judged_neighbours(state: GameState, ruleset: Ruleset, a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are neighbours as judged at the last recompute (R-PBP-NEG-03);
+    before the first judgement, on the live board (:func:`neighbours`)."""
+    if state.neighbour_judged == 0:
+        return neighbours(state, ruleset, a, b)
+    pair = (a, b) if a < b else (b, a)
+    return pair in state.neighbour_view
+
+
+def judged_neighbours_of(state: GameState, ruleset: Ruleset, faction: str) -> list[str]:
+    """The live factions neighbouring ``faction`` as last judged, in turn order (R-PBP-NEG-03)."""
+    return [
+        code
+        for code in state.in_play
+        if code != faction
+        and not _eliminated(state, code)
+        and judged_neighbours(state, ruleset, faction, code)
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class NeighboursJudged(Event):
+    """Neighbourhood was judged again at the start of ``round`` (R-PBP-NEG-03): ``gained``
+    pairs became neighbours, ``lost`` pairs stopped being neighbours (their threads go
+    read-only until they neighbour again). Public: the board is."""
+
+    round: int
+    gained: tuple[tuple[str, str], ...]
+    lost: tuple[tuple[str, str], ...]
+
+
+def judge_neighbours(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """At the start of a turn: judge neighbourhood again if it is due (R-PBP-NEG-03): at the
+    first turn of each game round, or every turn with ``neighbour_recompute`` ``turn``. Keeps
+    the pairs in ``state.neighbour_view``; an event if anything changed. Mutates ``state``."""
+    if state.options.neighbour_recompute != "turn" and state.neighbour_judged == state.round:
+        return []
+    view = [(a, b) for a, b in neighbour_pairs(state, ruleset)]  # sorted pairs
+    first = state.neighbour_judged == 0
+    before = set(state.neighbour_view)
+    state.neighbour_view = view
+    state.neighbour_judged = state.round
+    gained = tuple(p for p in view if p not in before)
+    lost = tuple(sorted(before - set(view)))
+    if first or (not gained and not lost):
+        return []
+    return [NeighboursJudged(state.round, gained, lost)]
+
+
+def neighbour_pairs(state: GameState, ruleset: Ruleset) -> list[list[str]]:
+    """Every pair of neighbouring factions in play, each as a sorted ``[a, b]``, sorted
+    (R-PBP-NEG-02). Eliminated factions are left out; :func:`judge_neighbours` keeps them."""
     live = [f for f in state.in_play if not _eliminated(state, f)]
     pairs: list[list[str]] = []
     for i, a in enumerate(live):

@@ -531,6 +531,27 @@ class UndoRecord:
     next_id: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class PactProposal:
+    """A pact change asked for and not yet in force (R-ALLY-01, R-ALLY-02, R-FEAL-01).
+
+    Attributes:
+        id: its number (from :meth:`GameState.new_id`).
+        kind: ``"alliance"`` (form one of ``members``), ``"break"`` (end the alliance of
+            ``members``), ``"fealty"`` (``members[0]`` swears to ``members[1]``) or ``"revoke"``
+            (``members[0]`` leaves the fealty it swore to ``members[1]``).
+        members: the factions concerned, as described for ``kind``.
+        confirmed: the members who have confirmed it so far.
+        agreed: every member needed has confirmed; it takes effect at the next turn's start.
+    """
+
+    id: int
+    kind: str
+    members: tuple[str, ...]
+    confirmed: tuple[str, ...] = ()
+    agreed: bool = False
+
+
 @dataclass
 class GameState:
     """The whole changing state of one campaign.
@@ -567,6 +588,16 @@ class GameState:
             turn passively (R-PBP-DEAD-03; rules in :mod:`caedes_bot.rules.turn`).
         undo_log: what the active faction's last orders changed, oldest first, while they may
             still be taken back (:mod:`caedes_bot.rules.undo`).
+        pact_proposals: alliances, breaks and fealty awaiting every member's confirmation, and
+            pact changes agreed that take effect at the start of the next turn (R-ALLY-01,
+            R-ALLY-02, R-FEAL-01; rules in :mod:`caedes_bot.rules.pacts`).
+        parting: ``(faction, province)`` pairs of R-ALLY-05: after a break, ``faction``'s units
+            in ``province`` (owned by a former partner) must leave or attack at its next turn.
+        neighbour_view: the neighbouring pairs as judged at the last recompute, each a sorted
+            pair (R-PBP-NEG-03); ``neighbour_judged`` the round (or turn count) of that judgement,
+            0 for never (the live board is read then).
+        players: faction -> the player key of whoever controls it (R-VIC-01, R-SETUP-02); a
+            faction absent is umpire-run and counts as a player of its own.
     """
 
     scenario: str
@@ -595,6 +626,11 @@ class GameState:
     trades: list[TradeOffer] = field(default_factory=list)
     passive: bool = False
     undo_log: list[UndoRecord] = field(default_factory=list)
+    pact_proposals: list[PactProposal] = field(default_factory=list)
+    parting: list[tuple[str, str]] = field(default_factory=list)
+    neighbour_view: list[tuple[str, str]] = field(default_factory=list)
+    neighbour_judged: int = 0
+    players: dict[str, str] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.

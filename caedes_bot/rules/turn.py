@@ -47,7 +47,7 @@ from functools import cache
 from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import collect, dependants, victory
+from caedes_bot.rules import collect, dependants, diplomacy, pacts, victory
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -555,13 +555,18 @@ def _next_faction(state: GameState, after: str | None) -> str | None:
 def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
     """The checks at the very start of every turn (R-TURN-04): the Mercenary check for every
     faction in every space (R-ATTR-MERC-01), then the elimination check (R-VIC-05), then
-    military victory (R-VIC-01). Undead and Summoned units whose last Necromancer or Summoner
+    military victory (R-VIC-01). Between them, agreed pact changes take effect (R-ALLY-02,
+    R-FEAL-01) and neighbourhood is judged again when due (R-PBP-NEG-03); diplomatic victory
+    (R-VIC-02) is judged last. Undead and Summoned units whose last Necromancer or Summoner
     deserted go with it before the elimination check (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
     Mutates ``state``; returns the events."""
     events = mercenary_check(state, ruleset)
     events += dependants.lose_bound_units(state, ruleset)[0]
     events += victory.elimination_check(state, ruleset)
+    events += pacts.apply_agreed(state)
+    events += diplomacy.judge_neighbours(state, ruleset)
     events += victory.check_military_victory(state, ruleset)
+    events += victory.check_diplomatic_victory(state, ruleset)
     return events
 
 

@@ -1,17 +1,23 @@
-"""Elimination, victory and the end of the campaign (R-VIC-01, R-VIC-03, R-VIC-05, R-FEAL-05).
+"""Elimination, victory and the end of the campaign (R-VIC-01..05, R-FEAL-05, R-ALLY-06).
 
-The rules core treats each faction as its own player; the service maps players to factions
-later (R-VIC-01 "factions of a single player").
+Victory is judged by player: ``GameState.players`` maps each faction to the player who holds it
+(the service keeps it with :class:`SetPlayers`), and a faction nobody holds is umpire-run and a
+player of its own (R-VIC-01). Alliances count for nothing here (R-ALLY-06); fealty does
+(R-VIC-02, R-VIC-03).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from caedes_bot.gamedata.model import Attribute, Ruleset
+from caedes_bot.rules.dice import Dice
+from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.muster import unitless_muster_site
+from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState
+from caedes_bot.rules.steps import Accepts, Giver, Handled, StepSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,15 +48,81 @@ class Score:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerScore:
+    """One player's score at the turn limit (R-VIC-03): the sums over every province owned by
+    the player's ``factions`` or their vassals (each province once), and the list cost of the
+    units of those factions and vassals on the board. ``points`` as for :class:`Score`."""
+
+    player: str
+    factions: tuple[str, ...]
+    points: int
+    provinces: int
+    fortifications: int
+    rp_income: int
+    unit_cost: int
+
+
+@dataclass(frozen=True, slots=True)
 class CampaignEnded(Event):
-    """The campaign is over. ``reason``: ``"military"`` (R-VIC-01), ``"turn_limit"``
-    (R-VIC-03) or ``"no_factions"``; ``winners`` (several on an exact tie); ``scores`` best first
-    (empty unless the turn limit ended it)."""
+    """The campaign is over. ``reason``: ``"military"`` (R-VIC-01), ``"diplomatic"``
+    (R-VIC-02), ``"turn_limit"`` (R-VIC-03), ``"early"`` (R-VIC-04), ``"scenario"`` (R-VIC-06)
+    or ``"no_factions"``; ``winners`` the winning players' factions (several players on an exact
+    tie); ``scores`` per faction best first and ``player_scores`` per player best first (empty
+    unless the turn limit ended it); ``players`` the winning player keys. The last two follow from
+    the rest and the state, so they are left out of equality."""
 
     round: int
     reason: str
     winners: tuple[str, ...]
     scores: tuple[Score, ...] = ()
+    player_scores: tuple[PlayerScore, ...] = field(default=(), compare=False)
+    players: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SetPlayers(Order):
+    """The umpire (or the service on an assignment) records who holds which faction
+    (R-SETUP-02, R-VIC-01): ``players`` maps faction -> player key; a faction left out is
+    umpire-run, a player of its own."""
+
+    label = "Recording who plays which faction"
+
+    players: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EndEarly(Order):
+    """The umpire ends the campaign now, naming the winning ``winners`` factions (R-VIC-04;
+    the service has counted the players' vote when ``early_end_needs_vote``)."""
+
+    label = "Ending the campaign early"
+
+    winners: tuple[str, ...]
+
+
+def player_of(state: GameState, faction: str) -> str:
+    """The player key of ``faction``: its holder, or ``"umpire:<code>"`` for an umpire-run
+    faction, each a player of its own (R-VIC-01)."""
+    return state.players.get(faction) or f"umpire:{faction}"
+
+
+def factions_of_player(state: GameState, player: str) -> tuple[str, ...]:
+    """The factions in play of ``player``, not eliminated, in turn order (R-VIC-01)."""
+    return tuple(
+        f
+        for f in state.in_play
+        if not state.factions[f].eliminated and player_of(state, f) == player
+    )
+
+
+def players_in_game(state: GameState) -> list[str]:
+    """Every player with a faction not eliminated, in the turn order of their first faction
+    (R-VIC-04: the players whose vote counts)."""
+    found: list[str] = []
+    for f in state.in_play:
+        if not state.factions[f].eliminated and player_of(state, f) not in found:
+            found.append(player_of(state, f))
+    return found
 
 
 def elimination_check(state: GameState, ruleset: Ruleset) -> list[Event]:
@@ -86,17 +158,39 @@ def elimination_check(state: GameState, ruleset: Ruleset) -> list[Event]:
 
 
 def check_military_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
-    """End the campaign if every unit on the board belongs to one faction (R-VIC-01).
+    """End the campaign if every unit on the board belongs to factions of one player
+    (R-VIC-01; allies of different players do not win together, R-ALLY-06).
 
     Does nothing before round 1, after the end, or with an empty board. Mutates ``state``.
     """
     if state.finished or state.round < 1 or not state.units:
         return []
-    owners = {u.owner for u in state.units.values()}
-    if len(owners) != 1:
+    players = {player_of(state, u.owner) for u in state.peek_units()}
+    if len(players) != 1:
         return []
-    (winner,) = owners
-    return _finish(state, "military", (winner,), ())
+    (winner,) = players
+    return _finish(state, "military", factions_of_player(state, winner), (), players=(winner,))
+
+
+def check_diplomatic_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """End the campaign if, for some player P, every remaining faction not P's is a vassal of a
+    faction of P whose Hero lives (R-VIC-02; a liege whose Hero fell cannot win this way).
+    Needs at least one such vassal. Mutates ``state``."""
+    if state.finished or state.round < 1:
+        return []
+    for player in players_in_game(state):
+        mine = set(factions_of_player(state, player))
+        others = [f for f in state.in_play if not state.factions[f].eliminated and f not in mine]
+        if not others:
+            continue
+        if all(
+            state.fealty.get(f) in mine and state.factions[state.fealty[f]].hero_alive
+            for f in others
+        ):
+            return _finish(
+                state, "diplomatic", factions_of_player(state, player), (), players=(player,)
+            )
+    return []
 
 
 def scores(state: GameState, ruleset: Ruleset) -> list[Score]:
@@ -131,25 +225,103 @@ def scores(state: GameState, ruleset: Ruleset) -> list[Score]:
     return result
 
 
-def end_campaign(state: GameState, ruleset: Ruleset, *, reason: str) -> list[Event]:
-    """End the campaign after its last turn: at the turn limit the best score wins (R-VIC-03;
-    ties by RP income, then unit cost; a complete tie shares the win). Mutates ``state``."""
-    ranked = scores(state, ruleset)
-    winners: tuple[str, ...] = ()
-    if ranked:
-        best = ranked[0]
-        winners = tuple(
-            s.faction
-            for s in ranked
-            if (s.points, s.rp_income, s.unit_cost) == (best.points, best.rp_income, best.unit_cost)
+def player_scores(state: GameState, ruleset: Ruleset) -> list[PlayerScore]:
+    """Every player still in the game, scored as at the turn limit, best first (R-VIC-03,
+    summed per player over their factions and vassals, each province once; ``score_mode`` as
+    in :func:`scores`). Ties keep the turn order of the players' first factions."""
+    result: list[PlayerScore] = []
+    for player in players_in_game(state):
+        mine = factions_of_player(state, player)
+        side = set(mine) | {v for v, liege in state.fealty.items() if liege in mine}
+        provinces = [p for p, owner in state.owners.items() if owner in side]
+        forts = sum(
+            1
+            for p in provinces
+            if any(
+                u.owner in side and ruleset.kind(u.kind).has(Attribute.FORTIFICATION)
+                for u in state.peek_units_at(p)
+            )
         )
-    return _finish(state, reason, winners, tuple(ranked))
+        income = sum(ruleset.map.provinces[p].rp for p in provinces)
+        cost = sum(ruleset.kind(u.kind).cost or 0 for u in state.peek_units() if u.owner in side)
+        points = income if state.options.score_mode == "rp_income" else len(provinces) + forts
+        result.append(PlayerScore(player, mine, points, len(provinces), forts, income, cost))
+    result.sort(key=lambda s: (-s.points, -s.rp_income, -s.unit_cost))
+    return result
+
+
+def end_campaign(state: GameState, ruleset: Ruleset, *, reason: str) -> list[Event]:
+    """End the campaign after its last turn: at the turn limit the best score by player wins
+    (R-VIC-03; ties by RP income, then unit cost; a complete tie shares the win). Mutates
+    ``state``."""
+    ranked = scores(state, ruleset)
+    by_player = player_scores(state, ruleset)
+    winners: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    if by_player:
+        best = by_player[0]
+        top = [
+            s
+            for s in by_player
+            if (s.points, s.rp_income, s.unit_cost) == (best.points, best.rp_income, best.unit_cost)
+        ]
+        players = tuple(s.player for s in top)
+        winners = tuple(f for s in top for f in s.factions)
+    return _finish(state, reason, winners, tuple(ranked), tuple(by_player), players)
+
+
+def handle_set_players(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Handled:
+    """Record who holds which faction (R-SETUP-02, R-VIC-01), then judge victory again.
+
+    Raises:
+        RuleViolation: a faction not in play.
+    """
+    assert isinstance(order, SetPlayers)
+    for code, _ in order.players:
+        if code not in state.in_play:
+            raise RuleViolation(f"{code} is not in play.", rule="R-SETUP-02")
+    state.players = {code: player for code, player in order.players if player}
+    return []
+
+
+def handle_end_early(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Handled:
+    """End the campaign now with ``winners`` (R-VIC-04). Mutates ``state``.
+
+    Raises:
+        RuleViolation: no winner named, or one not a live faction in play.
+    """
+    assert isinstance(order, EndEarly)
+    live = [f for f in state.in_play if not state.factions[f].eliminated]
+    if not order.winners or any(w not in live for w in order.winners):
+        raise RuleViolation(
+            "An early end names the winning factions, each still in the game.",
+            rule="R-VIC-04",
+            allowed="one or more of " + ", ".join(live),
+        )
+    players = tuple(dict.fromkeys(player_of(state, w) for w in order.winners))
+    winners = tuple(f for f in live if f in order.winners)
+    return _finish(state, "early", winners, (), (), players)
 
 
 def _finish(
-    state: GameState, reason: str, winners: tuple[str, ...], ranked: tuple[Score, ...]
+    state: GameState,
+    reason: str,
+    winners: tuple[str, ...],
+    ranked: tuple[Score, ...],
+    by_player: tuple[PlayerScore, ...] = (),
+    players: tuple[str, ...] = (),
 ) -> list[Event]:
     state.finished = True
     state.active = None
     state.winner = list(winners)
-    return [CampaignEnded(state.round, reason, winners, ranked)]
+    return [CampaignEnded(state.round, reason, winners, ranked, by_player, players)]
+
+
+#: The umpire's orders about players and the end (R-SETUP-02, R-VIC-04).
+SPEC = StepSpec(
+    "victory",
+    accepts=(
+        Accepts(SetPlayers, handle_set_players, Giver.UMPIRE),
+        Accepts(EndEarly, handle_end_early, Giver.UMPIRE),
+    ),
+)

@@ -23,10 +23,12 @@ from caedes_bot.rules import (
     cargo,
     collect,
     dependants,
+    diplomacy,
     mercenary,
     movement,
     muster,
     ownership,
+    pacts,
     redeem,
     ships,
     summons,
@@ -418,11 +420,112 @@ def _faction_eliminated(
     return f"**{faction_name(ruleset, event.faction)} is eliminated** (R-VIC-05)."
 
 
+_END_REASONS = {
+    "military": "military victory, R-VIC-01",
+    "diplomatic": "diplomatic victory, R-VIC-02",
+    "turn_limit": "turn limit, R-VIC-03",
+    "early": "ended early by the umpire, R-VIC-04",
+    "scenario": "the scenario's own victory condition, R-VIC-06",
+}
+
+
 @_line(victory.CampaignEnded)
 def _campaign_ended(event: victory.CampaignEnded, state: GameState, ruleset: Ruleset) -> str:
     winners = ", ".join(faction_name(ruleset, w) for w in event.winners) or "nobody"
-    reason = event.reason.replace("_", " ")
+    reason = _END_REASONS.get(event.reason, event.reason.replace("_", " "))
     return f"**The campaign is over** ({reason}). Winner: {winners}."
+
+
+# --------------------------------------------------------------------------- pacts
+
+
+def _names(ruleset: Ruleset, codes: Sequence[str]) -> str:
+    return ", ".join(faction_name(ruleset, c) for c in codes)
+
+
+def _pact_text(ruleset: Ruleset, kind: str, members: Sequence[str]) -> str:
+    if kind == "alliance":
+        return f"an alliance of {_names(ruleset, members)}"
+    if kind == "break":
+        return f"the end of the alliance of {_names(ruleset, members)}"
+    vassal, liege = faction_name(ruleset, members[0]), faction_name(ruleset, members[1])
+    if kind == "fealty":
+        return f"{vassal}'s fealty to {liege}"
+    return f"{vassal} revoking its fealty to {liege}"
+
+
+@_line(pacts.PactProposed)
+def _pact_proposed(event: pacts.PactProposed, state: GameState, ruleset: Ruleset) -> str:
+    text = (
+        f"{faction_name(ruleset, event.by)} proposes "
+        f"{_pact_text(ruleset, event.kind, event.members)} (proposal {event.proposal})."
+    )
+    if event.waiting:
+        text += f" Waiting for {_names(ruleset, event.waiting)} to confirm (R-ALLY-01)."
+    return text
+
+
+@_line(pacts.PactAnswered)
+def _pact_answered(event: pacts.PactAnswered, state: GameState, ruleset: Ruleset) -> str:
+    who = faction_name(ruleset, event.by)
+    what = _pact_text(ruleset, event.kind, event.members)
+    if not event.accepted:
+        return f"{who} refused {what}; the proposal is dropped (R-ALLY-01)."
+    if event.waiting:
+        return f"{who} confirmed {what}; still waiting for {_names(ruleset, event.waiting)}."
+    return f"{who} confirmed {what}."
+
+
+@_line(pacts.PactAgreed)
+def _pact_agreed(event: pacts.PactAgreed, state: GameState, ruleset: Ruleset) -> str:
+    what = _pact_text(ruleset, event.kind, event.members)
+    return f"Agreed: {what}. It takes effect at the start of the next turn (R-ALLY-02)."
+
+
+@_line(pacts.PactTookEffect)
+def _pact_took_effect(event: pacts.PactTookEffect, state: GameState, ruleset: Ruleset) -> str:
+    what = _pact_text(ruleset, event.kind, event.members)
+    text = f"**In force from now:** {what}."
+    if event.also_vassals:
+        text += (
+            f" {_names(ruleset, event.also_vassals)} now owe fealty to "
+            f"{faction_name(ruleset, event.members[1])} too (R-FEAL-04)."
+        )
+    for faction, province in event.parting:
+        text += (
+            f" {faction_name(ruleset, faction)}'s units in {space_name(ruleset, province)} must "
+            "leave it at its next turn or attack there (R-ALLY-05)."
+        )
+    return text
+
+
+_LAPSED = {
+    "eliminated": "a member was eliminated",
+    "liege_is_vassal": "the liege has become a vassal itself (R-FEAL-04)",
+    "hero_fallen": "the liege's Hero has fallen (R-FEAL-03)",
+    "already_vassal": "the vassal already owes fealty elsewhere",
+    "gone": "the pact it changes no longer exists",
+}
+
+
+@_line(pacts.PactLapsed)
+def _pact_lapsed(event: pacts.PactLapsed, state: GameState, ruleset: Ruleset) -> str:
+    what = _pact_text(ruleset, event.kind, event.members)
+    return f"{what[0].upper()}{what[1:]} did not take effect: {_LAPSED[event.reason]}."
+
+
+@_line(diplomacy.NeighboursJudged)
+def _neighbours_judged(
+    event: diplomacy.NeighboursJudged, state: GameState, ruleset: Ruleset
+) -> str:
+    parts = []
+    if event.gained:
+        pairs = "; ".join(_names(ruleset, p).replace(", ", " and ") for p in event.gained)
+        parts.append(f"now neighbours: {pairs}")
+    if event.lost:
+        pairs = "; ".join(_names(ruleset, p).replace(", ", " and ") for p in event.lost)
+        parts.append(f"no longer neighbours (their threads are read-only): {pairs}")
+    return "Borders judged again (R-PBP-NEG-03): " + "; ".join(parts) + "."
 
 
 # --------------------------------------------------------------------------- the treasury

@@ -36,6 +36,11 @@ ADDED_SINCE: dict[str, object] = {
     "factions.*.diviner_bonuses": [],  # R-MAGIC-DIV-01 (bonuses waiting for step 3)
     "undo_log": [],  # /undo: the active faction's orders that may be taken back
     "battle.no_summons": [],  # R-MAGIC-SUMM-01 ("no summons this battle")
+    "pact_proposals": [],  # R-ALLY-01, R-ALLY-02, R-FEAL-01 (pacts waiting)
+    "parting": [],  # R-ALLY-05 (former partners who must leave or attack)
+    "neighbour_view": [],  # R-PBP-NEG-03 (neighbours as last judged)
+    "neighbour_judged": 0,  # R-PBP-NEG-03
+    "players": {},  # R-VIC-01 (who holds which faction)
 }
 
 

@@ -79,6 +79,7 @@ from caedes_bot.rules.errors import (
 )
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.ownership import capture, capture_unopposed, peek_hostile_units
+from caedes_bot.rules.pacts import parting_attacks
 from caedes_bot.rules.state import (
     Battle,
     BattleDie,
@@ -110,6 +111,7 @@ def begin_combat_step(state: GameState, ruleset: Ruleset) -> list[Event]:
     faction = state.active
     if faction is None:
         return []
+    parting_attacks(state)  # former partners that stayed attack (R-ALLY-05)
     spaces = sorted({u.location for u in state.units_of(faction) if u.attacking})
     due: list[str] = []
     for space in spaces:
