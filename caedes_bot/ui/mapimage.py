@@ -314,12 +314,20 @@ def place_labels(
 ) -> list[tuple[str, list[_Item]]]:
     """Each shown space's texts and marks (see :func:`_label_items`), with a crowded space's
     counters moved sideways, as little as they can, so that they cover no other space's name,
-    owner tag or inner disc (the first of :data:`_NUDGES` that does; else they stay centred)."""
+    owner tag or inner disc (the first of :data:`_NUDGES` that does; else they stay centred).
+
+    In a zoomed view, a space whose inner point lies outside the map area shows no texts, and
+    the texts of a space near an edge move inwards, so that no name is cut by the key column
+    or the picture's edge."""
     geometry = ruleset.map.geometry
     assert geometry is not None
-    labels = [
-        (s, _label_items(draw, scene, ruleset, s, *lay.px(*geometry.inner[s]))) for s in shown
-    ]
+    labels: list[tuple[str, list[_Item]]] = []
+    for space in shown:
+        ix, iy = lay.px(*geometry.inner[space])
+        if not (KEY_WIDTH <= ix <= WIDTH and 0 <= iy <= lay.height):
+            labels.append((space, []))  # a space cut by a zoom's edge: its point is not shown
+            continue
+        labels.append((space, _inside(_label_items(draw, scene, ruleset, space, ix, iy), lay)))
     fixed = [(s, b) for s, items in labels for b, (what, _, _) in items if what != "counter"]
     for space in shown:  # and every inner point's plain disc
         ix, iy = lay.px(*geometry.inner[space])
@@ -337,6 +345,26 @@ def place_labels(
                 ]
                 break
         out.append((space, items))
+    return out
+
+
+def _inside(items: list[_Item], lay: Layout) -> list[_Item]:
+    """``items`` moved, as a block, as little as keeps them all inside the map area."""
+    if not items:
+        return items
+    left = min(b[0] for b, _ in items)
+    right = max(b[2] for b, _ in items)
+    top = min(b[1] for b, _ in items)
+    bottom = max(b[3] for b, _ in items)
+    dx = max(0.0, KEY_WIDTH + 2 - left) or min(0.0, WIDTH - 2 - right)
+    dy = max(0.0, 2 - top) or min(0.0, lay.height - 2 - bottom)
+    if not dx and not dy:
+        return items
+    out: list[_Item] = []
+    for b, (what, text, extra) in items:
+        if isinstance(extra, tuple):  # a name, tag or battle mark's anchor point
+            extra = (extra[0] + dx, extra[1] + dy)
+        out.append(((b[0] + dx, b[1] + dy, b[2] + dx, b[3] + dy), (what, text, extra)))
     return out
 
 

@@ -24,6 +24,7 @@ from caedes_bot.rules.state import GameState
 from caedes_bot.ui.mapdraw import DRAWING_THREAD, MapDrawer, map_filename
 from caedes_bot.ui.mapimage import (
     CLEAR_PX,
+    KEY_WIDTH,
     MIN_FONT_PX,
     NAME_PX,
     NEUTRAL,
@@ -303,3 +304,28 @@ def test_a_crowded_space_keeps_its_counters_off_its_neighbours_names(
     ]
     hit = [(s, t) for s, t, b in others if any(_overlap(b, c) for c in boxes)]
     assert not hit, hit
+
+
+@pytest.mark.parametrize("focus", ["dilgac-sound", "glimmerwood", "crown-of-ambitrax"])
+def test_a_zoom_cuts_no_name_at_its_edges(scene: MapScene, ruleset: Ruleset, focus: str) -> None:
+    """Zoomed on a sea zone, an island or a province at the map's west edge: every text and
+    counter drawn lies wholly in the map area (right of the key column, inside the picture),
+    and the space zoomed on and each of its neighbours still shows its name."""
+    geometry = ruleset.map.geometry
+    assert geometry is not None
+    zoom = dataclasses.replace(scene, focus=focus, _digest=[])
+    lay = layout(ruleset, zoom)
+    draw = ImageDraw.Draw(Image.new("RGB", (8, 8)))
+    labels = dict(place_labels(draw, zoom, ruleset, lay, list(geometry.shapes)))
+    for space, items in labels.items():
+        for box, (what, text, _) in items:
+            assert box[0] >= KEY_WIDTH and box[2] <= WIDTH, (space, what, text, box)
+            assert box[1] >= 0 and box[3] <= lay.height, (space, what, text, box)
+    game_map = ruleset.map
+    near = {focus} | game_map.land_neighbours(focus) | game_map.seas_of(focus)
+    if focus in game_map.sea_zones:
+        near |= game_map.sea_adjacency.get(focus, frozenset()) | game_map.coast_of(focus)
+    for space in near:
+        lines = [t for _, (what, t, _) in labels[space] if what == "name"]
+        named = " ".join(reversed(lines))  # placed from the bottom line up
+        assert named == game_map.space_name(space), space
