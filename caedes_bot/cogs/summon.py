@@ -38,7 +38,7 @@ from caedes_bot.gamedata.names import contains
 from caedes_bot.rules import summons
 from caedes_bot.rules.combat.summon_answer import AnswerSummons
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import DecisionKind, GameState, PendingDecision
+from caedes_bot.rules.state import DecisionKind, GameState, PendingDecision, SummonsDetail
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import kind_counts, kind_stats
@@ -83,12 +83,22 @@ def _kind(seat: Seat, text: str) -> UnitKind:
 
 
 def summon_order(seat: Seat, kind: UnitKind, count: int, province: str | None) -> Order:
-    """The order a summons of ``count`` × ``kind`` is: the answer to the open offer of a battle
-    round if the faction owes one, else a summons in its own turn (R-MAGIC-SUMM-01)."""
-    offer = open_offer(seat.state, seat.faction)
-    if offer is not None:
-        return AnswerSummons(seat.faction, offer.id, ((kind.id, count),))
-    return summons.SummonUnits(seat.faction, kind.id, count, province)
+    """The order a summons of ``count`` × ``kind`` is (:func:`summons_order_for`)."""
+    return summons_order_for(seat.state, seat.faction, kind, count, province)
+
+
+def summons_order_for(
+    state: GameState, faction: str, kind: UnitKind, count: int, province: str | None
+) -> Order:
+    """The order a summons of ``count`` × ``kind`` by ``faction`` is: the answer to the open
+    offer of a battle round if the faction owes one and ``province`` is that battle's (or not
+    given), else a summons in its own turn into ``province`` (R-MAGIC-SUMM-01). A province
+    other than the battle's is never taken for it: the rules then judge a summons there."""
+    offer = open_offer(state, faction)
+    detail = offer.detail if offer is not None else None
+    if offer is not None and isinstance(detail, SummonsDetail) and province in (None, detail.space):
+        return AnswerSummons(faction, offer.id, ((kind.id, count),))
+    return summons.SummonUnits(faction, kind.id, count, province)
 
 
 async def summon(seat: Seat, kind: UnitKind, count: int, province: str | None) -> None:

@@ -379,6 +379,24 @@ def handle_summon_units(
         raise RuleViolation(f"{faction} is not in play.", rule="R-VIC-05")
     kind = check_summonable(ruleset, faction, order.kind_id)
     if state.active != faction:
+        offer = next(
+            (
+                d.detail
+                for d in state.pending
+                if d.kind is DecisionKind.SUMMONS
+                and d.faction == faction
+                and isinstance(d.detail, SummonsDetail)
+            ),
+            None,
+        )
+        if offer is not None:
+            where = ruleset.map.space_name(offer.space)
+            raise RuleViolation(
+                f"In another faction's turn you summon only into the battle at {where}, "
+                "whose round is beginning.",
+                rule="R-MAGIC-SUMM-01",
+                allowed=f"summon into the battle at {where} (name no other province)",
+            )
         raise RuleViolation(
             "In another faction's turn you summon only as a round of a battle begins in a "
             "province where your Summoner fights; the bot asks you then.",

@@ -347,3 +347,33 @@ def test_r_vic_05_a_faction_left_with_nothing_when_its_summons_go_is_eliminated(
     gone = [e for e in out.events if isinstance(e, FactionEliminated)]
     assert "WEL" in [e.faction for e in gone]  # (so are the factions this board never had)
     assert out.state.factions["WEL"].eliminated
+
+
+# --------------------------------------------------------------------------- odd input
+
+
+def test_r_magic_summ_01_an_open_offer_names_its_battle_when_another_province_is_asked() -> None:
+    """R-MAGIC-SUMM-01: the Lizardmen attack f and the Wood Elves hold an open summons offer.
+    A summons into g, in the Lizardmen's turn, is refused naming the battle at f, where alone
+    they may summon now; nothing is paid and the offer stays open."""
+    rs, st = _attacked(1)
+    out = apply(st, FightBattle("LIZ", "f"), rs, ScriptedDice([]))
+    with pytest.raises(RuleViolation) as err:
+        apply(out.state, SummonUnits("WEL", "WF", 1, "g"), rs, NO_DICE)
+    assert err.value.rule == "R-MAGIC-SUMM-01"
+    assert "battle at F" in err.value.message and err.value.allowed is not None
+    assert "battle at F" in err.value.allowed
+    assert out.state.factions["WEL"].rp == 20
+    assert [d.kind for d in out.state.pending] == [DecisionKind.SUMMONS]
+
+
+def test_r_magic_summ_01_a_negative_count_in_an_answer_says_what_is_allowed() -> None:
+    """R-MAGIC-SUMM-01: answering the offer with -1 Fire Elementals is refused, saying that 1
+    or more is allowed; nothing is paid."""
+    rs, st = _attacked(1)
+    out = apply(st, FightBattle("LIZ", "f"), rs, ScriptedDice([]))
+    offer = out.state.pending[0].id
+    with pytest.raises(RuleViolation) as err:
+        apply(out.state, AnswerSummons("WEL", offer, (("WF", -1),)), rs, NO_DICE)
+    assert err.value.allowed == "1 or more"
+    assert out.state.factions["WEL"].rp == 20

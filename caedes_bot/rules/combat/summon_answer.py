@@ -132,7 +132,9 @@ def handle_answer_summons(
                 allowed=allowed,
             )
         if count < 0:
-            raise RuleViolation("Summon a count of 1 or more.", rule="R-MAGIC-SUMM-01")
+            raise RuleViolation(
+                "Summon a count of 1 or more.", rule="R-MAGIC-SUMM-01", allowed="1 or more"
+            )
         kind = ruleset.kind(kind_id)
         refusal = fortification_refusal(state, ruleset, kind, battle.space, count)
         if refusal is not None:
