@@ -52,7 +52,7 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.ships import ship_muster_places, ship_muster_refusal, ship_nowhere
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec, active_faction
-from caedes_bot.rules.summons import vanish_summons
+from caedes_bot.rules.summons import is_summoned, vanish_summons
 
 # --------------------------------------------------------------------------- orders, events
 
@@ -148,6 +148,25 @@ def _units_by_province(state: GameState) -> dict[str, list[Unit]]:
     return found
 
 
+def _lasting(
+    state: GameState, ruleset: Ruleset, faction: str, here: Sequence[Unit]
+) -> Sequence[Unit]:
+    """Of the units ``here``, those still on the board when ``faction``'s step 8 judges: judged
+    before that step (the R-BUY-04 warning, autocomplete), Summoned units are left out, since
+    every one of them vanishes as a step 8 begins (R-MAGIC-SUMM-02); during it, all."""
+    if _judging_now(state, faction):
+        return here
+    return [u for u in here if not is_summoned(ruleset.kind(u.kind))]
+
+
+def _is_fortification(state: GameState, kind: UnitKind) -> bool:
+    """Whether ``kind`` is a Fortification: a Tower-type unit, a summoned one only with the
+    option ``summoned_tower_is_fortification`` (R-ATTR-FORT-01, R-ATTR-FORT-06)."""
+    if not kind.has(Attribute.FORTIFICATION):
+        return False
+    return not is_summoned(kind) or state.options.summoned_tower_is_fortification
+
+
 def _counts(state: GameState, faction: str) -> Mapping[str, int]:
     return state.muster_counts if _judging_now(state, faction) else {}
 
@@ -189,6 +208,7 @@ def _judge(
         return _Verdict(("R-MUSTER-02", f"{name} is not yours."))
     if here is None:
         here = state.peek_units_at(province.id)
+    here = _lasting(state, ruleset, faction, here)
     if any(not state.are_partners(u.owner, faction) for u in here):
         return _Verdict(("R-MUSTER-02", f"{name} holds units of another faction."))
     snapshot = _snapshot(state, faction, here)
@@ -198,7 +218,7 @@ def _judge(
     )
 
     if kind.base_type is BaseType.TOWER:
-        if any(ruleset.kind(u.kind).has(Attribute.FORTIFICATION) for u in here):
+        if any(_is_fortification(state, ruleset.kind(u.kind)) for u in here):
             return _Verdict(("R-ATTR-FORT-02", f"{name} already has a Fortification."))
         if not any(
             u.owner in own and ruleset.kind(u.kind).base_type is BaseType.INFANTRY for u in snapshot

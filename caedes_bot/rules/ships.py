@@ -34,7 +34,14 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from caedes_bot.gamedata.model import Attribute, BaseType, Ruleset, UnitKind, movement_allowance
+from caedes_bot.gamedata.model import (
+    Attribute,
+    BaseType,
+    Race,
+    Ruleset,
+    UnitKind,
+    movement_allowance,
+)
 from caedes_bot.gamedata.names import find
 from caedes_bot.gamedata.water import (
     is_navigable,
@@ -95,6 +102,9 @@ def _fortified_provinces(state: GameState, ruleset: Ruleset, faction: str) -> li
             and u.muster_seq <= limit
             and ruleset.map.is_province(u.location)
             and ruleset.kind(u.kind).has(Attribute.FORTIFICATION)
+            # never a summoned Tower: it vanishes as a step 8 begins (R-MAGIC-SUMM-02), and
+            # one summoned during the step came after the board was fixed (R-ATTR-FORT-05)
+            and ruleset.kind(u.kind).race is not Race.SUMMONED
         }
     )
 
