@@ -217,8 +217,9 @@ def check_summonable(ruleset: Ruleset, faction: str, kind_id: str) -> UnitKind:
         close = difflib.get_close_matches(kind_id, names, n=3, cutoff=0.5)
         raise UnknownName("unit kind", kind_id, tuple(close), rule="R-RACE-SUM-01")
     if kind.faction != faction:
+        owner, own_name = ruleset.faction(kind.faction).name, ruleset.faction(faction).name
         raise RuleViolation(
-            f"{kind.display_name} is not in {faction}'s order of battle.",
+            f"{kind.display_name} are units of the {owner}, not of the {own_name}.",
             rule="R-BUY-01",
             allowed=f"your Summoned units: {allowed}",
         )

@@ -377,3 +377,17 @@ def test_r_magic_summ_01_a_negative_count_in_an_answer_says_what_is_allowed() ->
         apply(out.state, AnswerSummons("WEL", offer, (("WF", -1),)), rs, NO_DICE)
     assert err.value.allowed == "1 or more"
     assert out.state.factions["WEL"].rp == 20
+
+
+def test_r_buy_01_another_factions_unit_is_named_with_both_factions() -> None:
+    """R-BUY-01, R-RACE-SUM-01: the Wood Elves summoning Lizardman Infantry are told whose
+    units those are, by name, and which units they may summon."""
+    rs = _rs()
+    st = _own_turn(rs, Step.TRADE, [("WD", "f")])
+    with pytest.raises(RuleViolation) as err:
+        apply(st, SummonUnits("WEL", "LI", 1), rs, NO_DICE)
+    lizards, elves = rs.faction("LIZ").name, rs.faction("WEL").name
+    assert err.value.message == (
+        f"Lizardman Infantry are units of the {lizards}, not of the {elves}."
+    )
+    assert err.value.allowed is not None and "Fire (3 RP)" in err.value.allowed
