@@ -412,6 +412,7 @@ class Options:
     casualty_chooser: str = "owner"  # R-COMBAT-06: owner | opponent
     withdraw_mixed: str = "partial"  # R-COMBAT-09: partial | forbidden
     stalemate_rounds: int = 20  # R-COMBAT-13
+    battle_message_odds: bool = False  # R-COMBAT-16 (issue 13): odds open the battle message
     cargo_fights: bool = True  # R-COMBAT-14
     cavalry_blitz: bool = True  # R-ATTR-BLITZ-01
     blitz_after_flying: bool = True  # R-ATTR-BLITZ-03

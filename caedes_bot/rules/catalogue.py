@@ -69,6 +69,7 @@ from caedes_bot.rules.movement import stuck as movement_stuck
 from caedes_bot.rules.odds import exact as odds_exact
 from caedes_bot.rules.odds import model as odds_model
 from caedes_bot.rules.odds import montecarlo as odds_montecarlo
+from caedes_bot.rules.odds import opening as odds_opening
 from caedes_bot.rules.odds import planned as odds_planned
 from caedes_bot.rules.odds import summary as odds_summary
 from caedes_bot.rules.steps import StepSpec
@@ -88,6 +89,7 @@ MODULES = (
     odds_exact,
     odds_model,
     odds_montecarlo,
+    odds_opening,
     odds_planned,
     odds_summary,
     orders,

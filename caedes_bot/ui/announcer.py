@@ -533,6 +533,11 @@ def _from_battle(battle: Battle) -> BattleHistory:
         attacker_units=list(battle.attacker_units),
         defender_units=list(battle.defender_units),
         round=battle.round,
+        opening=(
+            tuple(battle.opening_odds),
+            battle.opening_method,
+            tuple(battle.opening_unsupported),
+        ),
     )
 
 
@@ -564,6 +569,7 @@ def battle_history(
                     defenders=event.defenders,
                     attacker_units=list(event.attacker_units),
                     defender_units=list(event.defender_units),
+                    opening=(event.opening_odds, event.opening_method, event.opening_unsupported),
                 )
             if history is None or getattr(event, "battle", None) != battle_id:
                 continue

@@ -50,6 +50,7 @@ from caedes_bot.ui.describe import (
     unit_label,
 )
 from caedes_bot.ui.fleet import ships_near_text, ships_text
+from caedes_bot.ui.odds import opening_text
 from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, MARKS_MENU, STEPS, step_line
 from caedes_bot.ui.summoning import (
     board_notes,
@@ -537,6 +538,8 @@ class BattleHistory:
     withdrawals: list[AttackerWithdrew] = field(default_factory=list)
     ended: BattleEnded | None = None
     round: int = 1
+    #: the odds it began with (option ``battle_message_odds``): figures, method, unsupported
+    opening: tuple[tuple[float, ...], str, tuple[str, ...]] = ((), "", ())
 
 
 def _unit_name(ruleset: Ruleset, history: BattleHistory, uid: int) -> str:
@@ -667,7 +670,10 @@ def battle_message(
     terrain = f" ({', '.join(t.value for t in province.terrains)})" if province else ""
     title = f"⚔️ Battle at {space_name(ruleset, history.space)}{terrain}"
     embed = discord.Embed(title=title, colour=_colour(ruleset, history.attacker))
-    embed.description = truncate(battle_detail(ruleset, history), EMBED_DESCRIPTION_LIMIT)
+    detail = battle_detail(ruleset, history)
+    if history.opening[0]:
+        detail = f"{opening_text(ruleset, history.attacker, *history.opening)}\n{detail}"
+    embed.description = truncate(detail, EMBED_DESCRIPTION_LIMIT)
     defenders = ", ".join(faction_name(ruleset, d) for d in history.defenders)
     embed.add_field(
         name=f"Attacker: {faction_name(ruleset, history.attacker)}",

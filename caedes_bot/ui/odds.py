@@ -1,5 +1,6 @@
 """The words of battle odds (issue 13): the answer of ``/odds`` and of the turn panel's "Odds"
-button, and the line a battle message can open with (option ``battle_message_odds``).
+button, and the line a battle message can open with (option ``battle_message_odds``,
+R-COMBAT-16).
 
 Every figure says how it was found: exactly, by the pruned enumeration with its bound, or by
 Monte Carlo with its standard error and number of battles; attributes that no method models
@@ -103,16 +104,29 @@ def odds_text(
     return "\n".join(lines)
 
 
-def opening_line(ruleset: Ruleset, odds: Odds, attacker: str) -> str:
-    """The line a battle message opens with when the option ``battle_message_odds`` is on."""
-    how = "exact" if odds.method == "exact" else method_text(odds)
+def opening_text(
+    ruleset: Ruleset,
+    attacker: str,
+    figures: Sequence[float],
+    method: str,
+    unsupported: Sequence[str] = (),
+) -> str:
+    """The line a battle message opens with under the option ``battle_message_odds``
+    (R-COMBAT-16): ``figures`` are the attacker's, the defender's and both-destroyed chances,
+    the expected rounds, the standard error and the battles rolled (as
+    :func:`caedes_bot.rules.odds.opening.note_opening_odds` keeps them)."""
+    wins, holds, both, rounds, error, runs = (list(figures) + [0.0] * 6)[:6]
+    if method == "monte_carlo":
+        how = f"Monte Carlo of {int(runs):,} battles, standard error {error * 100:.1f} points"
+    else:
+        how = method
     text = (
-        f"Odds at the start ({how}): {ruleset.faction(attacker).name} take it "
-        f"{percent(odds.attacker_wins)}, held {percent(odds.defender_holds)}, both destroyed "
-        f"{percent(odds.both_destroyed)}; about {odds.expected_rounds:.1f} rounds."
+        f"🎲 Odds at the start ({how}): {ruleset.faction(attacker).name} take it "
+        f"{percent(wins)}, held {percent(holds)}, both destroyed {percent(both)}; "
+        f"about {rounds:.1f} rounds."
     )
-    if odds.unsupported:
-        text += f" Not supported: {', '.join(a.capitalize() for a in odds.unsupported)}."
+    if unsupported:
+        text += f" Not supported: {', '.join(a.capitalize() for a in unsupported)}."
     return text
 
 

@@ -198,6 +198,10 @@ K = {
     "orcmerc": kind("OMERC", "ORC", attributes=["mercenary"], cost=2),
     "orci": ORCI,
     "tower": kind("TOWER", "ORC", "tower"),
+    "necro": kind("NECRO", "DAW", attributes=["necromancer"], cost=1),
+    "und": kind("UND", "DAW", attributes=["undead"], race="undead", cost=5),
+    "orcnecro": kind("ONECRO", "ORC", attributes=["necromancer"], cost=1),
+    "orcund": kind("OUND", "ORC", attributes=["undead"], race="undead", cost=5),
     "hero": kind("H-ORC-01", "ORC", hero=True),
 }
 
@@ -272,6 +276,16 @@ FAMILIES: dict[str, list[tuple[str, str, Terrain | None]]] = {
         ("merc", "orci", None),
         ("merc fort", "orcfort", None),
         ("merc cav", "orci orci", None),
+    ],
+    "undead_bonds": [
+        ("necro und", "orci", None),
+        ("necro und und", "orci orci", None),
+        ("inf", "orcnecro orcund", None),
+        ("necro und", "orcnecro orcund", None),
+        ("und necro inf", "orci orcfort", None),
+        ("inf inf", "orcnecro orcund orcund", None),
+        ("necro und", "fear", None),
+        ("arch", "orcnecro orcund orcarch", None),
     ],
     "tower_hero_factions": [
         ("inf inf", "tower", None),

@@ -78,6 +78,7 @@ from caedes_bot.rules.errors import (
     RuleViolation,
 )
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.odds.opening import note_opening_odds
 from caedes_bot.rules.ownership import capture, capture_unopposed, peek_hostile_units
 from caedes_bot.rules.pacts import parting_attacks
 from caedes_bot.rules.state import (
@@ -191,6 +192,8 @@ def begin_battle(
         defender_units=[u.id for u in defending],
     )
     state.battle = battle
+    if state.options.battle_message_odds:  # R-COMBAT-16, issue 13
+        note_opening_odds(state, ruleset, battle)
     events: list[Event] = [
         BattleBegan(
             battle.id,
@@ -199,6 +202,9 @@ def begin_battle(
             tuple(battle.defenders),
             tuple(battle.attacker_units),
             tuple(battle.defender_units),
+            tuple(battle.opening_odds),
+            battle.opening_method,
+            tuple(battle.opening_unsupported),
         )
     ]
     return events + advance(state, ruleset, dice, battle)

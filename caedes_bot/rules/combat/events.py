@@ -25,7 +25,8 @@ class BattlesDue(Event):
 
 @dataclass(frozen=True, slots=True)
 class BattleBegan(Event):
-    """A battle began (R-COMBAT-01): who fights on each side."""
+    """A battle began (R-COMBAT-01): who fights on each side; with the option
+    ``battle_message_odds``, the odds it began with (as on :class:`~caedes_bot.rules.state.Battle`)."""
 
     battle: int
     space: str
@@ -33,6 +34,9 @@ class BattleBegan(Event):
     defenders: tuple[str, ...]
     attacker_units: tuple[int, ...]
     defender_units: tuple[int, ...]
+    opening_odds: tuple[float, ...] = ()
+    opening_method: str = ""
+    opening_unsupported: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

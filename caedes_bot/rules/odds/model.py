@@ -323,12 +323,19 @@ class BattleModel:
         else:
             chances = dist
             ladder = ladder[: len(dist)]
+        nothing = float(chances[0])
+        if len(set(ladder.tolist())) < len(ladder):
+            # Bound units lost with their master (R-ATTR-UNDEAD-03): several hit counts lead
+            # to one state; their chances add up.
+            ladder, inverse = np.unique(ladder, return_inverse=True)
+            summed: Floats = np.bincount(inverse, weights=chances).astype(np.float64)
+            chances = summed
         first = int(ladder[0])
         consecutive = bool((np.diff(ladder) == 1).all())
         span = slice(first, first + len(ladder)) if consecutive else None
         hp = self.space(side).hp
         live = np.array([hp[n] > 0 for n in ladder.tolist()], dtype=bool)
-        made = self._marginals[key] = Marginal(ladder, chances, float(chances[0]), live, span)
+        made = self._marginals[key] = Marginal(ladder, chances, nothing, live, span)
         return made
 
     def step(
