@@ -569,7 +569,6 @@ def battle_history(
                     defenders=event.defenders,
                     attacker_units=list(event.attacker_units),
                     defender_units=list(event.defender_units),
-                    opening=(event.opening_odds, event.opening_method, event.opening_unsupported),
                 )
             if history is None or getattr(event, "battle", None) != battle_id:
                 continue
@@ -609,7 +608,9 @@ def battle_history(
 
 def _apply(history: BattleHistory, event: Event) -> None:
     """Add one event of this order to a battle rebuilt from the state before it."""
-    if isinstance(event, combat_events.BattleStepResolved):
+    if isinstance(event, combat_events.BattleOddsNoted):
+        history.opening = (event.figures, event.method, event.unsupported)
+    elif isinstance(event, combat_events.BattleStepResolved):
         history.round = event.round
         history.records.append(
             BattleStepRecord(

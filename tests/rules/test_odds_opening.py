@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from caedes_bot.rules.combat.events import BattleBegan
+from caedes_bot.rules.combat.events import BattleBegan, BattleOddsNoted
 from caedes_bot.rules.combat.orders import FightBattle, handle_fight_battle
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.odds import battle_odds
@@ -25,17 +25,17 @@ def test_r_combat_16_battle_message_odds_option() -> None:
     on = st.clone()
     on.options = replace(on.options, battle_message_odds=True)
     events = handle_fight_battle(on, FightBattle("DAW", "x"), rs, ScriptedDice([9, 9]))
-    (began,) = [e for e in events if isinstance(e, BattleBegan)]
-    assert began.opening_method == "exact"
-    assert began.opening_odds[0] == pytest.approx(expected.attacker_wins)
-    assert began.opening_odds[0] == pytest.approx(0.14 / 0.44 * (1 - 0.56**20))
-    assert on.battle is not None and on.battle.opening_odds == list(began.opening_odds)
+    (began,) = [e for e in events if isinstance(e, BattleOddsNoted)]
+    assert began.method == "exact"
+    assert began.figures[0] == pytest.approx(expected.attacker_wins)
+    assert began.figures[0] == pytest.approx(0.14 / 0.44 * (1 - 0.56**20))
+    assert on.battle is not None and on.battle.opening_odds == list(began.figures)
     history = BattleHistory(
         id=began.battle,
         space="x",
         attacker="DAW",
         defenders=("ORC",),
-        opening=(began.opening_odds, began.opening_method, ()),
+        opening=(began.figures, began.method, ()),
     )
     embed, _ = battle_message(1, on, rs, history)
     assert (embed.description or "").startswith("🎲 Odds at the start (exact): ")
@@ -43,5 +43,6 @@ def test_r_combat_16_battle_message_odds_option() -> None:
 
     off = st.clone()
     events = handle_fight_battle(off, FightBattle("DAW", "x"), rs, ScriptedDice([9, 9]))
-    (began,) = [e for e in events if isinstance(e, BattleBegan)]
-    assert began.opening_odds == () and off.battle is not None and off.battle.opening_odds == []
+    assert [e for e in events if isinstance(e, BattleBegan)]
+    assert not [e for e in events if isinstance(e, BattleOddsNoted)]
+    assert off.battle is not None and off.battle.opening_odds == []

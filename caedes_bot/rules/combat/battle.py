@@ -55,6 +55,7 @@ from caedes_bot.rules.combat.events import (
     AttackerWithdrew,
     BattleBegan,
     BattleEnded,
+    BattleOddsNoted,
     BattleRoundEnded,
     BattlesDue,
     BattleStepResolved,
@@ -202,11 +203,18 @@ def begin_battle(
             tuple(battle.defenders),
             tuple(battle.attacker_units),
             tuple(battle.defender_units),
-            tuple(battle.opening_odds),
-            battle.opening_method,
-            tuple(battle.opening_unsupported),
         )
     ]
+    if battle.opening_odds:  # R-COMBAT-16, issue 13: the odds the battle began with
+        events.append(
+            BattleOddsNoted(
+                battle.id,
+                battle.space,
+                tuple(battle.opening_odds),
+                battle.opening_method,
+                tuple(battle.opening_unsupported),
+            )
+        )
     return events + advance(state, ruleset, dice, battle)
 
 

@@ -25,8 +25,7 @@ class BattlesDue(Event):
 
 @dataclass(frozen=True, slots=True)
 class BattleBegan(Event):
-    """A battle began (R-COMBAT-01): who fights on each side; with the option
-    ``battle_message_odds``, the odds it began with (as on :class:`~caedes_bot.rules.state.Battle`)."""
+    """A battle began (R-COMBAT-01): who fights on each side."""
 
     battle: int
     space: str
@@ -34,9 +33,20 @@ class BattleBegan(Event):
     defenders: tuple[str, ...]
     attacker_units: tuple[int, ...]
     defender_units: tuple[int, ...]
-    opening_odds: tuple[float, ...] = ()
-    opening_method: str = ""
-    opening_unsupported: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOddsNoted(Event):
+    """With the option ``battle_message_odds``, the odds a battle began with (R-COMBAT-16,
+    issue 13), as :func:`caedes_bot.rules.odds.opening.note_opening_odds` keeps them on the
+    battle: ``figures`` (attacker takes it, defender holds, both destroyed, expected rounds,
+    standard error, battles rolled), ``method`` and the attributes not modelled."""
+
+    battle: int
+    space: str
+    figures: tuple[float, ...]
+    method: str
+    unsupported: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
