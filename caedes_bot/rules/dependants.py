@@ -168,11 +168,13 @@ def lose_bound_units(
 def _bonded(kind: UnitKind) -> bool:
     """``kind`` hangs on a bond or holds one up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03); Heroes
     included, as :meth:`Ruleset.kind` finds them."""
-    return bound_to(kind) is not None or not kind.attributes.isdisjoint(_MASTERS)
+    return kind.race in _BOUND_RACES or not kind.attributes.isdisjoint(_MASTERS)
 
 
 #: the attributes that hold a bond up (Necromancer, Summoner)
 _MASTERS = frozenset(bond.master for bond in BONDS)
+#: the races that hang on a bond (what :func:`bound_to` looks for), for one set test per kind
+_BOUND_RACES = frozenset(bond.race for bond in BONDS)
 
 
 # --------------------------------------------------------------------------- heroes
