@@ -35,6 +35,9 @@ class EntryCost:
     reason: str = ""
 
 
+_NORMAL = EntryCost(Entry.NORMAL)
+
+
 def entry_cost(
     ruleset: Ruleset, kind: UnitKind, origin: str, destination: str, terrain: Terrain
 ) -> EntryCost:
@@ -46,43 +49,51 @@ def entry_cost(
     such terrain costs it once), else :attr:`Entry.NORMAL`.
     """
     cavalry = kind.base_type is BaseType.CAVALRY
-    name = ruleset.map.space_name(destination)
-    if terrain is Terrain.MOUNTAINS and cavalry and not kind.has(Attribute.MOUNTAINLORE):
+    mountains = terrain is Terrain.MOUNTAINS
+    if mountains and cavalry and not kind.has(Attribute.MOUNTAINLORE):
+        name = ruleset.map.space_name(destination)
         return EntryCost(
             Entry.FORBIDDEN,
             "R-MOVE-06",
             f"cavalry may not enter mountains without Mountainlore, and {name} is mountains",
         )
+    forest = terrain is Terrain.FOREST and cavalry and not kind.has(Attribute.WOODLORE)
+    swamp = terrain is Terrain.SWAMP and cavalry and not kind.has(Attribute.AMPHIBIAN)
+    river = (
+        None
+        if kind.has(Attribute.AMPHIBIAN) or kind.has(Attribute.FLYING)
+        else ruleset.map.river_between(origin, destination)
+    )
+    if not (mountains or forest or swamp or river is not None):
+        return _NORMAL
+    name = ruleset.map.space_name(destination)
     reasons: list[tuple[str, str]] = []
-    if terrain is Terrain.MOUNTAINS:
+    if mountains:
         rule = "R-ATTR-MTN-01" if cavalry else "R-MOVE-06"
         reasons.append(
             (rule, f"entering mountains ({name}) costs {type_word(kind)} its entire movement")
         )
-    elif terrain is Terrain.FOREST and cavalry and not kind.has(Attribute.WOODLORE):
+    elif forest:
         reasons.append(
             (
                 "R-MOVE-05",
                 f"cavalry without Woodlore must spend its entire movement to enter forest ({name})",
             )
         )
-    elif terrain is Terrain.SWAMP and cavalry and not kind.has(Attribute.AMPHIBIAN):
+    elif swamp:
         reasons.append(
             (
                 "R-MOVE-07",
                 f"cavalry must spend its entire movement to enter swamp ({name}) unless Amphibian",
             )
         )
-    river = ruleset.map.river_between(origin, destination)
-    if river is not None and not (kind.has(Attribute.AMPHIBIAN) or kind.has(Attribute.FLYING)):
+    if river is not None:
         reasons.append(
             (
                 "R-MOVE-12",
                 f"crossing the {river.river} into {name} costs its entire movement",
             )
         )
-    if not reasons:
-        return EntryCost(Entry.NORMAL)
     return EntryCost(Entry.ENTIRE, reasons[-1][0], "; ".join(r for _, r in reasons))
 
 
@@ -94,36 +105,42 @@ def type_word(kind: UnitKind) -> str:
 
 
 class Occupation:
-    """Who stands where, read once per route search (R-MOVE-02, R-MOVE-13)."""
+    """Who stands where, read once per route search (R-MOVE-02, R-MOVE-13).
+
+    Built in one pass over the units without copying any (``peek_units``): the spaces holding
+    units of a faction that is not ``faction``'s pact partner, and those holding units of any
+    other faction. With ``river_ship_occupies`` a river edge holding such units makes both
+    provinces it borders hostile."""
 
     def __init__(self, state: GameState, ruleset: Ruleset, faction: str) -> None:
-        owners: dict[str, set[str]] = {}
-        for unit in state.units.values():
-            owners.setdefault(unit.location, set()).add(unit.owner)
-        self._owners = owners
-        self._state = state
-        self._ruleset = ruleset
-        self._faction = faction
-        self._hostile: dict[str, bool] = {}
+        partner: dict[str, bool] = {}
+        hostile: set[str] = set()
+        foreign: set[str] = set()
+        for unit in state.peek_units():
+            owner = unit.owner
+            if owner == faction:
+                continue
+            foreign.add(unit.location)
+            friendly = partner.get(owner)
+            if friendly is None:
+                friendly = partner[owner] = state.are_partners(owner, faction)
+            if not friendly:
+                hostile.add(unit.location)
+        if state.options.river_ship_occupies:
+            for space in list(hostile):
+                edge = ruleset.map.rivers.get(space)
+                if edge is not None:
+                    hostile.update((edge.a, edge.b))
+        self._hostile = hostile
+        self._foreign = foreign
 
     def hostile(self, province: str) -> bool:
         """Units of a non-partner faction hold ``province`` (as :func:`hostile_units`)."""
-        found = self._hostile.get(province)
-        if found is None:
-            spaces = [province]
-            if self._state.options.river_ship_occupies:
-                spaces += [e.id for e in self._ruleset.map.river_edges_of(province)]
-            found = any(
-                not self._state.are_partners(owner, self._faction)
-                for space in spaces
-                for owner in self._owners.get(space, ())
-            )
-            self._hostile[province] = found
-        return found
+        return province in self._hostile
 
     def foreign(self, province: str) -> bool:
         """Units of any other faction (partners included) stand in ``province``."""
-        return bool(self._owners.get(province, set()) - {self._faction})
+        return province in self._foreign
 
 
 def remaining_movement(unit: Unit, kind: UnitKind) -> int:

@@ -83,6 +83,7 @@ def plan_flights(
     terrain: Terrain | None = None,
     via: Sequence[str] = (),
     graph: Mapping[str, tuple[str, ...]] | None = None,
+    occupation: Occupation | None = None,
 ) -> dict[str, MovePlan]:
     """Every province ``unit`` may fly to now, with the shortest flight to each (R-ATTR-FLY-01).
 
@@ -90,6 +91,7 @@ def plan_flights(
         terrain: the terrain named for the destination (R-MOVE-03); others are left out.
         via: spaces (provinces or sea zones) the flight must pass through, in this order.
         graph: :func:`flight_neighbours` of the map, when the caller has it already.
+        occupation: who stands where for the unit's faction, when the caller has it already.
 
     Returns:
         destination id -> plan (``how`` is :attr:`MoveKind.FLIGHT`, ``cost`` the spaces
@@ -111,7 +113,8 @@ def plan_flights(
         here = waypoint
     reach = _shortest(graph, here, FLYING_ALLOWANCE - len(prefix))
     kind = ruleset.kind(unit.kind)
-    occupation = Occupation(state, ruleset, unit.owner)
+    if occupation is None:
+        occupation = Occupation(state, ruleset, unit.owner)
     single_choice = state.options.terrain_single_choice
     plans: dict[str, MovePlan] = {}
     for dest in sorted(reach):

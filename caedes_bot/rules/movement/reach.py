@@ -35,6 +35,7 @@ def plan_moves(
     unit: Unit,
     terrain: Terrain | None = None,
     via: Sequence[str] = (),
+    occupation: Occupation | None = None,
 ) -> dict[str, MovePlan]:
     """Every province ``unit`` may move to now, with the preferred route to each (R-MOVE-01..12,
     R-ATTR-AMPH-01).
@@ -51,6 +52,8 @@ def plan_moves(
         terrain: the terrain the owner names for the destination (R-MOVE-03); destinations
             without it are left out.
         via: spaces the route must pass through, in this order (a sea zone for a crossing).
+        occupation: who stands where for ``unit``'s faction, when the caller asks for several
+            units of one faction on the same state (it is read once).
 
     Returns:
         destination id -> plan, empty if the unit cannot move (whatever the reason; see
@@ -66,7 +69,8 @@ def plan_moves(
     first_move = unit.movement_used == 0
     stop_on_entry = state.options.entire_move_mode == "stop_on_entry"
     single_choice = state.options.terrain_single_choice
-    occupation = Occupation(state, ruleset, faction)
+    if occupation is None:
+        occupation = Occupation(state, ruleset, faction)
     best: dict[str, tuple[tuple[int, int, tuple[str, ...]], MovePlan]] = {}
 
     def consider(path: tuple[str, ...], here: str) -> None:
@@ -204,14 +208,20 @@ def why_stuck(state: GameState, ruleset: Ruleset, unit: Unit) -> Stuck | None:
     return None if can_move_somewhere(state, ruleset, unit) else Stuck.NOWHERE
 
 
-def can_move_somewhere(state: GameState, ruleset: Ruleset, unit: Unit) -> bool:
+def can_move_somewhere(
+    state: GameState, ruleset: Ruleset, unit: Unit, occupation: Occupation | None = None
+) -> bool:
     """Some province is within ``unit``'s reach now, by land, crossing or flight (R-MOVE-21)."""
-    return bool(plan_moves(state, ruleset, unit) or plan_flights(state, ruleset, unit))
+    return bool(
+        plan_moves(state, ruleset, unit, occupation=occupation)
+        or plan_flights(state, ruleset, unit, occupation=occupation)
+    )
 
 
 def movable_units(state: GameState, ruleset: Ruleset, faction: str) -> list[Unit]:
     """``faction``'s units that can still move somewhere this step, in id order (R-MOVE-01)."""
-    return [u for u in state.units_of(faction) if can_move_somewhere(state, ruleset, u)]
+    occupation = Occupation(state, ruleset, faction)
+    return [u for u in state.units_of(faction) if can_move_somewhere(state, ruleset, u, occupation)]
 
 
 def legal_destinations(
@@ -228,11 +238,14 @@ def legal_destinations(
         any unit is unknown or cannot move.
     """
     result: dict[str, bool] | None = None
+    occupations: dict[str, Occupation] = {}
     for uid in unit_ids:
         unit = state.units.get(str(uid))
         if unit is None:
             return {}
-        plans = plan_moves(state, ruleset, unit, terrain, via)
+        if occupations.get(unit.owner) is None:
+            occupations[unit.owner] = Occupation(state, ruleset, unit.owner)
+        plans = plan_moves(state, ruleset, unit, terrain, via, occupations[unit.owner])
         here = {dest: plan.attack for dest, plan in plans.items()}
         result = here if result is None else {d: a for d, a in result.items() if d in here}
     return result or {}
