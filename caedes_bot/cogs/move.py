@@ -1,10 +1,13 @@
-"""Step 6, Move: ``/move`` and the turn panel's "Move…" selects (R-MOVE-01..12).
+"""Step 6, Move: ``/move``, ``/fly``, ``/teleport``, ``/divine``, ``/undo`` and the turn panel's
+"Move…" selects (R-MOVE-01..12, R-ATTR-FLY-01, R-ATTR-AMPH-01, R-MAGIC-TELE-01, R-MAGIC-DIV-01).
 
 Units are chosen by kind and count from one province; the rules find each unit's route to the
 destination (:mod:`caedes_bot.rules.movement`). ``/move units from to`` offers, while typing,
 only stacks that can still move, only provinces holding them, and only destinations all the
-chosen units can reach, attacks marked. "Move…" on the turn panel does the same with three
-selects: the stack, how many, and where.
+chosen units can reach, each with its cost and whether it starts a battle; ``via`` names
+spaces the route must pass through (a sea zone asks for an Amphibian crossing). "Move…" on the
+turn panel does the same with three selects: the stack, how many, and where. ``/fly`` is the
+same for a flying move; ``/undo`` takes back the last order while nothing has rolled since.
 """
 
 from __future__ import annotations
@@ -25,6 +28,13 @@ from caedes_bot.cogs._play import (
     seat_for_faction,
     turn_expect,
 )
+from caedes_bot.cogs._routes import (
+    acting_unit_choices,
+    companion_choices,
+    parse_via,
+    route_choices,
+    via_choices,
+)
 from caedes_bot.cogs._transformers import (
     Choice,
     UnitRequest,
@@ -34,15 +44,18 @@ from caedes_bot.cogs._transformers import (
     origin_choices,
     parse_units,
     pick_units,
+    province_choices,
+    resolve_own_unit,
     resolve_province,
     stack_label,
     unit_choices,
 )
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
-from caedes_bot.gamedata.model import Ruleset, Terrain
+from caedes_bot.gamedata.model import Attribute, Commodity, Ruleset, Terrain
 from caedes_bot.rules.errors import RuleViolation
-from caedes_bot.rules.movement import MoveUnits
+from caedes_bot.rules.movement import Divine, FlyUnits, MoveUnits, Teleport
 from caedes_bot.rules.state import Step
+from caedes_bot.rules.undo import UndoLastOrder
 from caedes_bot.ui import views
 
 
@@ -160,12 +173,76 @@ async def on_move_component(interaction: discord.Interaction, ref: views.Compone
         await on_move_where(interaction, ref)
 
 
+async def _unit_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    origin = _namespace(interaction, "from")
+
+    def make(table: Table, faction: str) -> list[Choice]:
+        start = _province_or_none(table.ruleset, origin)
+        return unit_choices(table.state, table.ruleset, faction, start, current)
+
+    return await own_choices_for(interaction, make)
+
+
+async def _origin_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    preferred = _origin_of(interaction)
+    return await own_choices_for(
+        interaction,
+        lambda t, faction: origin_choices(t.state, t.ruleset, faction, current, preferred),
+    )
+
+
+def _typed_units(table: Table, faction: str, interaction: discord.Interaction) -> list[int]:
+    """The units ``/move`` or ``/fly`` names so far, or none."""
+    origin = _origin_of(interaction)
+    units = _namespace(interaction, "units") or "all"
+    start = find_province(table.ruleset, origin) if origin else None
+    if start is None:
+        return []
+    try:  # what has been typed so far may not be a list of units yet
+        return list(pick_units(table.state, table.ruleset, faction, start, parse_units(units)))
+    except RuleViolation:
+        return []
+
+
+async def _route_autocomplete(
+    interaction: discord.Interaction, current: str, *, flying: bool
+) -> list[app_commands.Choice[str]]:
+    def make(table: Table, faction: str) -> list[Choice]:
+        ids = _typed_units(table, faction, interaction)
+        try:
+            via = parse_via(table.ruleset, _namespace(interaction, "via"))
+        except RuleViolation:
+            via = ()
+        return route_choices(
+            table.state, table.ruleset, faction, ids, current, flying=flying, via=via
+        )
+
+    return await own_choices_for(interaction, make)
+
+
+async def _via_autocomplete(
+    interaction: discord.Interaction, current: str, *, flying: bool
+) -> list[app_commands.Choice[str]]:
+    def make(table: Table, faction: str) -> list[Choice]:
+        ids = _typed_units(table, faction, interaction)
+        return via_choices(table.state, table.ruleset, ids, current, flying=flying)
+
+    return await own_choices_for(interaction, make)
+
+
 # --------------------------------------------------------------------------- /move
 
 TERRAINS = [app_commands.Choice(name=t.value, value=t.value) for t in Terrain]
 
 #: What a sea zone named as a ``/move`` province is told (R-MOVE-09).
 AT_SEA = ("R-MOVE-09", "land units move between provinces")
+#: What a sea zone named as where a flight ends is told (R-ATTR-FLY-01).
+AT_END_AT_SEA = ("R-ATTR-FLY-01", "a flight ends in a province; name the sea zone in via")
+COMMODITIES = [app_commands.Choice(name=c.value.title(), value=c.value) for c in Commodity]
 
 
 class MoveCog(PlayCog):
@@ -178,6 +255,7 @@ class MoveCog(PlayCog):
         origin="The province they are in",
         to="Where they go; a province held by another faction's units is an attack",
         terrain="In a province of several terrains, the one they use there (R-MOVE-03)",
+        via="Provinces or sea zones the route must pass through, in order, separated by commas",
         faction=FACTION_HELP,
     )
     @app_commands.choices(terrain=TERRAINS)
@@ -190,6 +268,7 @@ class MoveCog(PlayCog):
         origin: str,
         to: str,
         terrain: str | None = None,
+        via: str | None = None,
         faction: str | None = None,
     ) -> None:
         seat = await seat_for_command(interaction, faction)
@@ -199,48 +278,201 @@ class MoveCog(PlayCog):
         )
         destination = resolve_province(ruleset, to, at_sea=AT_SEA)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
-        await seat.give(MoveUnits(seat.faction, ids, destination, terrain))
+        route = parse_via(ruleset, via)
+        await seat.give(MoveUnits(seat.faction, ids, destination, terrain, route))
 
     @move.autocomplete("units")
     async def _units(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        origin = _namespace(interaction, "from")
-
-        def make(table: Table, faction: str) -> list[Choice]:
-            start = _province_or_none(table.ruleset, origin)
-            return unit_choices(table.state, table.ruleset, faction, start, current)
-
-        return await own_choices_for(interaction, make)
+        return await _unit_autocomplete(interaction, current)
 
     @move.autocomplete("origin")
     async def _origins(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        preferred = _origin_of(interaction)
-        return await own_choices_for(
-            interaction,
-            lambda t, faction: origin_choices(t.state, t.ruleset, faction, current, preferred),
-        )
+        return await _origin_autocomplete(interaction, current)
 
     @move.autocomplete("to")
     async def _destinations(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        origin = _origin_of(interaction)
-        units = _namespace(interaction, "units") or "all"
+        return await _route_autocomplete(interaction, current, flying=False)
 
+    @move.autocomplete("via")
+    async def _via(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _via_autocomplete(interaction, current, flying=False)
+
+    @app_commands.command(
+        name="fly", description="Fly units up to 4 spaces over anything, instead of moving"
+    )
+    @app_commands.rename(origin="from")
+    @app_commands.describe(
+        units="Which Flying units, like 2 Windriders, or all",
+        origin="The province they are in",
+        to="A province within 4 spaces (sea zones count); one held by another faction's "
+        "units is an attack",
+        via="Spaces to fly over, in order, separated by commas",
+        terrain="In a province of several terrains, the one they use there (R-MOVE-03)",
+        faction=FACTION_HELP,
+    )
+    @app_commands.choices(terrain=TERRAINS)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def fly(
+        self,
+        interaction: discord.Interaction,
+        units: str,
+        origin: str,
+        to: str,
+        via: str | None = None,
+        terrain: str | None = None,
+        faction: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        ruleset = seat.ruleset
+        start = resolve_province(
+            ruleset, origin.split("@")[-1] if "@" in origin else origin, at_sea=AT_SEA
+        )
+        destination = resolve_province(ruleset, to, at_sea=AT_END_AT_SEA)
+        ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units))
+        await seat.give(FlyUnits(seat.faction, ids, destination, terrain, parse_via(ruleset, via)))
+
+    @fly.autocomplete("units")
+    async def _fly_units(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _unit_autocomplete(interaction, current)
+
+    @fly.autocomplete("origin")
+    async def _fly_origins(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _origin_autocomplete(interaction, current)
+
+    @fly.autocomplete("to")
+    async def _fly_destinations(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _route_autocomplete(interaction, current, flying=True)
+
+    @fly.autocomplete("via")
+    async def _fly_via(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _via_autocomplete(interaction, current, flying=True)
+
+    @app_commands.command(
+        name="teleport", description="Teleport a unit and companions, instead of moving (1d10)"
+    )
+    @app_commands.describe(
+        unit="The unit with Teleportation",
+        to="A land province no other faction occupies",
+        companions="Units of yours in its province to take along, in order, separated by "
+        "commas; the die decides how many go",
+        faction=FACTION_HELP,
+    )
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def teleport(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        to: str,
+        companions: str | None = None,
+        faction: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        ruleset, state = seat.ruleset, seat.state
+        uid = resolve_own_unit(state, ruleset, seat.faction, unit)
+        destination = resolve_province(ruleset, to, rule="R-MAGIC-TELE-01")
+        others = tuple(
+            resolve_own_unit(state, ruleset, seat.faction, part)
+            for part in (companions or "").split(",")
+            if part.strip()
+        )
+        await seat.give(Teleport(seat.faction, uid, destination, others))
+
+    @teleport.autocomplete("unit")
+    async def _teleporters(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await own_choices_for(
+            interaction,
+            lambda t, f: acting_unit_choices(
+                t.state, t.ruleset, f, Attribute.TELEPORTATION, current
+            ),
+        )
+
+    @teleport.autocomplete("to")
+    async def _teleport_to(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         def make(table: Table, faction: str) -> list[Choice]:
-            start = find_province(table.ruleset, origin) if origin else None
-            if start is None:
-                return []
-            try:  # what has been typed so far may not be a list of units yet
-                ids = pick_units(table.state, table.ruleset, faction, start, parse_units(units))
-            except RuleViolation:
-                return []
-            return destination_choices(table.state, table.ruleset, faction, ids, current)
+            free = [
+                p
+                for p in table.ruleset.map.provinces
+                if all(u.owner == faction for u in table.state.units_at(p))
+            ]
+            return province_choices(table.state, table.ruleset, faction, current, free)
 
         return await own_choices_for(interaction, make)
+
+    @teleport.autocomplete("companions")
+    async def _companions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = _namespace(interaction, "unit")
+
+        def make(table: Table, faction: str) -> list[Choice]:
+            try:
+                uid = resolve_own_unit(table.state, table.ruleset, faction, typed or "")
+            except RuleViolation:
+                return []
+            return companion_choices(table.state, table.ruleset, faction, uid, current)
+
+        return await own_choices_for(interaction, make)
+
+    @app_commands.command(name="divine", description="Divine with a Diviner, instead of moving")
+    @app_commands.describe(
+        unit="The Diviner, in a province your faction owns",
+        commodity="The commodity to divine for (the difference of two dice is the bonus)",
+        faction=FACTION_HELP,
+    )
+    @app_commands.choices(commodity=COMMODITIES)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def divine(
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        commodity: str,
+        faction: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        uid = resolve_own_unit(seat.state, seat.ruleset, seat.faction, unit)
+        await seat.give(Divine(seat.faction, uid, commodity))
+
+    @divine.autocomplete("unit")
+    async def _diviners(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await own_choices_for(
+            interaction,
+            lambda t, f: acting_unit_choices(t.state, t.ruleset, f, Attribute.DIVINER, current),
+        )
+
+    @app_commands.command(
+        name="undo", description="Take back your last order of this step, if nothing rolled since"
+    )
+    @app_commands.describe(faction=FACTION_HELP)
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction, faction: str | None = None) -> None:
+        seat = await seat_for_command(interaction, faction)
+        await seat.give(UndoLastOrder(seat.faction))
 
 
 async def setup(bot: commands.Bot) -> None:

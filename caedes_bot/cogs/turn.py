@@ -45,6 +45,7 @@ from caedes_bot.cogs.odds import odds_panel
 from caedes_bot.rules import upkeep, upkeep_marks
 from caedes_bot.rules.state import PendingDecision, Step, UpkeepDisbandDetail
 from caedes_bot.rules.turn import EndStep
+from caedes_bot.rules.undo import UndoLastOrder
 from caedes_bot.rules.upkeep import PayUpkeep
 from caedes_bot.service import Expect
 from caedes_bot.ui import views
@@ -194,6 +195,9 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
         await fight(seat, ref.values[0], expect)
     elif ref.action == "odds":
         await odds_panel(seat)
+    elif ref.action == "undo":
+        seat.require_own()
+        await seat.give(UndoLastOrder(faction), expect=expect)
     else:
         await answer(interaction, views.STALE_REPLY)
 

@@ -143,6 +143,7 @@ SHAPES: Mapping[str, Shape] = {
             "buy": BUTTON,
             "move": BUTTON,
             "muster": BUTTON,
+            "undo": BUTTON,
             "fight": Action(Value.SPACE),
             "odds": BUTTON,
         },

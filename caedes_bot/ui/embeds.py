@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from caedes_bot.gamedata.model import Ruleset, UnitKind
+from caedes_bot.gamedata.model import BaseType, Ruleset, UnitKind, movement_allowance
 from caedes_bot.rules import movement, upkeep, upkeep_marks
 from caedes_bot.rules.combat import arithmetic, sides
 from caedes_bot.rules.combat.arithmetic import (
@@ -122,6 +122,32 @@ def movable_text(state: GameState, ruleset: Ruleset, faction: str, limit: int = 
         lines = [*lines[:limit], f"… and {len(lines) - limit} more places"]
     return "\n".join(lines)
 
+
+def movement_lines(state: GameState, ruleset: Ruleset, units: Sequence[Unit]) -> list[str]:
+    """For the active faction's turn in steps 6 and 7: each of ``units`` that has moved or can
+    move, with its movement left or the attack it is committed to (R-MOVE-01, R-MOVE-02,
+    R-ATTR-FLY-01); nothing in other steps or for other factions' units."""
+    if state.step not in (Step.MOVE, Step.COMBAT) or state.active is None:
+        return []
+    lines = []
+    for unit in units:
+        kind = ruleset.kind(unit.kind)
+        if unit.owner != state.active or kind.base_type in (BaseType.TOWER, BaseType.SHIP):
+            continue
+        label = unit_label(ruleset, unit.id, unit.kind, unit.location)
+        if unit.attacking:
+            lines.append(f"{label}: committed to an attack here")
+        elif unit.move_ended:
+            lines.append(f"{label}: movement ended" if unit.path else f"{label}: cannot move")
+        elif unit.path or state.step is Step.MOVE:
+            allowance = movement_allowance(kind)
+            left = movement.remaining_movement(unit, kind)
+            lines.append(f"{label}: {left} of {allowance} movement left")
+    return lines
+
+
+#: The turn panel's button of step 6 that takes back the last order (``/undo``).
+UNDO_BUTTON = "Undo last move"
 
 #: The name of the field listing the units marked to be disbanded at upkeep (R-UPK-02).
 MARKS_FIELD = "Marked to disband at upkeep (R-UPK-02)"
@@ -312,6 +338,8 @@ def panel_components(
         items.append(views.button(cid(menu.action), menu.label, style=menu.style, emoji=menu.emoji))
     if step in ODDS_STEPS:
         items.append(views.button(cid("odds"), ODDS_BUTTON))
+    if step is Step.MOVE:  # takes back the last move while nothing has rolled since
+        items.append(views.button(cid("undo"), UNDO_BUTTON, emoji="↩️"))
     if words.done is not None:
         items.append(views.button(cid("done"), words.done, style="success"))
     items.append(views.button(cid("status"), "Status"))
@@ -374,6 +402,13 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         )
     if fs.purchases:
         embed.add_field(name="Bought, waiting for step 8", value=kind_counts(ruleset, fs.purchases))
+    moving = movement_lines(state, ruleset, state.units_of(faction))
+    if moving:
+        embed.add_field(
+            name="Movement this turn (R-MOVE-01)",
+            value=truncate("\n".join(moving), EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
     owed = [d for d in state.pending if d.faction == faction]
     if owed:
         embed.add_field(
@@ -452,6 +487,13 @@ def province_embed(state: GameState, ruleset: Ruleset, province_id: str) -> disc
     if notes:
         embed.add_field(
             name="Of note", value=truncate("\n".join(notes), EMBED_FIELD_VALUE_LIMIT), inline=False
+        )
+    moving = movement_lines(state, ruleset, state.units_at(province_id))
+    if moving:
+        embed.add_field(
+            name="Moving this turn (R-MOVE-01)",
+            value=truncate("\n".join(moving), EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
         )
     borders = sorted(game_map.provinces[p].name for p in game_map.land_neighbours(province_id))
     embed.add_field(name="Borders", value=", ".join(borders) or "none (an island)", inline=False)

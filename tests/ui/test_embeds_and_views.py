@@ -33,7 +33,7 @@ def _actions(rows: list[views.JSON]) -> list[str]:
         (Step.TRADE, ["disband", "done", "status", "help"]),
         (Step.UPKEEP, ["disband", "done", "status", "help"]),
         (Step.BUY, ["buy", "done", "status", "help"]),
-        (Step.MOVE, ["move", "odds", "done", "status", "help"]),  # issue 13: the odds
+        (Step.MOVE, ["move", "odds", "undo", "done", "status", "help"]),  # issue 13: the odds
     ],
 )
 def test_r_turn_02_the_panel_offers_the_current_steps_controls(
@@ -41,7 +41,8 @@ def test_r_turn_02_the_panel_offers_the_current_steps_controls(
 ) -> None:
     """R-TURN-02, R-UPK-02: each waiting step has its "Done" button and its own controls, named
     with the faction, game round and step so a stale click is caught; step 1 has "Disband at
-    upkeep…" (marks), step 4 rests only with the option upkeep_waits (then "Disband…")."""
+    upkeep…" (marks), step 4 rests only with the option upkeep_waits (then "Disband…"), step 6
+    has "Undo last move" (/undo)."""
     state = at_step(step, upkeep_waits=True)
     rows = panel_components(7, state, ruleset(), "DAW")
     assert _actions(rows) == actions
