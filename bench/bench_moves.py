@@ -29,8 +29,8 @@ import statistics
 import sys
 import time
 from collections import deque
-from dataclasses import replace
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import GameMap, Ruleset, movement_allowance
