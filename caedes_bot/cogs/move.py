@@ -54,7 +54,13 @@ from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Attribute, Commodity, Ruleset, Terrain
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.movement import Divine, FlyUnits, MoveUnits, Teleport
-from caedes_bot.rules.state import Step
+from caedes_bot.rules.movement.blitz import (
+    BlitzOn,
+    BlitzStop,
+    blitz_destinations,
+    pending_blitz,
+)
+from caedes_bot.rules.state import BlitzDetail, Step
 from caedes_bot.rules.undo import UndoLastOrder
 from caedes_bot.ui import views
 
@@ -171,6 +177,19 @@ async def on_move_component(interaction: discord.Interaction, ref: views.Compone
         await on_move_stack(interaction, ref)
     else:
         await on_move_where(interaction, ref)
+
+
+def blitz_order(
+    seat: Seat, destination: str | None, via: tuple[str, ...] = ()
+) -> BlitzOn | BlitzStop:
+    """Move the units of the pending blitz on to ``destination``, or stop them (``None``)
+    (R-ATTR-BLITZ-02)."""
+    if destination is None:
+        return BlitzStop(seat.faction)
+    decision = pending_blitz(seat.state, seat.faction)
+    detail = decision.detail if decision is not None else None
+    units = detail.units if isinstance(detail, BlitzDetail) else ()
+    return BlitzOn(seat.faction, tuple(units), destination, None, via)
 
 
 async def _unit_autocomplete(
@@ -463,6 +482,48 @@ class MoveCog(PlayCog):
             interaction,
             lambda t, f: acting_unit_choices(t.state, t.ruleset, f, Attribute.DIVINER, current),
         )
+
+    @app_commands.command(
+        name="blitz", description="After a won battle: move blitz units on, or stop them"
+    )
+    @app_commands.describe(
+        to="Where they move on (a battle there is fought at once); leave out to stop",
+        via="Provinces the route must pass through, in order, separated by commas",
+        faction=FACTION_HELP,
+    )
+    @app_commands.autocomplete(faction=faction_autocomplete)
+    @app_commands.guild_only()
+    async def blitz(
+        self,
+        interaction: discord.Interaction,
+        to: str | None = None,
+        via: str | None = None,
+        faction: str | None = None,
+    ) -> None:
+        seat = await seat_for_command(interaction, faction)
+        if to is None:
+            await seat.give(BlitzStop(seat.faction))
+            return
+        decision = pending_blitz(seat.state, seat.faction)
+        units = (
+            decision.detail.units if decision and isinstance(decision.detail, BlitzDetail) else ()
+        )
+        destination = resolve_province(seat.ruleset, to, rule="R-ATTR-BLITZ-02")
+        route = parse_via(seat.ruleset, via)
+        await seat.give(BlitzOn(seat.faction, tuple(units), destination, None, route))
+
+    @blitz.autocomplete("to")
+    async def _blitz_to(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        def make(table: Table, faction: str) -> list[Choice]:
+            reach = blitz_destinations(table.state, table.ruleset, faction)
+            notes = {p: "starts a battle" for p, attack in reach.items() if attack}
+            return province_choices(
+                table.state, table.ruleset, faction, current, reach, notes=notes
+            )
+
+        return await own_choices_for(interaction, make)
 
     @app_commands.command(
         name="undo", description="Take back your last order of this step, if nothing rolled since"

@@ -39,7 +39,7 @@ from caedes_bot.cogs._transformers import mark_choices, resolve_own_unit
 from caedes_bot.cogs.attack import fight
 from caedes_bot.cogs.buy import buy_menu
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
-from caedes_bot.cogs.move import move_menu
+from caedes_bot.cogs.move import blitz_order, move_menu
 from caedes_bot.cogs.muster import muster_menu
 from caedes_bot.cogs.odds import odds_panel
 from caedes_bot.rules import upkeep, upkeep_marks
@@ -195,6 +195,9 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
         await fight(seat, ref.values[0], expect)
     elif ref.action == "odds":
         await odds_panel(seat)
+    elif ref.action in ("blitz", "stop"):
+        seat.require_own()
+        await seat.give(blitz_order(seat, ref.values[0] if ref.action == "blitz" else None))
     elif ref.action == "undo":
         seat.require_own()
         await seat.give(UndoLastOrder(faction), expect=expect)

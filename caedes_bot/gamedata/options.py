@@ -32,8 +32,6 @@ __all__ = [
 
 #: The options whose rule is not built yet, each with the ID of that rule.
 UNBUILT_OPTIONS: Mapping[str, str] = {
-    "cavalry_blitz": "R-ATTR-BLITZ-01",
-    "blitz_after_flying": "R-ATTR-BLITZ-03",
     "breath_mode": "R-ATTR-BREATH-01",
     "breath_mighty_dice": "R-ATTR-BREATH-03",
     "hero_leadership_bonus": "R-ATTR-HERO-02",

@@ -58,6 +58,7 @@ from caedes_bot.rules.combat import (
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
+from caedes_bot.rules.movement import blitz as movement_blitz
 from caedes_bot.rules.movement import costs as movement_costs
 from caedes_bot.rules.movement import flight as movement_flight
 from caedes_bot.rules.movement import magic_moves as movement_magic
@@ -119,6 +120,7 @@ MODULES = (
     combat_events,
     combat_orders,
     movement_apply,
+    movement_blitz,
     movement_costs,
     movement_flight,
     movement_magic,

@@ -340,6 +340,10 @@ class DecisionKind(enum.StrEnum):
     """Whether a faction with a Summoner in a battle summons units into it as a round begins
     (R-MAGIC-SUMM-01); detail :class:`SummonsDetail`."""
 
+    BLITZ = "blitz"
+    """Whether blitz units that won a battle move on, and where (R-ATTR-BLITZ-02); detail
+    :class:`BlitzDetail`."""
+
 
 @dataclass(frozen=True, slots=True)
 class CasualtyCandidate:
@@ -443,6 +447,23 @@ class UpkeepDisbandDetail:
     default: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class BlitzDetail:
+    """What a ``blitz`` decision asks the attacker after a won battle (R-ATTR-BLITZ-02).
+
+    Attributes:
+        after_battle: the id of the battle just won. space: where it was fought.
+        units: ids of the surviving blitz units there with movement left.
+        default: the bot's answer if none comes: stop (no unit moves on).
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.BLITZ
+    after_battle: int
+    space: str
+    units: tuple[int, ...]
+    default: tuple[int, ...] = ()
+
+
 #: The detail of a pending decision: one frozen dataclass per :class:`DecisionKind`, each
 #: naming its kind in ``kind``. Stored as a JSON object of its fields; the decision's stored
 #: ``kind`` says which one it is.
@@ -470,12 +491,20 @@ class SummonsDetail:
     rp: int
 
 
-DecisionDetail = CasualtiesDetail | PressOrWithdrawDetail | UpkeepDisbandDetail | SummonsDetail
+DecisionDetail = (
+    CasualtiesDetail | PressOrWithdrawDetail | UpkeepDisbandDetail | SummonsDetail | BlitzDetail
+)
 
 #: The detail class of each decision kind.
 DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
     cls.kind: cls
-    for cls in (CasualtiesDetail, PressOrWithdrawDetail, UpkeepDisbandDetail, SummonsDetail)
+    for cls in (
+        CasualtiesDetail,
+        PressOrWithdrawDetail,
+        UpkeepDisbandDetail,
+        SummonsDetail,
+        BlitzDetail,
+    )
 }
 
 

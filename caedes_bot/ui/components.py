@@ -146,6 +146,8 @@ SHAPES: Mapping[str, Shape] = {
             "undo": BUTTON,
             "fight": Action(Value.SPACE),
             "odds": BUTTON,
+            "blitz": Action(Value.SPACE),
+            "stop": BUTTON,
         },
     ),
     # A battle decision on the battle message: dec.<decision>.

@@ -26,8 +26,10 @@ from caedes_bot.rules.combat.arithmetic import (
     spread_hits,
 )
 from caedes_bot.rules.combat.events import AttackerWithdrew, BattleEnded
+from caedes_bot.rules.movement import blitz
 from caedes_bot.rules.state import (
     BattleStepRecord,
+    BlitzDetail,
     CasualtiesDetail,
     CasualtyCandidate,
     GameState,
@@ -146,6 +148,10 @@ def movement_lines(state: GameState, ruleset: Ruleset, units: Sequence[Unit]) ->
     return lines
 
 
+#: The turn panel's controls of a blitz after a won battle (R-ATTR-BLITZ-02).
+BLITZ_PLACEHOLDER = "Blitz on to…"
+BLITZ_STOP = "Stop the blitz"
+
 #: The turn panel's button of step 6 that takes back the last order (``/undo``).
 UNDO_BUTTON = "Undo last move"
 
@@ -189,6 +195,9 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
         return text
     if isinstance(detail, SummonsDetail):
         return summons_decision_text(ruleset, detail)
+    if isinstance(detail, BlitzDetail):
+        where = space_name(ruleset, detail.space)
+        return f"blitz on from {where} (/blitz to) or stop (/blitz) (R-ATTR-BLITZ-02)"
     return f"disband at least {detail.must_disband_at_least} units to pay upkeep (R-UPK-03)"
 
 
@@ -325,7 +334,15 @@ def panel_components(
         items.append(views.button(cid("help"), "Help"))
         return views.layout(items)
     words = STEPS[step]
-    if step is Step.COMBAT and state.battle is None and state.battles_due:
+    reach = blitz.blitz_destinations(state, ruleset, faction) if step is Step.COMBAT else {}
+    if reach:  # R-ATTR-BLITZ-02: the units that won may move on, or stop
+        options = [
+            views.option(space_name(ruleset, s) + (" - starts a battle" if attack else ""), s)
+            for s, attack in sorted(reach.items(), key=lambda kv: space_name(ruleset, kv[0]))
+        ][:25]
+        items.append(views.select(cid("blitz"), options, placeholder=BLITZ_PLACEHOLDER))
+        items.append(views.button(cid("stop"), BLITZ_STOP, style="secondary"))
+    elif step is Step.COMBAT and state.battle is None and state.battles_due:
         options = [
             views.option(FIGHT_OPTION.format(place=space_name(ruleset, s)), s)
             for s in state.battles_due

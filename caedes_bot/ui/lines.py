@@ -42,7 +42,7 @@ from caedes_bot.rules import (
 )
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.movement import magic_moves
+from caedes_bot.rules.movement import blitz, magic_moves
 from caedes_bot.rules.state import GameState
 from caedes_bot.ui.describe import (
     commodities_text,
@@ -275,6 +275,25 @@ def _divined(event: magic_moves.Divined, state: GameState, ruleset: Ruleset) -> 
     return (
         f"{faction_name(ruleset, event.faction)}'s Diviner in "
         f"{space_name(ruleset, event.province)} rolled **{first}** and **{second}**: {gain}."
+    )
+
+
+@_line(blitz.BlitzOffered)
+def _blitz_offered(event: blitz.BlitzOffered, state: GameState, ruleset: Ruleset) -> str:
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    return (
+        f"{faction_name(ruleset, event.faction)}: {kind_counts(ruleset, kinds)} in "
+        f"{space_name(ruleset, event.space)} may blitz on (/blitz to a province; /blitz alone "
+        "stops them, as the deadline does) (R-ATTR-BLITZ-02)."
+    )
+
+
+@_line(blitz.BlitzEnded)
+def _blitz_ended(event: blitz.BlitzEnded, state: GameState, ruleset: Ruleset) -> str:
+    how = " (the deadline passed)" if event.by_default else ""
+    return (
+        f"{faction_name(ruleset, event.faction)}'s blitz stops in "
+        f"{space_name(ruleset, event.space)}{how}."
     )
 
 

@@ -1,5 +1,6 @@
 """End to end on the shipped map: Dawnian Windriders fly over an Orc province, the move is
-taken back with /undo, and the panel's and /status's movement lines show what is left.
+taken back with /undo, and the panel's and /status's movement lines show what is left; and
+Dawnian Knights win a battle and blitz on into the next Orc province.
 
 The scenario is made here from the shipped default one ("flight": the Dawnians and the Orcs
 only, so the Dawnians play first): Dawnian Windriders (#1, cavalry with Flying) in Harrowgate,
@@ -13,27 +14,36 @@ from dataclasses import replace
 
 from caedes_bot.gamedata.model import Ruleset, Scenario, ScenarioFaction, ScenarioUnit
 from tests.e2e.conftest import MakeBot
-from tests.e2e.gameplay import QueuedDice, control, panel, staffed_campaign
-from tests.fakediscord import FakeDiscord
+from tests.e2e.gameplay import QueuedDice, Table, battle, control, panel, staffed_campaign
+from tests.fakediscord import FakeDiscord, FakeUser, message_text
 
 
-def _flight(shipped: Ruleset) -> Ruleset:
+def _flight(shipped: Ruleset, rider: str = "U-DAW-07", second: bool = False) -> Ruleset:
     base = shipped.scenarios["default"]
+    units = [ScenarioUnit(rider, "harrowgate", 1), ScenarioUnit("U-ORC-02", "kestrel-downs", 1)]
+    if second:
+        units.append(ScenarioUnit("U-ORC-02", "sarnath-fields", 1))
     scenario: Scenario = replace(
         base,
         id="flight",
         name="Over the Downs",
         factions=(ScenarioFaction("DAW", 10, {}, None), ScenarioFaction("ORC", 10, {}, None)),
         owners={"harrowgate": "DAW", "kestrel-downs": "ORC"},
-        units=(
-            ScenarioUnit("U-DAW-07", "harrowgate", 1),
-            ScenarioUnit("U-ORC-02", "kestrel-downs", 1),
-        ),
+        units=tuple(units),
         heroes={},
         alliances=(),
         fealty={},
     )
     return replace(shipped, scenarios={**shipped.scenarios, "flight": scenario})
+
+
+async def _to_step_6(fake: FakeDiscord, table: Table, rider: FakeUser) -> None:
+    daw = table.thread("DAW")
+    for _ in range(4):  # Trade, perhaps Redeem, then Buy wait (R-TURN-02)
+        done = await fake.slash(rider, "done", channel=daw)
+        if "Step 5 Buy is over." in done.text:
+            break
+    await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
 
 
 async def test_windriders_fly_over_an_orc_province_and_the_move_is_taken_back(
@@ -49,16 +59,10 @@ async def test_windriders_fly_over_an_orc_province_and_the_move_is_taken_back(
     rider = fake.players[0]
     table = await staffed_campaign(fake, scenario="flight", seats={"DAW": rider})
     daw = table.thread("DAW")
-    for _ in range(4):  # Trade, perhaps Redeem, then Buy wait (R-TURN-02)
-        done = await fake.slash(rider, "done", channel=daw)
-        if "Step 5 Buy is over." in done.text:
-            break
-    await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
+    await _to_step_6(fake, table, rider)
     where: dict[str, str] = {"from": "Harrowgate"}
 
-    by_land = await fake.autocomplete(
-        rider, "move", "to", "", channel=daw, units="all", **where
-    )
+    by_land = await fake.autocomplete(rider, "move", "to", "", channel=daw, units="all", **where)
     assert "orme" not in [c["value"] for c in by_land]
     downs = [c["name"] for c in by_land if c["value"] == "kestrel-downs"]
     assert downs and "starts a battle" in downs[0]
@@ -84,4 +88,45 @@ async def test_windriders_fly_over_an_orc_province_and_the_move_is_taken_back(
     board = await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
     clicked = await fake.click(rider, board, control(board, "undo"))
     assert "Correction:" in clicked.text and "(moving units)" in clicked.text
+    dice.assert_used_up()
+
+
+async def test_blitz_knights_take_a_province_and_attack_the_next(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-ATTR-BLITZ-01..03, R-COMBAT-11: Knights (cavalry, attack 5, 2 movement) attack the Orc
+    Troopers in Kestrel Downs (1 space; more Troopers hold Sarnath Fields beyond). Dice 1 (the Knights hit) and 9 (the Troopers, at 3,
+    miss): Kestrel Downs passes to the Dawnians; the battle cost no movement, so the Knights
+    are asked whether they blitz on, with 1 movement left: Orme is not offered (across a river,
+    an entire-movement cost, R-MOVE-12), Sarnath Fields is. /blitz to Sarnath Fields, held by
+    Orcs, fights that battle at once: dice 2 and 8, the Knights win again, and it passes too."""
+    dice = QueuedDice()
+    shipped = _flight(ruleset, rider="U-DAW-04", second=True)
+    await make_bot(service_options={"dice_factory": dice.factory()}, ruleset=shipped)
+    rider = fake.players[0]
+    table = await staffed_campaign(fake, scenario="flight", seats={"DAW": rider})
+    daw = table.thread("DAW")
+    await _to_step_6(fake, table, rider)
+    where: dict[str, str] = {"from": "Harrowgate"}
+    moved = await fake.slash(rider, "move", units="all", to="Kestrel Downs", channel=daw, **where)
+    assert "an attack" in moved.text
+    await fake.slash(rider, "done", channel=daw)
+
+    dice.push(1, 9)
+    fought = await fake.slash(rider, "attack", province="Kestrel Downs", channel=daw)
+    assert "The battle at Kestrel Downs has begun" in fought.text
+    await battle(fake, table, "Kestrel Downs", showing="The attacker won")
+    assert "1 Dawnian Knights in Kestrel Downs may blitz on" in fought.text
+    onward = await fake.autocomplete(rider, "blitz", "to", "", channel=daw)
+    labels = {c["value"]: c["name"] for c in onward}
+    assert "orme" not in labels
+    assert "starts a battle" in labels["sarnath-fields"]
+
+    dice.push(2, 8)
+    blitzed = await fake.slash(rider, "blitz", to="Sarnath Fields", channel=daw)
+    assert "from Kestrel Downs to Sarnath Fields: **an attack**" in blitzed.text
+    over = await battle(fake, table, "Sarnath Fields", showing="The attacker won")
+    assert "Sarnath Fields is held by" in message_text(over)
+    status = await fake.slash(rider, "province", name="Kestrel Downs", channel=daw)
+    assert "Dawnians" in status.text
     dice.assert_used_up()

@@ -1,6 +1,6 @@
 """Pending decisions for tests: small builders and hypothesis strategies, one per kind
 (casualties R-COMBAT-06, press_or_withdraw R-COMBAT-08 and R-COMBAT-09, upkeep_disband
-R-UPK-03, summons R-MAGIC-SUMM-01)."""
+R-UPK-03, summons R-MAGIC-SUMM-01, blitz R-ATTR-BLITZ-02)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from hypothesis import strategies as st
 
 from caedes_bot.rules.state import (
+    BlitzDetail,
     CasualtiesDetail,
     CasualtyCandidate,
     CombatStep,
@@ -135,12 +136,21 @@ summons_details = st.builds(
     rp=_counts,
 )
 
+blitz_details = st.builds(
+    BlitzDetail,
+    after_battle=_ids,
+    space=_codes,
+    units=_id_tuples,
+    default=st.just(()),
+)
+
 #: The strategy of each kind's detail; a test checks that every kind is here.
 STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.CASUALTIES: casualties_details,
     DecisionKind.PRESS_OR_WITHDRAW: press_details,
     DecisionKind.UPKEEP_DISBAND: upkeep_details,
     DecisionKind.SUMMONS: summons_details,
+    DecisionKind.BLITZ: blitz_details,
 }
 
 #: A detail of any kind.

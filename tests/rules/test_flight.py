@@ -111,3 +111,25 @@ def test_r_move_21_a_flyer_on_an_island_can_still_move() -> None:
     rs = _board()
     st = state(rs, units=[("FLY", "DAW", "isle"), ("INF", "DAW", "isle")])
     assert [u.id for u in movable_units(st, rs, "DAW")] == [1]
+
+
+def test_r_attr_blitz_03_flying_allowance_left_for_a_blitz() -> None:
+    """R-ATTR-BLITZ-03, option blitz_after_flying: flying cavalry that flew 2 of its 4 spaces
+    has 2 left for a blitz by default, none with the option off; plain cavalry that moved 1 of
+    its 2 has 1 either way, and none without Blitz (cavalry_blitz off, R-ATTR-BLITZ-01)."""
+    from dataclasses import replace
+
+    from caedes_bot.rules.movement.blitz import blitz_movement_left
+
+    rs = _board()
+    st = state(rs, units=[("FLYCAV", "DAW", "c"), ("FLYCAV", "DAW", "c")])
+    flyer, rider = st.unit(1), st.unit(2)
+    flyer.flew, flyer.movement_used, flyer.path = True, 2, ["b", "c"]
+    rider.movement_used, rider.path = 1, ["c"]
+    assert blitz_movement_left(st, rs, flyer) == 2
+    assert blitz_movement_left(st, rs, rider) == 1
+    st.options = replace(st.options, blitz_after_flying=False)
+    assert blitz_movement_left(st, rs, flyer) == 0
+    assert blitz_movement_left(st, rs, rider) == 1
+    st.options = replace(st.options, cavalry_blitz=False)
+    assert blitz_movement_left(st, rs, rider) == 0

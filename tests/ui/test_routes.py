@@ -7,6 +7,8 @@ import pytest
 
 from caedes_bot.cogs._routes import parse_via, route_choices, via_choices
 from caedes_bot.rules.errors import UnknownName
+from caedes_bot.rules.state import BlitzDetail, DecisionKind, PendingDecision, Step
+from caedes_bot.ui.embeds import panel_components
 from tests.rules.builders import kind, ruleset, state
 
 KINDS = [
@@ -47,3 +49,20 @@ def test_r_attr_fly_01_and_amph_01_flights_and_crossings_are_labelled() -> None:
     assert parse_via(RS, "sea") == ("sea",)
     with pytest.raises(UnknownName):
         parse_via(RS, "nowhere")
+
+
+def test_r_attr_blitz_02_the_panel_offers_the_blitz() -> None:
+    """R-ATTR-BLITZ-02: with a blitz pending in step 7, the turn panel offers where the cavalry
+    may go on from b (a, 1 space back; c, held by Orcs: a battle) and a button to stop."""
+    st = state(RS, units=[("CAV", "DAW", "b"), ("ORCI", "ORC", "c")], step=Step.COMBAT)
+    cav = st.unit(1)
+    cav.movement_used, cav.path, cav.move_ended = 1, ["b"], True
+    st.pending.append(
+        PendingDecision(2, "DAW", DecisionKind.BLITZ, False, BlitzDetail(1, "b", (1,)))
+    )
+    rows = panel_components(7, st, RS, "DAW")
+    controls = [c for row in rows for c in row["components"]]
+    actions = [c["custom_id"].rsplit(":", 1)[1] for c in controls]
+    assert actions[:2] == ["blitz", "stop"]
+    labels = {o["value"]: o["label"] for o in controls[0]["options"]}
+    assert labels == {"a": "A", "c": "C - starts a battle"}

@@ -30,14 +30,16 @@ from caedes_bot.rules.errors import (
     IllegalCombat,
 )
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.movement import blitz
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
     DecisionKind,
     GameState,
+    PendingDecision,
     Side,
     Step,
 )
-from caedes_bot.rules.steps import Accepts, Giver, StepSpec
+from caedes_bot.rules.steps import Accepts, DefaultAnswer, Giver, Handler, StepSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,12 @@ def handle_fight_battle(
             f"The battle at {name} is not finished yet.",
             rule="R-COMBAT-02",
             allowed=f"finish the battle at {name} first",
+        )
+    if blitz.pending_blitz(state, order.faction) is not None:
+        raise IllegalCombat(
+            "Your blitz units wait to move on or stop first.",
+            rule="R-ATTR-BLITZ-02",
+            allowed="move them on or stop them first (/blitz)",
         )
     if order.space not in state.battles_due:
         names = ", ".join(ruleset.map.space_name(s) for s in state.battles_due) or "none"
@@ -180,7 +188,10 @@ def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
 
 
 def _finish(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-    return finish_combat_step(state, ruleset)
+    events: list[Event] = []
+    for decision in [d for d in state.pending if d.kind is DecisionKind.BLITZ]:
+        events += blitz.stop_by_default(state, ruleset, dice, decision)  # R-ATTR-BLITZ-02
+    return events + finish_combat_step(state, ruleset)
 
 
 def _battles_to_fight(state: GameState) -> bool:
@@ -199,25 +210,65 @@ def _battle_under_way(state: GameState) -> bool:
     return state.battle is not None
 
 
+def _then_blitz(handler: Handler) -> Handler:
+    """``handler``, then the ``blitz`` decision if the battle it ended was won by blitz units
+    with movement left (R-ATTR-BLITZ-02)."""
+
+    def run(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+        events = handler(state, order, ruleset, dice)
+        assert isinstance(events, list)
+        return events + blitz.offer_after_battles(state, ruleset, events)
+
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def _default_then_blitz(answer: DefaultAnswer) -> DefaultAnswer:
+    """The default ``answer``, then the ``blitz`` decision if it ended a battle the attacker's
+    blitz units won (R-ATTR-BLITZ-02)."""
+
+    def run(
+        state: GameState, ruleset: Ruleset, dice: Dice, decision: PendingDecision
+    ) -> list[Event]:
+        events = answer(state, ruleset, dice, decision)
+        assert isinstance(events, list)
+        return events + blitz.offer_after_battles(state, ruleset, events)
+
+    return run
+
+
+def _fight_next_or_stop_blitz(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event] | None:
+    """For a faction that does not act: its blitz stops (the default), else the next battle."""
+    if state.active is not None:
+        waiting = blitz.pending_blitz(state, state.active)
+        if waiting is not None:
+            return blitz.stop_by_default(state, ruleset, dice, waiting)
+    events = _fight_next(state, ruleset, dice)
+    return None if events is None else events + blitz.offer_after_battles(state, ruleset, events)
+
+
 #: Step 7, Combat (R-COMBAT-01..15). Battles wait even in a passive turn (R-PBP-DEAD-03); the
 #: default answers are R-COMBAT-06's casualties and no withdrawal (R-COMBAT-08).
 SPEC = StepSpec(
     "combat",
     Step.COMBAT,
     accepts=(
-        Accepts(FightBattle, handle_fight_battle),
-        Accepts(AssignCasualties, handle_assign_casualties, Giver.REACTION),
-        Accepts(PressOn, handle_press_on),
-        Accepts(Withdraw, handle_withdraw),
+        Accepts(FightBattle, _then_blitz(handle_fight_battle)),
+        Accepts(AssignCasualties, _then_blitz(handle_assign_casualties), Giver.REACTION),
+        Accepts(PressOn, _then_blitz(handle_press_on)),
+        Accepts(Withdraw, _then_blitz(handle_withdraw)),
+        Accepts(blitz.BlitzOn, _then_blitz(blitz.handle_blitz_on)),
+        Accepts(blitz.BlitzStop, blitz.handle_blitz_stop),
     ),
     on_leave=_finish,
     waits=_battles_to_fight,
     waits_when_passive=True,
-    play_by_default=_fight_next,
+    play_by_default=_fight_next_or_stop_blitz,
     under_way=_battle_under_way,
     defaults={
-        DecisionKind.CASUALTIES: answer_by_default,
-        DecisionKind.PRESS_OR_WITHDRAW: answer_by_default,
-        DecisionKind.SUMMONS: answer_summons_by_default,  # R-PBP-DEAD-04: none
+        DecisionKind.CASUALTIES: _default_then_blitz(answer_by_default),
+        DecisionKind.PRESS_OR_WITHDRAW: _default_then_blitz(answer_by_default),
+        DecisionKind.SUMMONS: _default_then_blitz(answer_summons_by_default),  # none
+        DecisionKind.BLITZ: blitz.stop_by_default,
     },
 )

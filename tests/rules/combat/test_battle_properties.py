@@ -18,6 +18,7 @@ from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressO
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.movement.blitz import BlitzStop
 from caedes_bot.rules.odds import odds_for
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import CasualtiesDetail, GameState, Side
@@ -149,6 +150,8 @@ def test_battles_keep_their_invariants(
     _check(current, known, spaces)
     (end,) = [e for e in events if isinstance(e, BattleEnded)]
     assert isinstance(end, BattleEnded)
+    if current.pending and current.pending[0].kind == "blitz":  # R-ATTR-BLITZ-02: a won
+        current = apply(current, BlitzStop("DAW"), rs, dice).state  # cavalry may move on
     assert current.pending == [] and current.battles_due == []
     for uid in end.attacker_survivors + end.defender_survivors:
         assert current.unit(uid).location == "x" and not current.unit(uid).wounded
