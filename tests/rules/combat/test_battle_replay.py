@@ -168,6 +168,7 @@ def _random_battle(n: int) -> Fingerprint:
         fortitude_end=pick.choice(("destroy", "heal")),
         predator_symmetric=pick.random() < 0.5,
         allied_includes_pacts=pick.random() < 0.5,
+        cavalry_blitz=False,  # the guard is of the battle; a blitz after it came later
     )
     rs, start = battle_setup(
         attackers,
