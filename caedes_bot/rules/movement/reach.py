@@ -73,6 +73,15 @@ def plan_moves(
         occupation = Occupation(state, ruleset, faction)
     best: dict[str, tuple[tuple[int, int, tuple[str, ...]], MovePlan]] = {}
 
+    costs: dict[tuple[str, str, Terrain], EntryCost] = {}
+
+    def cost_of(here: str, dest: str, t: Terrain) -> EntryCost:
+        key = (here, dest, t)
+        found = costs.get(key)
+        if found is None:
+            found = costs[key] = entry_cost(ruleset, kind, here, dest, t)
+        return found
+
     def consider(path: tuple[str, ...], here: str) -> None:
         if via and not follows(path, via):
             return
@@ -80,10 +89,14 @@ def plan_moves(
         province = game_map.provinces[dest]
         if terrain is not None and terrain not in province.terrains:
             return
+        foreign = sum(1 for p in path[:-1] if occupation.foreign(p))
+        rank = (len(path), foreign, path)
+        if dest in best and not rank < best[dest][0]:
+            return  # a route at least as good is known already
         pool = [terrain] if (single_choice and terrain is not None) else list(province.terrains)
         candidates: list[tuple[tuple[int, ...], Terrain, EntryCost]] = []
         for t in pool:
-            cost = entry_cost(ruleset, kind, here, dest, t)
+            cost = cost_of(here, dest, t)
             if cost.entry is Entry.FORBIDDEN:
                 continue
             if (
@@ -101,26 +114,24 @@ def plan_moves(
         multi = len(province.terrains) > 1
         stored = (chosen if multi else None) if single_choice else terrain
         entire = cost.entry is Entry.ENTIRE
-        plan = MovePlan(
-            unit_id=unit.id,
-            origin=start,
-            path=path,
-            terrain=stored,
-            cost=remaining if entire else len(path),
-            entire=entire,
-            attack=occupation.hostile(dest),
+        best[dest] = (
+            rank,
+            MovePlan(
+                unit_id=unit.id,
+                origin=start,
+                path=path,
+                terrain=stored,
+                cost=remaining if entire else len(path),
+                entire=entire,
+                attack=occupation.hostile(dest),
+            ),
         )
-        foreign = sum(1 for p in path[:-1] if occupation.foreign(p))
-        rank = (len(path), foreign, path)
-        if dest not in best or rank < best[dest][0]:
-            best[dest] = (rank, plan)
 
     def passable(here: str, nxt: str) -> bool:
         if occupation.hostile(nxt):
             return False
         return any(
-            entry_cost(ruleset, kind, here, nxt, t).entry is Entry.NORMAL
-            for t in game_map.provinces[nxt].terrains
+            cost_of(here, nxt, t).entry is Entry.NORMAL for t in game_map.provinces[nxt].terrains
         )
 
     def visit(path: tuple[str, ...], here: str) -> None:
