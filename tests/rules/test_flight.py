@@ -133,3 +133,20 @@ def test_r_attr_blitz_03_flying_allowance_left_for_a_blitz() -> None:
     assert blitz_movement_left(st, rs, rider) == 1
     st.options = replace(st.options, cavalry_blitz=False)
     assert blitz_movement_left(st, rs, rider) == 0
+
+
+def test_r_move_02_a_refusal_names_where_the_route_is_blocked() -> None:
+    """R-MOVE-02: cavalry at a cannot reach c past the Orcs in b; the refusal names b, the
+    province where every route within its 2 movement must stop, and not m (Orcs too, but a - m
+    - b - c is 3 long)."""
+    import pytest
+
+    from caedes_bot.rules.errors import IllegalMove
+    from caedes_bot.rules.movement import MoveUnits
+
+    rs = _board()
+    st = state(rs, units=[("FLYCAV", "DAW", "a"), ("ORCI", "ORC", "b"), ("ORCI", "ORC", "m")])
+    with pytest.raises(IllegalMove) as err:
+        apply(st, MoveUnits("DAW", (1,), "c"), rs, ScriptedDice([]))
+    assert err.value.rule == "R-MOVE-02"
+    assert f"units ({rs.map.space_name('b')}), where" in err.value.message

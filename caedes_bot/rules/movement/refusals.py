@@ -92,9 +92,19 @@ def why_unreachable(
     clear = [p for p in ruleset.map.provinces if not occupation.hostile(p)]
     open_distance = land_distance(ruleset, unit.location, destination, clear)
     if open_distance is None or open_distance > remaining:
+        blocking = sorted(
+            ruleset.map.space_name(p)
+            for p in ruleset.map.provinces
+            if p != destination
+            and occupation.hostile(p)
+            and (ahead := land_distance(ruleset, unit.location, p)) is not None
+            and (behind := land_distance(ruleset, p, destination)) is not None
+            and ahead + behind <= remaining
+        )
+        where = f" ({', '.join(blocking)})" if blocking else ""
         return IllegalMove(
             f"{label} cannot reach {name}: every way there within its {remaining} movement passes "
-            "through provinces held by other factions' units, where a move must stop.",
+            f"through provinces held by other factions' units{where}, where a move must stop.",
             rule="R-MOVE-02",
             allowed=allowed,
         )
