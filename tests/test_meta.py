@@ -108,6 +108,7 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
             "mp",
             "mu",
             "mv",
+            "pact",
             "panel",
             "sum",
             "trade",

@@ -50,7 +50,7 @@ from caedes_bot.domain.records import (
     time_left,
 )
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import dependants, summons, trade, turn
+from caedes_bot.rules import dependants, pacts, summons, trade, turn
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import Battle, BattleStepRecord, CasualtiesDetail, GameState, Side
@@ -243,6 +243,7 @@ class RichAnnouncer:
             out += _posts(ChannelKey.orders(faction), lines)
         out += self._decision_pings(campaign, events, state, ruleset)
         out += self._trade_offers(campaign, events, state, ruleset)
+        out += _pact_offers(campaign, events, state, ruleset)
         out += self._panels_open(campaign, events, state, ruleset)
         return out
 
@@ -649,3 +650,53 @@ def _apply(history: BattleHistory, event: Event) -> None:
         history.ended = event
         history.attacker_units = list(event.attacker_survivors)
         history.defender_units = list(event.defender_survivors)
+
+
+def _pact_offers(
+    campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
+) -> list[OutboxMessage]:
+    """Each pact proposal as a message with Confirm and Refuse in the orders thread of every
+    member asked to confirm it, pinging its player (R-ALLY-01, R-FEAL-01); the buttons go
+    once that member has answered (a later click on another member's is refused with the
+    reason)."""
+    out: list[OutboxMessage] = []
+    for event in events:
+        if isinstance(event, pacts.PactProposed):
+            line = event_line(event, state, ruleset) or ""
+            for member in event.waiting:
+                obj = ["pact", event.proposal, member]
+                rows = views.layout(
+                    [
+                        views.button(
+                            views.custom_id(campaign.info.id, obj, "accept"),
+                            "Confirm",
+                            style="success",
+                        ),
+                        views.button(
+                            views.custom_id(campaign.info.id, obj, "refuse"),
+                            "Refuse",
+                            style="danger",
+                        ),
+                    ]
+                )
+                payload: dict[str, Any] = {
+                    "content": f"{line} Confirm or refuse for {faction_name(ruleset, member)}.",
+                    "components": rows,
+                    "mention_user_ids": who_answers(campaign, member),
+                }
+                out.append(
+                    OutboxMessage(
+                        ChannelKey.orders(member),
+                        OutboxKind.POST,
+                        payload,
+                        dedupe_key=f"pact:{event.proposal}:{member}",
+                    )
+                )
+        elif isinstance(event, pacts.PactAnswered):
+            payload = {
+                "content": event_line(event, state, ruleset) or "",
+                "components": [],
+                "message_key": f"pact:{event.proposal}:{event.by}",
+            }
+            out.append(OutboxMessage(ChannelKey.orders(event.by), OutboxKind.EDIT, payload))
+    return out

@@ -167,6 +167,8 @@ SHAPES: Mapping[str, Shape] = {
     ),
     # A trade offer in the counterparty's orders thread: trade.<offer>.
     "trade": Shape((Part.NUMBER,), {"accept": BUTTON, "decline": BUTTON}),
+    # A pact proposal in a member's orders thread: pact.<proposal>.<faction> (R-ALLY-01).
+    "pact": Shape((Part.NUMBER, Part.FACTION), {"accept": BUTTON, "refuse": BUTTON}),
     # The private menus of the turn panel: buy.<faction>.<round> and so on.
     "buy": Shape(_TURN, {"kind": Action(Value.KIND)}),
     "move": Shape(_TURN, {"stack": Action(Value.STACK)}),
