@@ -35,6 +35,11 @@ __all__ = [
 ]
 
 
+#: What the Summoners' line of ``/status`` adds in another faction's turn, when ``/summon`` is
+#: refused outside a battle (R-MAGIC-SUMM-01).
+WHEN_NOT_PLAYING = " in your turn, or into a battle there when the bot asks"
+
+
 # --------------------------------------------------------------------------- the offer
 
 
@@ -132,7 +137,8 @@ def board_notes(state: GameState, ruleset: Ruleset, faction: str) -> list[str]:
     if summoners:
         can = summons.summon_places(state, ruleset, faction)
         where = ", ".join(space_name(ruleset, p) for p in can) or "nowhere now (all afloat)"
-        lines.append(f"Summoners: {_places(ruleset, summoners)}; /summon into {where}")
+        when = "" if state.active == faction else WHEN_NOT_PLAYING  # R-MAGIC-SUMM-01
+        lines.append(f"Summoners: {_places(ruleset, summoners)}; /summon into {where}{when}")
     undead = [u for u in mine if kinds[u.id].race is Race.UNDEAD]
     necromancers = [u for u in mine if kinds[u.id].has(Attribute.NECROMANCER)]
     if undead:

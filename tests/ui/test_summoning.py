@@ -62,7 +62,12 @@ def test_status_tells_of_the_hero_towers_summons_and_summoners() -> None:
     assert lines[1] == "Fortifications (R-ATTR-FORT-02): Elderglade: 1 Wood Elven Tower"
     assert lines[2].startswith("Summoned (R-MAGIC-SUMM-02): Duriak: 1 Summoned Fire Elemental")
     assert "when step 8 of 🦎 Lizardmen (LIZ) begins, this turn" in lines[2]
-    assert lines[3] == "Summoners: Duriak; /summon into Duriak"
+    assert lines[3] == (
+        "Summoners: Duriak; /summon into Duriak in your turn, or into a battle there when the "
+        "bot asks"
+    )
+    own = board_notes(_state([("U-WEL-05", "WEL", "duriak")], active="WEL"), RULESET, "WEL")
+    assert own == ["Summoners: Duriak; /summon into Duriak"]  # R-MAGIC-SUMM-01: at any step
 
 
 def test_a_fallen_hero_is_told_and_undead_name_their_necromancers() -> None:
