@@ -419,3 +419,15 @@ def test_listed_battles_and_battles_ahead() -> None:
     st.step = Step.MOVE
     st.battles_due = []
     assert battles_ahead(st, rs, "DAW") == ["x"]
+
+
+def test_monte_carlo_of_a_battle_every_run_loses_has_a_standard_error() -> None:
+    """R-COMBAT-05: one Infantry (hits on 1-2 of a d10) must score 20 hits before 20 Orc
+    Infantry score one; across 20,000 rolled battles none does, so the defender holds in all of
+    them. The chances are 0 and 1 and their standard error 0 (it was a math domain error: the
+    chance summed past 1 by rounding)."""
+    o = odds([INF], [ORCI] * 20, method="monte_carlo", runs=20_000)
+    assert o.method == "monte_carlo" and o.runs == 20_000
+    assert o.defender_holds == 1.0
+    assert o.attacker_wins == 0.0 and o.both_destroyed == 0.0 and o.stalemate == 0.0
+    assert o.standard_error == 0.0

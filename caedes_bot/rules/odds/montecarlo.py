@@ -128,8 +128,12 @@ def simulate(
     rows, cols = len(model.att.states), len(model.dfn.states)
     ends: Floats = np.zeros((rows, cols))
     stalls: Floats = np.zeros((rows, cols))
-    np.add.at(ends, (i[~stalled], j[~stalled]), 1.0 / runs)
-    np.add.at(stalls, (i[stalled], j[stalled]), 1.0 / runs)
+    # Count the battles ending in each state, then divide once: adding 1/runs battle by battle
+    # could sum past 1 when every battle ends alike, and then no standard error could be taken.
+    np.add.at(ends, (i[~stalled], j[~stalled]), 1.0)
+    np.add.at(stalls, (i[stalled], j[stalled]), 1.0)
+    ends /= runs
+    stalls /= runs
     odds = summarise(
         model,
         ends,
@@ -140,5 +144,5 @@ def simulate(
         runs=runs,
     )
     chances = (odds.attacker_wins, odds.defender_holds, odds.both_destroyed, odds.stalemate)
-    error = max(math.sqrt(p * (1.0 - p) / runs) for p in chances)
+    error = max(math.sqrt(max(p * (1.0 - p), 0.0) / runs) for p in chances)
     return replace(odds, standard_error=error)
