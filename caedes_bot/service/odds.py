@@ -19,7 +19,7 @@ import multiprocessing
 import os
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 
 from caedes_bot.gamedata.model import Options
@@ -139,9 +139,7 @@ class OddsWorker:
             masters_elsewhere=masters_elsewhere,
             method=method,
         )
-        future: asyncio.Future[Odds] = asyncio.ensure_future(
-            loop.run_in_executor(self._executor(), work)
-        )
+        future: asyncio.Future[Odds] = asyncio.ensure_future(self._run(loop, work))
         self._running[key] = future
         try:
             result = await asyncio.shield(future)
@@ -152,6 +150,24 @@ class OddsWorker:
         while len(self._cache) > self._size:
             self._cache.popitem(last=False)
         return result
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, work: partial[Odds]) -> Odds:
+        """``work`` in the worker; a worker process that died (killed, out of memory) is
+        replaced and the calculation tried once more in the new one, so one crash never leaves
+        every later answer failing.
+
+        Raises:
+            BrokenExecutor: the new worker died too.
+        """
+        pool = self._executor()
+        try:
+            return await loop.run_in_executor(pool, work)
+        except BrokenExecutor:
+            log.info("the odds worker stopped unexpectedly; starting a new one")
+            if self._pool is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+        return await loop.run_in_executor(self._executor(), work)
 
     def _executor(self) -> Executor:
         """The worker process, started at the first calculation ("spawn": a fresh interpreter

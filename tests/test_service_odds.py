@@ -1,0 +1,44 @@
+"""The odds worker (issue 13, decision 0020): a worker process that dies is replaced, so one
+crash never leaves every later ``/odds`` failing, and never leaves a caller waiting."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+from caedes_bot.gamedata.model import Options
+from caedes_bot.rules.combat.arithmetic import Fighter
+from caedes_bot.rules.state import Side
+from caedes_bot.service.odds import OddsWorker
+from tests.rules.builders import kind
+
+INF = kind("INF", "DAW")
+ORCI = kind("ORCI", "ORC")
+
+
+def one_against(defenders: int) -> list[Fighter]:
+    fighters = [Fighter(1, INF, "DAW", Side.ATTACKER)]
+    fighters += [Fighter(100 + n, ORCI, "ORC", Side.DEFENDER) for n in range(defenders)]
+    return fighters
+
+
+async def test_a_killed_worker_process_is_replaced() -> None:
+    """R-GEN-02: after the worker process is killed, the next odds are worked out in a new
+    one (one Infantry against one: the attacker takes it with 7/22, hand-worked in
+    tests/rules/test_odds_methods.py)."""
+    worker = OddsWorker()
+    try:
+        options = Options(stalemate_rounds=10_000)
+        first = await worker.odds(one_against(1), options, attacker="DAW", defender_order=["ORC"])
+        assert abs(first.attacker_wins - 7 / 22) < 1e-9
+        pid = worker.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        again = await asyncio.wait_for(
+            worker.odds(one_against(2), options, attacker="DAW", defender_order=["ORC"]), 60
+        )
+        assert 0.0 < again.attacker_wins < first.attacker_wins
+        assert worker.pid not in (None, pid)
+    finally:
+        worker.close()
