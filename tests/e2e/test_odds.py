@@ -96,3 +96,28 @@ async def test_turn_panel_odds_button_in_step_7(fake: FakeDiscord, make_bot: Mak
     text = deferred_and_private(clicked)
     assert "at Kestrel Downs" in text and "at Wolfsgate" in text, text
     assert text.count("Method: exact") == 2
+
+
+async def test_odds_by_monte_carlo_of_a_one_sided_battle(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-COMBAT-01, R-GEN-02: 297 Knights (hit on 1-5 of a d10) against 99 units of each of
+    three factions is too large to enumerate, so it is rolled; 297 Knights score about 148
+    hits in round 1 and the 297 defenders about 89, so every rolled battle is won by the
+    attacker. It was refused with an unexpected error (a standard error of a chance summed
+    past 1); it is answered, with the method and a standard error of 0."""
+    await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    listed = await fake.slash(
+        alice,
+        "odds",
+        attackers="99 Knights, 99 Knights, 99 Knights",
+        defenders="99 U-ORC-02, 99 U-ACH-01, 99 U-WEL-01",
+        channel=table.thread("DAW"),
+    )
+    text = deferred_and_private(listed)
+    assert "Odds: 297 Dawnian units against 297" in text, text
+    assert "Dawnians take the province: **100%**" in text, text
+    assert "Monte Carlo estimate of 20,000 battles, standard error 0.00 percentage points" in text
