@@ -200,7 +200,8 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
         await seat.give(blitz_order(seat, ref.values[0] if ref.action == "blitz" else None))
     elif ref.action == "undo":
         seat.require_own()
-        await seat.give(UndoLastOrder(faction), expect=expect)
+        records = int(ref.parts[4])  # the undo records the panel showed (a double click)
+        await seat.give(UndoLastOrder(faction, records=records), expect=expect)
     else:
         await answer(interaction, views.STALE_REPLY)
 

@@ -37,7 +37,16 @@ _OTHER_FIELDS = tuple(f.name for f in dataclasses.fields(GameState) if f.name no
 
 @dataclass(frozen=True, slots=True)
 class UndoLastOrder(Order):
-    """Take back the faction's last order of the current step (see the module docstring)."""
+    """Take back the faction's last order of the current step (see the module docstring).
+
+    Attributes:
+        records: how many records :attr:`GameState.undo_log` held when the member asked (the
+            turn panel's Undo button carries it); if the log has changed since, the order is
+            refused and nothing changes, so a double click takes back one order, not two.
+            ``None`` (``/undo``): not checked.
+    """
+
+    records: int | None = None
 
     label = "Taking back an order"
 
@@ -114,7 +123,8 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
 
     Raises:
         RuleViolation: nothing may be taken back (no order since the step began, or a die was
-            rolled or another faction acted since); nothing changes.
+            rolled or another faction acted since), or ``order.records`` no longer matches the
+            log (a double click on the panel's Undo button); nothing changes.
     """
     assert isinstance(order, UndoLastOrder)
     log = state.undo_log
@@ -123,6 +133,12 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
             "There is no order to take back: only your own orders of this step can be taken "
             "back, and only while no die has been rolled and no other faction has acted since.",
             allowed="give a new order instead",
+        )
+    if order.records is not None and order.records != len(log):
+        raise RuleViolation(
+            "Nothing was taken back: the Undo button pressed was drawn before your last change "
+            "(a double click, or a panel not yet updated), so it no longer shows your last order.",
+            allowed="press Undo on the updated turn panel, or use /undo, to take back one more",
         )
     record = log[-1]
     state.undo_log = log[:-1]

@@ -143,7 +143,7 @@ SHAPES: Mapping[str, Shape] = {
             "buy": BUTTON,
             "move": BUTTON,
             "muster": BUTTON,
-            "undo": BUTTON,
+            "undo": Action(extra=(Part.NUMBER,)),  # the undo records shown (a double click)
             "fight": Action(Value.SPACE),
             "odds": BUTTON,
             "blitz": Action(Value.SPACE),

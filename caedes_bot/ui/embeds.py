@@ -356,7 +356,9 @@ def panel_components(
     if step in ODDS_STEPS:
         items.append(views.button(cid("odds"), ODDS_BUTTON))
     if step is Step.MOVE:  # takes back the last move while nothing has rolled since
-        items.append(views.button(cid("undo"), UNDO_BUTTON, emoji="↩️"))
+        # the number of orders it may take back: a double click takes back one, not two
+        undo_id = views.custom_id(campaign_id, [*obj, len(state.undo_log)], "undo")
+        items.append(views.button(undo_id, UNDO_BUTTON, emoji="↩️"))
     if words.done is not None:
         items.append(views.button(cid("done"), words.done, style="success"))
     items.append(views.button(cid("status"), "Status"))

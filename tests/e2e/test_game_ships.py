@@ -17,11 +17,22 @@ R-COMBAT-09, R-COMBAT-11.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 from caedes_bot.gamedata.model import Ruleset, Scenario, ScenarioFaction, ScenarioUnit
 from tests.e2e.conftest import MakeBot
-from tests.e2e.gameplay import QueuedDice, battle, control, panel, staffed_campaign
+from tests.e2e.gameplay import (
+    JSON,
+    QueuedDice,
+    Table,
+    battle,
+    control,
+    custom_ids,
+    panel,
+    panels,
+    staffed_campaign,
+)
 from tests.fakediscord import FakeDiscord, message_text
 
 
@@ -182,4 +193,46 @@ async def test_a_ship_is_bought_and_mustered_on_the_water(
         elf, "muster", unit="High Elven Ship", province="Eastern Deep", channel=hel
     )
     assert "mustered 1 High Elven Ship in Eastern Deep" in placed.text
+    dice.assert_used_up()
+
+
+async def _panel_undoing(fake: FakeDiscord, table: Table, orders: int) -> JSON:
+    """The HEL turn panel once it is updated to offer taking back ``orders`` orders."""
+
+    def find() -> JSON | None:
+        for m in panels(fake, table, "HEL"):
+            if any(c.endswith(f".{orders}:undo") for c in custom_ids(m)):
+                return m
+        return None
+
+    found: JSON = await fake.wait_for(find, what=f"the HEL panel undoing {orders} orders")
+    return found
+
+
+async def test_a_double_click_on_undo_takes_back_one_order(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """Issue 11, undo: #2 and #3 board ship #5 by two orders (R-MOVE-15); the turn panel's Undo
+    button, clicked twice on the same panel, takes back only the second order: the second
+    click is refused, ephemeral, and #2 stays aboard. A click on the updated panel then takes
+    back the first order too."""
+    dice = QueuedDice()
+    table, elf, hel = await _to_step_6(fake, make_bot, ruleset, dice)
+    await fake.slash(elf, "embark", units="#2", ship="#5", channel=hel)
+    await fake.slash(elf, "embark", units="#3", ship="#5", channel=hel)
+    board = await _panel_undoing(fake, table, 2)
+    button = control(board, "undo")
+    seen = copy.deepcopy(board)  # the panel as the player saw it, before the first click
+    first = await fake.click(elf, board, button)
+    assert "Correction:" in first.text and "High Elven Infantry #3 in Silverhaven" in first.text
+    second = await fake.click(elf, seen, button)
+    assert second.ephemeral and "Nothing was taken back" in second.text
+    assert "Allowed: press Undo on the updated turn panel" in second.text
+    status = await fake.slash(elf, "status", channel=hel)
+    assert "High Elven Ship #5 in Strait of Estlon, 2 moves left, carrying 1 High Elven" in (
+        status.text
+    )
+    board = await _panel_undoing(fake, table, 1)
+    third = await fake.click(elf, board, control(board, "undo"))
+    assert "High Elven Infantry #2 in Silverhaven" in third.text
     dice.assert_used_up()

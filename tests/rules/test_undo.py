@@ -107,6 +107,23 @@ def test_a_refused_undo_changes_nothing() -> None:
     assert dump_state(st) == text
 
 
+def test_an_undo_drawn_before_the_last_change_is_refused() -> None:
+    """A double click on the panel's Undo button: both clicks carry the 2 orders the panel
+    showed. The first takes back the second move; the second finds 1 order left, not 2, and
+    is refused with nothing changed, so the first move stays (issue 11, undo)."""
+    st = apply(_board(), MoveUnits("DAW", (1,), "c"), RS, NO_DICE).state
+    st = apply(st, MoveUnits("DAW", (2,), "b"), RS, NO_DICE).state
+    once = apply(st, UndoLastOrder("DAW", records=2), RS, NO_DICE).state
+    assert once.unit(2).location == "a" and once.unit(1).location == "c"
+    text = dump_state(once)
+    with pytest.raises(RuleViolation, match="Nothing was taken back") as refused:
+        apply(once, UndoLastOrder("DAW", records=2), RS, NO_DICE)
+    assert "press Undo on the updated turn panel" in (refused.value.allowed or "")
+    assert dump_state(once) == text
+    twice = apply(once, UndoLastOrder("DAW", records=1), RS, NO_DICE).state
+    assert twice.unit(1).location == "a"
+
+
 # --------------------------------------------------------------------------- property
 
 ACTIONS = st.lists(
