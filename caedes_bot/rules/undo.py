@@ -41,8 +41,10 @@ class UndoLastOrder(Order):
 
     Attributes:
         records: how many records :attr:`GameState.undo_log` held when the member asked (the
-            turn panel's Undo button carries it); if the log has changed since, the order is
-            refused and nothing changes, so a double click takes back one order, not two.
+            turn panel's Undo button carries it); if the log is shorter now (something was
+            taken back since), the order is refused and nothing changes, so a double click
+            takes back one order, not two. A longer log (orders given since, the panel not yet
+            updated) takes back the last one as usual.
             ``None`` (``/undo``): not checked.
     """
 
@@ -123,8 +125,8 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
 
     Raises:
         RuleViolation: nothing may be taken back (no order since the step began, or a die was
-            rolled or another faction acted since), or ``order.records`` no longer matches the
-            log (a double click on the panel's Undo button); nothing changes.
+            rolled or another faction acted since), or the log is shorter than
+            ``order.records`` (a double click on the panel's Undo button); nothing changes.
     """
     assert isinstance(order, UndoLastOrder)
     log = state.undo_log
@@ -134,10 +136,10 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
             "back, and only while no die has been rolled and no other faction has acted since.",
             allowed="give a new order instead",
         )
-    if order.records is not None and order.records != len(log):
+    if order.records is not None and len(log) < order.records:
         raise RuleViolation(
-            "Nothing was taken back: the Undo button pressed was drawn before your last change "
-            "(a double click, or a panel not yet updated), so it no longer shows your last order.",
+            "Nothing was taken back: an order was already taken back since that Undo button was "
+            "drawn (a double click, or a panel not yet updated).",
             allowed="press Undo on the updated turn panel, or use /undo, to take back one more",
         )
     record = log[-1]

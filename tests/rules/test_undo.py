@@ -124,6 +124,15 @@ def test_an_undo_drawn_before_the_last_change_is_refused() -> None:
     assert twice.unit(1).location == "a"
 
 
+def test_an_undo_drawn_before_a_new_order_takes_that_order_back() -> None:
+    """A panel not yet updated after a move: its button still carries 1 order, the log holds
+    2; the click takes back the last move, as /undo would."""
+    st = apply(_board(), MoveUnits("DAW", (1,), "c"), RS, NO_DICE).state
+    st = apply(st, MoveUnits("DAW", (2,), "b"), RS, NO_DICE).state
+    out = apply(st, UndoLastOrder("DAW", records=1), RS, NO_DICE).state
+    assert out.unit(2).location == "a" and out.unit(1).location == "c"
+
+
 # --------------------------------------------------------------------------- property
 
 ACTIONS = st.lists(
