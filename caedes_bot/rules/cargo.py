@@ -120,7 +120,11 @@ class UnitsLanded(Event):
 def _own_unit(state: GameState, ruleset: Ruleset, faction: str, uid: int) -> Unit:
     unit = state.units.get(str(uid))
     if unit is None:
-        raise RuleViolation(f"There is no unit #{uid} on the board.", rule="R-MOVE-15")
+        raise RuleViolation(
+            f"There is no unit #{uid} on the board.",
+            rule="R-MOVE-15",
+            allowed="your units by number, as the units option lists them (#3, #4)",
+        )
     if unit.owner != faction:
         raise RuleViolation(
             f"{unit_label(ruleset, unit)} belongs to {unit.owner}, not {faction}.",
@@ -132,9 +136,17 @@ def _own_unit(state: GameState, ruleset: Ruleset, faction: str, uid: int) -> Uni
 
 def _check_ids(unit_ids: Sequence[int], what: str) -> None:
     if not unit_ids:
-        raise RuleViolation(f"Name at least one unit to {what}.", rule="R-MOVE-15")
+        raise RuleViolation(
+            f"Name at least one unit to {what}.",
+            rule="R-MOVE-15",
+            allowed="one or more units, like #3, #4",
+        )
     if len(set(unit_ids)) != len(unit_ids):
-        raise RuleViolation("A unit is listed twice in one order.", rule="R-MOVE-15")
+        raise RuleViolation(
+            "A unit is listed twice in one order.",
+            rule="R-MOVE-15",
+            allowed="each unit once, like #3, #4",
+        )
 
 
 def why_not_aboard(state: GameState, ruleset: Ruleset, unit: Unit) -> IllegalMove | None:
@@ -143,9 +155,17 @@ def why_not_aboard(state: GameState, ruleset: Ruleset, unit: Unit) -> IllegalMov
     kind = ruleset.kind(unit.kind)
     label = unit_label(ruleset, unit)
     if kind.base_type is BaseType.TOWER or kind.has(Attribute.FORTIFICATION):
-        return IllegalMove(f"{label} is a Fortification and never boards a ship.", rule="R-MOVE-14")
+        return IllegalMove(
+            f"{label} is a Fortification and never boards a ship.",
+            rule="R-MOVE-14",
+            allowed="infantry or cavalry units",
+        )
     if kind.base_type is BaseType.SHIP:
-        return IllegalMove(f"{label} is a ship; a ship never carries a ship.", rule="R-MOVE-14")
+        return IllegalMove(
+            f"{label} is a ship; a ship never carries a ship.",
+            rule="R-MOVE-14",
+            allowed="infantry or cavalry units; ships sail with /sail",
+        )
     if unit.aboard is not None:
         return IllegalMove(f"{label} is aboard a ship already.", rule="R-MOVE-15")
     if unit.embarked:
@@ -198,7 +218,12 @@ def _check_embark(state: GameState, ruleset: Ruleset, order: Embark) -> tuple[Un
     _check_ids(order.unit_ids, "put aboard")
     ship = state.units.get(str(order.ship_id))
     if ship is None or not is_ship(ruleset, ship):
-        raise RuleViolation(f"There is no ship #{order.ship_id} on the board.", rule="R-MOVE-14")
+        what = "no ship" if ship is None else f"{unit_label(ruleset, ship)}, not a ship"
+        raise RuleViolation(
+            f"#{order.ship_id} is {what}.",
+            rule="R-MOVE-14",
+            allowed="one of your ships on the water next to the units, as the ship option lists",
+        )
     ship_label = unit_label(ruleset, ship)
     if not may_carry(state, ship, order.faction):
         why = (
@@ -331,7 +356,11 @@ def _check_disembark(
         unit = _own_unit(state, ruleset, order.faction, uid)
         label = unit_label(ruleset, unit)
         if unit.aboard is None:
-            raise IllegalMove(f"{label} is not aboard a ship.", rule="R-MOVE-15")
+            raise IllegalMove(
+                f"{label} is not aboard a ship.",
+                rule="R-MOVE-15",
+                allowed="units aboard a ship, as the units option lists them; land units move with /move",
+            )
         if unit.landed:
             raise IllegalMove(f"{label} has landed once this turn already.", rule="R-MOVE-15")
         ship = state.unit(unit.aboard)

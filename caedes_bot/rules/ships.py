@@ -367,9 +367,15 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
             where it can go in ``allowed``).
     """
     if not order.unit_ids:
-        raise RuleViolation("Name at least one ship to sail.", rule="R-MOVE-18")
+        raise RuleViolation(
+            "Name at least one ship to sail.", rule="R-MOVE-18", allowed="a ship, like #12"
+        )
     if len(set(order.unit_ids)) != len(order.unit_ids):
-        raise RuleViolation("A ship is listed twice in one order.", rule="R-MOVE-18")
+        raise RuleViolation(
+            "A ship is listed twice in one order.",
+            rule="R-MOVE-18",
+            allowed="each ship once, like #12, #13",
+        )
     stops = [resolve_water(ruleset, s) for s in (*order.via, order.destination)]
     destination = stops[-1]
     game_map = ruleset.map
@@ -383,7 +389,11 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
     for uid in order.unit_ids:
         ship = state.units.get(str(uid))
         if ship is None:
-            raise RuleViolation(f"There is no unit #{uid} on the board.", rule="R-MOVE-18")
+            raise RuleViolation(
+                f"There is no unit #{uid} on the board.",
+                rule="R-MOVE-18",
+                allowed="your ships by number, as the ship option lists them (#12)",
+            )
         label = unit_label(ruleset, ship)
         if ship.owner != order.faction:
             raise RuleViolation(

@@ -236,3 +236,33 @@ async def test_a_double_click_on_undo_takes_back_one_order(
     third = await fake.click(elf, board, control(board, "undo"))
     assert "High Elven Infantry #2 in Silverhaven" in third.text
     dice.assert_used_up()
+
+
+async def test_refused_orders_at_sea_say_what_is_allowed(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-MOVE-14, R-MOVE-15, R-MOVE-18, R-MAGIC-TELE-01: each refusal below is ephemeral, names
+    its rule, says what is allowed, and leaves /status as it was. #8 is an Acherousian unit,
+    so "ship #8" is no ship; #1 is a Tower, #4 a ship, #2 a land unit not aboard."""
+    dice = QueuedDice()
+    _table, elf, hel = await _to_step_6(fake, make_bot, ruleset, dice)
+    before = (await fake.slash(elf, "status", channel=hel)).text
+    refusals: list[tuple[str, dict[str, str], str, str]] = [
+        ("sail", {"ship": "#99", "to": "Silver Gulf"}, "no unit #99", "R-MOVE-18"),
+        ("sail", {"ship": "#4, #4", "to": "Silver Gulf"}, "listed twice", "R-MOVE-18"),
+        ("embark", {"units": "#2", "ship": "#8"}, "#8 is Acherousian", "R-MOVE-14"),
+        ("embark", {"units": "#2", "ship": "#99"}, "#99 is no ship", "R-MOVE-14"),
+        ("embark", {"units": "#1", "ship": "#5"}, "never boards a ship", "R-MOVE-14"),
+        ("embark", {"units": "#4", "ship": "#5"}, "never carries a ship", "R-MOVE-14"),
+        ("embark", {"units": "#2, #2", "ship": "#5"}, "listed twice", "R-MOVE-15"),
+        ("embark", {"units": "#99", "ship": "#5"}, "no unit #99", "R-MOVE-15"),
+        ("disembark", {"units": "#2", "to": "Silverbirch"}, "not aboard", "R-MOVE-15"),
+        ("teleport", {"unit": "#2", "to": "Mossvale"}, "no Teleportation", "R-MAGIC-TELE-01"),
+    ]
+    for command, options, says, rule in refusals:
+        refused = await fake.slash(elf, command, channel=hel, **options)
+        assert refused.ephemeral, (command, options)
+        assert says in refused.text and f"({rule})" in refused.text, refused.text
+        assert "\nAllowed: " in refused.text, refused.text
+    assert (await fake.slash(elf, "status", channel=hel)).text == before
+    dice.assert_used_up()

@@ -145,7 +145,11 @@ def check_teleport(state: GameState, ruleset: Ruleset, order: Teleport) -> list[
     unit = _own_unit(state, ruleset, order.faction, order.unit_id)
     label = unit_label(ruleset, unit)
     if not ruleset.kind(unit.kind).has(Attribute.TELEPORTATION):
-        raise IllegalMove(f"{label} cannot teleport.", rule="R-MAGIC-TELE-01")
+        raise IllegalMove(
+            f"{label} cannot teleport: it has no Teleportation.",
+            rule="R-MAGIC-TELE-01",
+            allowed="a unit with Teleportation, as the unit option lists them",
+        )
     check_movable(state, ruleset, unit)
     _not_moved(ruleset, unit, "R-MAGIC-TELE-01", "teleportation")
     destination = order.destination
