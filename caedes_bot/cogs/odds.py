@@ -42,6 +42,7 @@ from caedes_bot.cogs._transformers import (
 )
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset, Terrain, UnitKind
+from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.odds import Odds
 from caedes_bot.rules.odds.planned import (
     BattleSetup,
@@ -118,7 +119,15 @@ def chosen_units(seat: Seat, origin: str, text: str | None) -> list[int]:
     if not text:
         return [u.id for u in able]
     pool = list({u.kind: ruleset.kind(u.kind) for u in able}.values())
-    wanted = listed_kinds(ruleset, text, pool=pool)
+    try:
+        wanted = listed_kinds(ruleset, text, pool=pool)
+    except UnknownName as unknown:
+        # A unit of the game that is not there: say how many of it are there (none), rather
+        # than that no such unit exists.
+        try:
+            wanted = listed_kinds(ruleset, text)
+        except RuleViolation:
+            raise unknown from None
     picked: list[int] = []
     for kind in dict.fromkeys(wanted):
         need = wanted.count(kind)

@@ -69,6 +69,18 @@ async def test_odds_by_hand_from_a_place_and_refused(
             "cannot fight itself": {"attackers": "2 Knights", "defenders": "1 Dawnian Infantry"},
             "No battle is set up at Wolfsgate": {"province": "Wolfsgate"},
             "Terrain is for units listed by hand": {"province": "Wolfsgate", "terrain": "hills"},
+            # R-COMBAT-01: a unit of the game that is not at the place is counted there (none),
+            # not called unknown.
+            "You asked for 3 Windriders, but Harrowgate has 0 of them": {
+                "province": "Wolfsgate",
+                "from": "Harrowgate",
+                "units": "3 Windriders",
+            },
+            "No unit 'Zorblax'": {
+                "province": "Wolfsgate",
+                "from": "Harrowgate",
+                "units": "Zorblax",
+            },
         }
         for said, options in refusals.items():
             refused = await fake.slash(alice, "odds", channel=daw, **options)
