@@ -32,10 +32,6 @@ __all__ = [
 
 #: The options whose rule is not built yet, each with the ID of that rule.
 UNBUILT_OPTIONS: Mapping[str, str] = {
-    "breath_mode": "R-ATTR-BREATH-01",
-    "breath_mighty_dice": "R-ATTR-BREATH-03",
-    "hero_leadership_bonus": "R-ATTR-HERO-02",
-    "enchant_immune_types": "R-MAGIC-ENCH-02",
     "early_end_needs_vote": "R-VIC-04",
 }
 

@@ -47,15 +47,19 @@ from caedes_bot.rules import (
     victory,
 )
 from caedes_bot.rules.combat import (
+    actions,
     arithmetic,
     battle,
+    magic,
     naval,
     roster,
     round_start,
     sides,
+    specials,
     summon_answer,
 )
 from caedes_bot.rules.combat import events as combat_events
+from caedes_bot.rules.combat import magic_events as combat_magic_events
 from caedes_bot.rules.combat import orders as combat_orders
 from caedes_bot.rules.movement import apply as movement_apply
 from caedes_bot.rules.movement import blitz as movement_blitz
@@ -117,6 +121,10 @@ MODULES = (
     round_start,
     sides,
     summon_answer,
+    actions,
+    magic,
+    specials,
+    combat_magic_events,
     combat_events,
     combat_orders,
     movement_apply,

@@ -166,12 +166,41 @@ class BattlePhase(enum.StrEnum):
     it is; it may wait for a decision), then the missile step.
     ``missile_casualties`` / ``melee_casualties``: that step's dice are rolled; waiting for
     casualty choices (R-COMBAT-06). ``press_or_withdraw``: waiting for the attacker (R-COMBAT-08).
+    ``missile_illusion`` / ``melee_illusion``: that step's dice are rolled; waiting for an
+    Illusionist's rerolls before the hits are counted (R-MAGIC-ILL-01). ``enchantment``: the
+    round is over; waiting for the victims of its enchantments to be picked (R-MAGIC-ENCH-01).
     """
 
     ROUND_START = "round_start"
     MISSILE_CASUALTIES = "missile_casualties"
     MELEE_CASUALTIES = "melee_casualties"
     PRESS_OR_WITHDRAW = "press_or_withdraw"
+    MISSILE_ILLUSION = "missile_illusion"
+    MELEE_ILLUSION = "melee_illusion"
+    ENCHANTMENT = "enchantment"
+
+
+class DiePurpose(enum.StrEnum):
+    """What a battle die is rolled for (R-COMBAT-04, R-COMBAT-12)."""
+
+    NORMAL = "normal"
+    """The unit's attack or defense roll (two dice if Mighty, R-ATTR-MIGHTY-01)."""
+    BREATH = "breath"
+    """A breath die (R-ATTR-BREATH-01): at or under the target hits the enemy, a 10 its own side."""
+    INVOKE = "invoke"
+    """An invoker die (R-MAGIC-INV-01)."""
+    ENCHANT = "enchant"
+    """An Enchanter's die (R-MAGIC-ENCH-01): ``hit`` means the enchantment succeeded."""
+
+
+class BattleAction(enum.StrEnum):
+    """A special action a unit may declare at the start of a round instead of its normal
+    dice (R-COMBAT-12); each is the unit's attribute of the same name."""
+
+    BREATH = "breathweapon"
+    ABJURE = "abjurer"
+    ENCHANT = "enchanter"
+    INVOKE = "invoker"
 
 
 @dataclass(frozen=True)
@@ -180,8 +209,15 @@ class BattleDie:
 
     Attributes:
         unit: the rolling unit's id. kind: its kind id. side: its side.
-        target: the number to roll at or under (R-GEN-02). value: the face (1..10).
-        hit: whether it hit the other side.
+        target: the number to roll at or under (R-GEN-02); for breath dice under
+            ``breath_mode = over``, the lowest face that hits (up to 9). value: the face (1..10).
+        hit: whether it hit the other side (for an enchant die: whether it succeeded).
+        purpose: what it was rolled for. own_side: a breath 10, a hit on the roller's own
+            side (R-ATTR-BREATH-01).
+        rerolled: an Illusionist forced a reroll; the die of the step whose ``replaces`` is
+            this die's place in the step's dice counts instead (R-MAGIC-ILL-01).
+        replaces: for a reroll, the place in the step's dice of the die it replaced.
+        void: the die does not count: its Illusionist used its power this step instead.
     """
 
     unit: int
@@ -190,6 +226,16 @@ class BattleDie:
     target: int
     value: int
     hit: bool
+    purpose: DiePurpose = DiePurpose.NORMAL
+    own_side: bool = False
+    rerolled: bool = False
+    replaces: int | None = None
+    void: bool = False
+
+    @property
+    def counts(self) -> bool:
+        """Whether the die's result stands (not rerolled away, not void)."""
+        return not (self.rerolled or self.void)
 
 
 @dataclass
@@ -206,6 +252,65 @@ class BattleStepRecord:
     hits_on_defender: int = 0
     destroyed: list[int] = field(default_factory=list)
     wounded: list[int] = field(default_factory=list)
+    absorbed: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StandingOrder:
+    """A standing declaration for one battle (R-COMBAT-12): ``count`` of ``faction``'s units of
+    ``kind`` use ``action`` every round; ``ask``: ask the faction again at every round start."""
+
+    faction: str
+    kind: str
+    action: BattleAction
+    count: int
+    ask: bool = False
+
+
+@dataclass(frozen=True)
+class Enchantment:
+    """Unit ``unit`` fights for ``faction`` on the side of the Enchanter ``enchanter``
+    (R-MAGIC-ENCH-01, -03)."""
+
+    unit: int
+    enchanter: int
+    faction: str
+
+
+class NoteKind(enum.StrEnum):
+    """What a :class:`BattleNote` records."""
+
+    DECLARED = "declared"
+    """A faction set its standing declarations (R-COMBAT-12)."""
+    ENCHANTED = "enchanted"
+    """Units changed sides to their Enchanters' (R-MAGIC-ENCH-01)."""
+    REVERTED = "reverted"
+    """Units went back to their owner when their Enchanter fell (R-MAGIC-ENCH-03)."""
+
+
+@dataclass(frozen=True)
+class BattleNote:
+    """Something the battle message shows beside the dice (R-COMBAT-16): a change of standing
+    declarations or of sides, in round ``round``.
+
+    Attributes:
+        faction: who declared, or whose units were taken or came back.
+        units: the units concerned (for ``enchanted``: the units taken, in the order of
+            ``enchanters``).
+        orders: for ``declared``, the faction's standing orders after the change.
+        illusion_threshold: for ``declared``, its Illusionists' rule (``None``: none).
+        enchanters: for ``enchanted``, the Enchanter of each unit taken.
+        by_default: for ``declared``, a missed deadline set them (R-PBP-DEAD-04).
+    """
+
+    round: int
+    kind: NoteKind
+    faction: str
+    units: tuple[int, ...] = ()
+    orders: tuple[StandingOrder, ...] = ()
+    illusion_threshold: int | None = None
+    enchanters: tuple[int, ...] = ()
+    by_default: bool = False
 
 
 @dataclass
@@ -250,6 +355,16 @@ class Battle:
             (:mod:`caedes_bot.rules.combat.round_start`, R-COMBAT-03).
         no_summons: factions that answered "no summons this battle": not asked again in it
             (R-MAGIC-SUMM-01).
+        standing: the standing declarations of special actions (R-COMBAT-12).
+        illusion_rules: per faction, reroll whenever at least this many eligible hits land;
+            0 means ask each time (R-MAGIC-ILL-01).
+        declared: units using their special action this round (R-COMBAT-12).
+        abjured: declared Abjurers whose cancel is used up this round (R-MAGIC-ABJ-01).
+        illusion_used: Illusionists that used their power this round (R-MAGIC-ILL-01).
+        enchant_successes: Enchanters whose die succeeded this round (R-MAGIC-ENCH-01).
+        enchanted: units fighting for the other side (R-MAGIC-ENCH-01, -03); each stands in
+            the unit list of the side it fights for.
+        notes: changes of declarations and of sides, for the battle message (R-COMBAT-16).
     """
 
     id: int
@@ -270,6 +385,14 @@ class Battle:
     opening_odds: list[float] = field(default_factory=list)
     opening_method: str = ""
     opening_unsupported: list[str] = field(default_factory=list)
+    standing: list[StandingOrder] = field(default_factory=list)
+    illusion_rules: dict[str, int] = field(default_factory=dict)
+    declared: list[int] = field(default_factory=list)
+    abjured: list[int] = field(default_factory=list)
+    illusion_used: list[int] = field(default_factory=list)
+    enchant_successes: list[int] = field(default_factory=list)
+    enchanted: list[Enchantment] = field(default_factory=list)
+    notes: list[BattleNote] = field(default_factory=list)
 
     def units(self, side: Side) -> list[int]:
         """Ids of the units still fighting on ``side``."""
@@ -339,6 +462,18 @@ class DecisionKind(enum.StrEnum):
     SUMMONS = "summons"
     """Whether a faction with a Summoner in a battle summons units into it as a round begins
     (R-MAGIC-SUMM-01); detail :class:`SummonsDetail`."""
+    DECLARE_ACTIONS = "declare_actions"
+    """How many of each kind of a faction's units use their special action, as standing
+    orders for the battle, and the Illusionists' standing rule (R-COMBAT-12, R-MAGIC-ILL-01);
+    detail :class:`DeclarationsDetail`."""
+
+    ILLUSION_REROLL = "illusion_reroll"
+    """Which enemy hit dice an Illusionist forces to be rerolled (R-MAGIC-ILL-01); detail
+    :class:`RerollDetail`."""
+
+    ENCHANT_VICTIM = "enchant_victim"
+    """Which of its units an enchantment takes (R-MAGIC-ENCH-01); detail
+    :class:`EnchantVictimDetail`."""
 
     BLITZ = "blitz"
     """Whether blitz units that won a battle move on, and where (R-ATTR-BLITZ-02); detail
@@ -464,6 +599,106 @@ class BlitzDetail:
     default: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class DeclarableKind:
+    """One kind of unit with a special action, as a ``declare_actions`` decision shows it
+    (R-COMBAT-12).
+
+    Attributes:
+        kind: unit kind id. action: its special action. units: how many of the faction's units
+            of that kind fight. default: how many would use it on a missed deadline.
+        standing: the standing count so far, ``None`` if none was declared. ask: the faction
+            asked to be asked at every round start.
+    """
+
+    kind: str
+    action: BattleAction
+    units: int
+    default: int
+    standing: int | None = None
+    ask: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationsDetail:
+    """What a ``declare_actions`` decision asks (R-COMBAT-12, R-MAGIC-ILL-01).
+
+    Attributes:
+        battle, space, round: the battle, where, and the round about to be fought.
+        faction: who declares. choices: each kind of its units with a special action.
+        illusionists: how many Illusionists it has fighting (0: no standing rule asked).
+        illusion_default: the standing rule on a missed deadline: reroll whenever at least
+            this many eligible hits land.
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.DECLARE_ACTIONS
+    battle: int
+    space: str
+    round: int
+    faction: str
+    choices: tuple[DeclarableKind, ...]
+    illusionists: int = 0
+    illusion_default: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RerollCandidate:
+    """An enemy hit die an Illusionist may force to be rerolled (R-MAGIC-ILL-01).
+
+    Attributes:
+        index: its place in the step's dice. unit, kind: who rolled it. purpose: what for.
+        value: its face. target: its target.
+    """
+
+    index: int
+    unit: int
+    kind: str
+    purpose: DiePurpose
+    value: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class RerollDetail:
+    """What an ``illusion_reroll`` decision asks (R-MAGIC-ILL-01).
+
+    Attributes:
+        battle, space, round, step: the battle, where, and the step just rolled.
+        faction: whose Illusionists act. dice: the eligible dice. most: how many may be picked
+            (three per Illusionist). default: the dice picked on a missed deadline.
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.ILLUSION_REROLL
+    battle: int
+    space: str
+    round: int
+    step: CombatStep
+    faction: str
+    dice: tuple[RerollCandidate, ...]
+    most: int
+    default: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EnchantVictimDetail:
+    """What an ``enchant_victim`` decision asks (R-MAGIC-ENCH-01).
+
+    Attributes:
+        battle, space, round: the battle, where, and the round just fought.
+        faction: whose units are taken. enchanters: the successful Enchanters, one unit each.
+        units: its susceptible units. default: the units taken on a missed deadline.
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.ENCHANT_VICTIM
+    battle: int
+    space: str
+    round: int
+    faction: str
+    enchanters: tuple[int, ...]
+    units: tuple[CasualtyCandidate, ...]
+    default: tuple[int, ...]
+
+
 #: The detail of a pending decision: one frozen dataclass per :class:`DecisionKind`, each
 #: naming its kind in ``kind``. Stored as a JSON object of its fields; the decision's stored
 #: ``kind`` says which one it is.
@@ -492,7 +727,14 @@ class SummonsDetail:
 
 
 DecisionDetail = (
-    CasualtiesDetail | PressOrWithdrawDetail | UpkeepDisbandDetail | SummonsDetail | BlitzDetail
+    CasualtiesDetail
+    | PressOrWithdrawDetail
+    | UpkeepDisbandDetail
+    | SummonsDetail
+    | BlitzDetail
+    | DeclarationsDetail
+    | RerollDetail
+    | EnchantVictimDetail
 )
 
 #: The detail class of each decision kind.
@@ -504,6 +746,9 @@ DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
         UpkeepDisbandDetail,
         SummonsDetail,
         BlitzDetail,
+        DeclarationsDetail,
+        RerollDetail,
+        EnchantVictimDetail,
     )
 }
 

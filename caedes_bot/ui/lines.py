@@ -41,6 +41,7 @@ from caedes_bot.rules import (
     victory,
 )
 from caedes_bot.rules.combat import events as combat_events
+from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import blitz, magic_moves
 from caedes_bot.rules.state import GameState
@@ -76,6 +77,13 @@ BATTLE_DETAIL = (
     combat_events.WithdrawalOffered,
     combat_events.AttackerWithdrew,
     combat_events.BattleEnded,
+    magic_events.DeclarationsOwed,
+    magic_events.StandingOrdersSet,
+    magic_events.RerollOwed,
+    magic_events.DiceRerolled,
+    magic_events.EnchantVictimsOwed,
+    magic_events.UnitsEnchanted,
+    magic_events.EnchantmentsBroken,
 )
 
 #: The events that have no line of their own, and where they are shown instead.

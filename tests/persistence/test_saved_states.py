@@ -45,12 +45,28 @@ ADDED_SINCE: dict[str, object] = {
     "neighbour_view": [],  # R-PBP-NEG-03 (neighbours as last judged)
     "neighbour_judged": 0,  # R-PBP-NEG-03
     "players": {},  # R-VIC-01 (who holds which faction)
+    # R-COMBAT-12 and the battle magics (decision 0015)
+    "battle.standing": [],
+    "battle.illusion_rules": {},
+    "battle.declared": [],
+    "battle.abjured": [],
+    "battle.illusion_used": [],
+    "battle.enchant_successes": [],
+    "battle.enchanted": [],
+    "battle.notes": [],
+    "battle.records.*.absorbed": [],
+    "battle.records.*.dice.*.purpose": "normal",
+    "battle.records.*.dice.*.own_side": False,
+    "battle.records.*.dice.*.rerolled": False,
+    "battle.records.*.dice.*.replaces": None,
+    "battle.records.*.dice.*.void": False,
 }
 
 
-def _add(node: dict[str, Any], path: list[str], value: object) -> None:
+def _add(node: Any, path: list[str], value: object) -> None:
     head, rest = path[0], path[1:]
-    for key in list(node) if head == "*" else [head]:
+    keys: list[Any] = list(range(len(node))) if isinstance(node, list) else list(node)
+    for key in keys if head == "*" else [head]:
         if rest:
             if node[key] is not None:  # e.g. no battle under way: nothing to add to
                 _add(node[key], rest, value)

@@ -9,15 +9,22 @@ from collections.abc import Sequence
 from hypothesis import strategies as st
 
 from caedes_bot.rules.state import (
+    BattleAction,
     BlitzDetail,
     CasualtiesDetail,
     CasualtyCandidate,
     CombatStep,
     DecisionDetail,
     DecisionKind,
+    DeclarableKind,
+    DeclarationsDetail,
+    DiePurpose,
     DisbandCandidate,
+    EnchantVictimDetail,
     PendingDecision,
     PressOrWithdrawDetail,
+    RerollCandidate,
+    RerollDetail,
     Side,
     SummonsDetail,
     UpkeepDisbandDetail,
@@ -144,6 +151,73 @@ blitz_details = st.builds(
     default=st.just(()),
 )
 
+_rounds = st.integers(min_value=1, max_value=50)
+
+declaration_details = st.builds(
+    DeclarationsDetail,
+    battle=_ids,
+    space=_codes,
+    round=_rounds,
+    faction=_codes,
+    choices=st.lists(
+        st.builds(
+            DeclarableKind,
+            kind=_codes,
+            action=st.sampled_from(BattleAction),
+            units=st.integers(min_value=1, max_value=9),
+            default=st.integers(min_value=0, max_value=9),
+            standing=st.none() | st.integers(min_value=0, max_value=9),
+            ask=st.booleans(),
+        ),
+        max_size=4,
+    ).map(tuple),
+    illusionists=st.integers(min_value=0, max_value=3),
+    illusion_default=st.integers(min_value=0, max_value=9),
+)
+
+reroll_details = st.builds(
+    RerollDetail,
+    battle=_ids,
+    space=_codes,
+    round=_rounds,
+    step=st.sampled_from(CombatStep),
+    faction=_codes,
+    dice=st.lists(
+        st.builds(
+            RerollCandidate,
+            index=st.integers(min_value=0, max_value=40),
+            unit=_ids,
+            kind=_codes,
+            purpose=st.sampled_from(DiePurpose),
+            value=st.integers(min_value=1, max_value=10),
+            target=st.integers(min_value=-3, max_value=12),
+        ),
+        max_size=6,
+    ).map(tuple),
+    most=st.integers(min_value=3, max_value=9),
+    default=_id_tuples,
+)
+
+enchant_details = st.builds(
+    EnchantVictimDetail,
+    battle=_ids,
+    space=_codes,
+    round=_rounds,
+    faction=_codes,
+    enchanters=_id_tuples,
+    units=st.lists(
+        st.builds(
+            CasualtyCandidate,
+            id=_ids,
+            kind=_codes,
+            wounded=st.booleans(),
+            max_hits=st.just(1),
+        ),
+        max_size=6,
+    ).map(tuple),
+    default=_id_tuples,
+)
+
 #: The strategy of each kind's detail; a test checks that every kind is here.
 STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.CASUALTIES: casualties_details,
@@ -151,6 +225,9 @@ STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.UPKEEP_DISBAND: upkeep_details,
     DecisionKind.SUMMONS: summons_details,
     DecisionKind.BLITZ: blitz_details,
+    DecisionKind.DECLARE_ACTIONS: declaration_details,
+    DecisionKind.ILLUSION_REROLL: reroll_details,
+    DecisionKind.ENCHANT_VICTIM: enchant_details,
 }
 
 #: A detail of any kind.

@@ -71,7 +71,11 @@ def test_a_good_file_runs() -> None:
         ("[setup]", "[options]\ncapture_on_entri = true\n[setup]", "unknown option"),
         ("[setup]", "[options]\ncapture_on_entry = 1\n[setup]", "takes a value like False"),
         ("[setup]", "[options]\nentire_move_mode = 'fly'\n[setup]", "is one of"),
-        ("[setup]", "[options]\nbreath_mode = 'over'\n[setup]", "breath_mode is not built yet"),
+        (
+            "[setup]",
+            "[options]\npublic_alliances = true\n[setup]",
+            "public_alliances is not built yet",
+        ),
         ('["R-MOVE-01"]', '["move 1"]', "is not a rule ID"),
         ('a = ["INF"] }', 'a = ["INFF"] }', "unknown unit kind 'INFF'"),
         ('a = ["INF"] }', 'z = ["INF"] }', "no space 'z'"),

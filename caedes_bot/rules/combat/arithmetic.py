@@ -19,17 +19,20 @@ from __future__ import annotations
 
 import enum
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import NamedTuple
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Terrain, UnitKind
+from caedes_bot.rules.combat.specials import PURPOSE_OF, special_dice, special_target
 from caedes_bot.rules.errors import (
     IllegalCombat,
 )
 from caedes_bot.rules.state import (
+    BattleAction,
     CombatStep,
+    DiePurpose,
     Side,
 )
 
@@ -193,6 +196,11 @@ class Fighter:
         can_withdraw: may withdraw from this battle (R-COMBAT-08, R-COMBAT-09).
         attack_penalty: taken off its attack value when it attacks (R-MOVE-20: 3 for cavalry
             based on a ship).
+        shield: hits it cancels before any harm: 1 for a declared Abjurer whose cancel is
+            unused this round (R-MAGIC-ABJ-01), else 0.
+        enchanted: it fights for the other side (R-MAGIC-ENCH-01); ``faction`` is then the
+            faction it fights for. Its Fear, Inspiring, Predator and leadership count for
+            nobody (R-MAGIC-ENCH-03), and it counts for no Mercenary check (R-ATTR-MERC-01).
     """
 
     id: int
@@ -208,10 +216,13 @@ class Fighter:
     #: kind and terrain); else it is worked out here
     known_values: FighterValues | None = field(default=None, compare=False, repr=False)
     attack_penalty: int = 0
+    shield: int = 0
+    enchanted: bool = False
     #: the kind has Fortitude (R-ATTR-FORTI-01); worked out from ``kind``
     fortitude: bool = field(init=False, compare=False, repr=False)
     #: hits this unit can still take: 2 for an unwounded Fortitude unit, else 1
-    #: (R-ATTR-FORTI-01); worked out from ``kind`` and ``wounded``
+    #: (R-ATTR-FORTI-01), plus its shield (R-MAGIC-ABJ-01); worked out from ``kind``,
+    #: ``wounded`` and ``shield``
     capacity: int = field(init=False, compare=False, repr=False)
     #: what the battle arithmetic reads of ``kind`` on ``terrain`` (:func:`fighter_values`)
     values: FighterValues = field(init=False, compare=False, repr=False)
@@ -219,7 +230,8 @@ class Fighter:
     def __post_init__(self) -> None:
         fortitude = Attribute.FORTITUDE in self.kind.attributes
         object.__setattr__(self, "fortitude", fortitude)
-        object.__setattr__(self, "capacity", 2 if fortitude and not self.wounded else 1)
+        base = 2 if fortitude and not self.wounded else 1
+        object.__setattr__(self, "capacity", base + self.shield)
         values = self.known_values or fighter_values(self.kind, self.terrain)
         object.__setattr__(self, "values", values)
 
@@ -277,6 +289,8 @@ class StepContext:
         inspiring: (side, faction) pairs with an Inspiring unit (R-ATTR-INSP-01).
         predator_symmetric: option of R-ATTR-PRED-01.
         allied_includes_pacts: option of R-GEN-05 (Inspiring reaches partners on the side).
+        led: sides whose normal dice get +1 from a Hero fighting there (option
+            ``hero_leadership_bonus``, R-ATTR-HERO-02); empty when the option is off.
     """
 
     round_no: int
@@ -285,6 +299,7 @@ class StepContext:
     inspiring: frozenset[tuple[Side, str]]
     predator_symmetric: bool = False
     allied_includes_pacts: bool = False
+    led: frozenset[Side] = frozenset()
 
 
 def step_context(fighters: Iterable[Fighter], round_no: int, options: Options) -> StepContext:
@@ -292,7 +307,12 @@ def step_context(fighters: Iterable[Fighter], round_no: int, options: Options) -
     predator: set[Side] = set()
     fear: set[Side] = set()
     inspiring: set[tuple[Side, str]] = set()
+    led: set[Side] = set()
     for f in fighters:
+        if f.enchanted:
+            continue  # R-MAGIC-ENCH-03: these do not change sides
+        if options.hero_leadership_bonus and f.kind.hero:
+            led.add(f.side)
         values = f.values
         if values.predator:
             predator.add(f.side)
@@ -307,6 +327,7 @@ def step_context(fighters: Iterable[Fighter], round_no: int, options: Options) -
         frozenset(inspiring),
         options.predator_symmetric,
         options.allied_includes_pacts,
+        frozenset(led),
     )
 
 
@@ -334,21 +355,32 @@ def rolling_value(f: Fighter, ctx: StepContext) -> int | None:
 
 
 def die_target(f: Fighter, ctx: StepContext) -> int | None:
-    """The number ``f``'s dice must roll at or under to hit (R-GEN-02): its value shifted by
-    Fear and Inspiring in round 1 (R-ATTR-FEAR-01, R-ATTR-INSP-01, R-ATTR-UNDEAD-01)."""
+    """The number ``f``'s normal dice must roll at or under to hit (R-GEN-02): its value
+    shifted by Fear and Inspiring in round 1 (R-ATTR-FEAR-01, R-ATTR-INSP-01,
+    R-ATTR-UNDEAD-01), +1 where a Hero leads the side (option ``hero_leadership_bonus``,
+    R-ATTR-HERO-02: every round, several Heroes not adding up)."""
     value = rolling_value(f, ctx)
     if value is None:
         return None
+    if ctx.led and f.side in ctx.led:
+        value += 1
     if ctx.round_no != 1 or not f.values.morale:
         return value  # morale_shift is 0 after round 1 and for Undead
+    return value + morale(f, ctx)
+
+
+def morale(f: Fighter, ctx: StepContext) -> int:
+    """The Fear/Inspiring shift of ``f``'s hit dice this round: -1, 0 or +1 (R-ATTR-FEAR-01,
+    R-ATTR-INSP-01); it applies to normal, breath and invoker dice alike."""
+    if ctx.round_no != 1 or not f.values.morale:
+        return 0
     own_inspiring = (f.side, f.faction) in ctx.inspiring or (
         ctx.allied_includes_pacts and any(side is f.side for side, _ in ctx.inspiring)
     )
     enemy_fear = f.side.other in ctx.fear
-    shift = morale_shift(
+    return morale_shift(
         f.kind, round_no=ctx.round_no, own_inspiring=own_inspiring, enemy_fear=enemy_fear
     )
-    return value + shift
 
 
 def rolls_in(f: Fighter, step: CombatStep) -> bool:
@@ -365,19 +397,47 @@ class DieSpec(NamedTuple):
     kind: str
     side: Side
     target: int
+    purpose: DiePurpose = DiePurpose.NORMAL
 
 
-def step_dice(step: CombatStep, fighters: Sequence[Fighter], ctx: StepContext) -> list[DieSpec]:
+def step_dice(
+    step: CombatStep,
+    fighters: Sequence[Fighter],
+    ctx: StepContext,
+    actions: Mapping[int, BattleAction] | None = None,
+    options: Options | None = None,
+    idle: Collection[int] = (),
+) -> list[DieSpec]:
     """Every die rolled in ``step`` by the living ``fighters`` (R-COMBAT-04, R-COMBAT-05).
 
     Attacker's dice first, then the defender's, each in unit id order; a Mighty unit rolls two
-    (R-ATTR-MIGHTY-01, also in the missile step, R-ATTR-MISS-03).
+    (R-ATTR-MIGHTY-01, also in the missile step, R-ATTR-MISS-03). A unit in ``actions`` rolls
+    its special action's dice instead, in its normal step (R-COMBAT-12, R-ATTR-BREATH-04,
+    R-MAGIC-INV-01, R-MAGIC-ENCH-01; the Abjurer rolls none, R-MAGIC-ABJ-01), with the
+    options ``options`` (``breath_mode``, ``breath_mighty_dice``). Units in ``idle`` roll
+    nothing (an Illusionist that used its power this round, R-MAGIC-ILL-01).
     """
     specs: list[DieSpec] = []
     for side in (Side.ATTACKER, Side.DEFENDER):
         rolling = [f for f in fighters if f.side is side and rolls_in(f, step)]
         rolling.sort(key=_UNIT_ID)
         for f in rolling:
+            if idle and f.id in idle:
+                continue
+            action = actions.get(f.id) if actions else None
+            if action is not None:
+                if rolling_value(f, ctx) is None:
+                    continue  # never rolls (a Tower attacking: R-COMBAT-15)
+                purpose = PURPOSE_OF.get(action)
+                if purpose is None:
+                    continue  # an abjuring Abjurer does not roll (R-MAGIC-ABJ-01)
+                opts = options or Options()
+                special = special_target(action, morale(f, ctx), opts)
+                specs.extend(
+                    [DieSpec(f.id, f.kind.id, side, special, purpose)]
+                    * special_dice(f.kind, action, opts)
+                )
+                continue
             target = die_target(f, ctx)
             if target is not None:
                 specs.extend([DieSpec(f.id, f.kind.id, side, target)] * f.values.dice)
@@ -405,14 +465,27 @@ def hits_absorbable(fighters: Iterable[Fighter]) -> int:
 def default_casualties(fighters: Sequence[Fighter], hits: int, ctx: StepContext) -> list[int]:
     """The default assignment of ``hits`` to one faction's ``fighters`` (R-COMBAT-06).
 
-    Cheapest first (:func:`casualty_rank`); a Fortitude unit picked takes its hits until
-    destroyed. Hits beyond what the units can take are lost.
+    First each shielded Abjurer cancels one hit (R-MAGIC-ABJ-01); then a wounded Fortitude unit
+    takes the next, whatever else the side holds; then the cheapest first
+    (:func:`casualty_rank`, a used Abjurer ranking as an ordinary unit of its cost), a Fortitude
+    unit picked taking its hits until destroyed. Hits beyond what the units can take are lost.
 
     Returns:
-        Unit ids, one per hit applied; a Fortitude unit taking two hits appears twice.
+        Unit ids, one per hit applied; a unit taking two hits (a Fortitude unit destroyed, an
+        Abjurer cancelling one and destroyed by the next) appears twice.
     """
-    ranked = sorted(fighters, key=lambda f: casualty_rank(f, ctx))
-    return spread_hits([(f.id, f.capacity) for f in ranked], hits)
+    out: list[int] = []
+    shielded = sorted((f for f in fighters if f.shield), key=lambda f: casualty_rank(f, ctx))
+    for f in shielded[:hits]:
+        out.append(f.id)
+    left = hits - len(out)
+    if left <= 0:
+        return out
+    ranked = sorted(
+        fighters,
+        key=lambda f: (0 if f.fortitude and f.wounded else 1, casualty_rank(f, ctx)),
+    )
+    return out + spread_hits([(f.id, f.capacity - f.shield) for f in ranked], left)
 
 
 def spread_hits(units: Iterable[tuple[int, int]], hits: int) -> list[int]:
@@ -469,6 +542,17 @@ def _choice_classes(fighters: Sequence[Fighter]) -> list[tuple[int, int]]:
     return [(count, key[3]) for key, count in sorted(groups.items())]
 
 
+def _absorptions(count: int, capacity: int) -> list[int]:
+    """Hits absorbed by each distinct way ``count`` like units of ``capacity`` can share hits
+    (how many units take 1, 2, ... ``capacity`` hits); one entry per distinct outcome."""
+    if capacity <= 1:
+        return list(range(count + 1))
+    out: list[int] = []
+    for n in range(count + 1):  # units taking the full capacity
+        out += [n * capacity + used for used in _absorptions(count - n, capacity - 1)]
+    return out
+
+
 def has_real_choice(fighters: Sequence[Fighter], hits: int) -> bool:
     """Whether assigning ``hits`` to ``fighters`` has more than one distinct outcome
     (R-COMBAT-06, R-ATTR-FORTI-01). Units of one kind, wound state and terrain are
@@ -491,11 +575,7 @@ def has_real_choice(fighters: Sequence[Fighter], hits: int) -> bool:
             return 1 if left == 0 else 0
         count, capacity = classes[index]
         total = 0
-        if capacity == 1:
-            options = [(d, d) for d in range(count + 1)]
-        else:
-            options = [(k * 2 + w, k) for k in range(count + 1) for w in range(count - k + 1)]
-        for used, _ in options:
+        for used in _absorptions(count, capacity):
             if used <= left:
                 total += ways(index + 1, left - used)
                 if total >= 2:
@@ -544,20 +624,37 @@ def apply_assignment(
     fighters: Sequence[Fighter], unit_ids: Sequence[int]
 ) -> tuple[list[int], list[int]]:
     """What an assignment does (R-COMBAT-06, R-ATTR-FORTI-01): returns (destroyed, wounded) ids,
-    each in id order. A unit destroyed takes as many hits as it can; a Fortitude unit taking
-    one of its two is wounded."""
+    each in id order (:func:`apply_hits` without the absorbed hits)."""
+    destroyed, wounded, _ = apply_hits(fighters, unit_ids)
+    return destroyed, wounded
+
+
+def apply_hits(
+    fighters: Sequence[Fighter], unit_ids: Sequence[int]
+) -> tuple[list[int], list[int], list[int]]:
+    """What an assignment does (R-COMBAT-06, R-ATTR-FORTI-01, R-MAGIC-ABJ-01): returns
+    (destroyed, wounded, absorbed) ids, each in id order. A shielded Abjurer's first hit is
+    cancelled (absorbed, no wound); a unit destroyed takes as many hits as it can; a Fortitude
+    unit taking one of its two is wounded."""
     by_id = {f.id: f for f in fighters}
     destroyed: list[int] = []
     wounded: list[int] = []
+    absorbed: list[int] = []
     counts: dict[int, int] = {}
     for uid in unit_ids:
         counts[uid] = counts.get(uid, 0) + 1
     for uid, times in sorted(counts.items()):
-        if times >= by_id[uid].capacity:
+        f = by_id[uid]
+        if f.shield:
+            absorbed.append(uid)
+            times -= f.shield
+            if times <= 0:
+                continue
+        if times >= f.capacity - f.shield:
             destroyed.append(uid)
         else:
             wounded.append(uid)
-    return destroyed, wounded
+    return destroyed, wounded, absorbed
 
 
 def handout_order(
@@ -611,6 +708,7 @@ def mercenary_losses(fighters: Sequence[Fighter], ctx: StepContext) -> list[int]
         groups.setdefault((f.side, f.faction), []).append(f)
     lost: list[int] = []
     for members in groups.values():
+        members = [f for f in members if not f.enchanted]  # R-ATTR-MERC-01: count for neither
         mercs = [f for f in members if f.mercenary]
         excess = len(mercs) - (len(members) - len(mercs))
         if excess > 0:

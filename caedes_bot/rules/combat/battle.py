@@ -37,12 +37,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat.actions import default_declarations
 from caedes_bot.rules.combat.arithmetic import (
     DIE_SIDES,
     BattleResult,
     Fighter,
     StepContext,
-    apply_assignment,
+    apply_hits,
     classify,
     default_casualties,
     handout_order,
@@ -63,15 +64,25 @@ from caedes_bot.rules.combat.events import (
     CasualtiesRemoved,
     WithdrawalOffered,
 )
+from caedes_bot.rules.combat.magic import (
+    enchant,
+    enchantment_phase,
+    idle_illusionists,
+    illusion_check,
+    illusion_side,
+    reroll,
+)
+from caedes_bot.rules.combat.magic_events import EnchantmentsBroken
 from caedes_bot.rules.combat.naval import first_defender, is_naval, lost_with_ships
 from caedes_bot.rules.combat.roster import remove_units
-from caedes_bot.rules.combat.round_start import run_round_start
+from caedes_bot.rules.combat.round_start import run_round_start, waits_on_players
 from caedes_bot.rules.combat.sides import (
     battle_candidates,
     battle_context,
     battle_fighters,
     battle_sides,
 )
+from caedes_bot.rules.combat.specials import judge, special_action
 from caedes_bot.rules.dependants import lose_bound_units
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import (
@@ -91,9 +102,13 @@ from caedes_bot.rules.state import (
     CasualtyShare,
     CombatStep,
     DecisionKind,
+    DeclarationsDetail,
+    DiePurpose,
+    EnchantVictimDetail,
     GameState,
     PendingDecision,
     PressOrWithdrawDetail,
+    RerollDetail,
     Side,
 )
 
@@ -225,6 +240,9 @@ def answer_by_default(
 
     ``casualties``: the default of R-COMBAT-06 (:func:`default_casualties`).
     ``press_or_withdraw``: no withdrawal (press on).
+    ``declare_actions``: the defaults of R-COMBAT-12, kept as standing orders.
+    ``illusion_reroll``: reroll the eligible dice shown (R-MAGIC-ILL-01).
+    ``enchant_victim``: the cheapest susceptible units (R-MAGIC-ENCH-01).
     Mutates ``state`` and fights on until the next decision or the end of the battle.
 
     Raises:
@@ -244,8 +262,22 @@ def answer_by_default(
         and battle.phase is BattlePhase.PRESS_OR_WITHDRAW
     ):
         drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
-        next_round(battle)
+        close_round(battle)
         return advance(state, ruleset, dice, battle)
+    if battle is not None and decision in state.pending:
+        detail = decision.detail
+        if isinstance(detail, DeclarationsDetail) and detail.battle == battle.id:
+            events = default_declarations(state, ruleset, battle, decision)
+            return events + advance(state, ruleset, dice, battle)
+        if isinstance(detail, RerollDetail) and detail.battle == battle.id:
+            state.pending = [d for d in state.pending if d.id != decision.id]
+            side = illusion_side(state, ruleset, battle, decision.faction)
+            events = reroll(state, ruleset, dice, battle, decision.faction, side, detail.default)
+            return events + advance(state, ruleset, dice, battle)
+        if isinstance(detail, EnchantVictimDetail) and detail.battle == battle.id:
+            state.pending = [d for d in state.pending if d.id != decision.id]
+            events = enchant(state, battle, detail.faction, detail.enchanters, detail.default)
+            return events + advance(state, ruleset, dice, battle)
     raise RuleViolation(
         f"The decision {decision.id} ({decision.kind}) is not a battle decision of the battle "
         "under way.",
@@ -282,10 +314,21 @@ def settle(state: GameState, share: CasualtyShare, unit_ids: list[int]) -> None:
 
 
 def next_round(battle: Battle) -> None:
-    """Begin the next round: its round-start phase runs from its first slot (R-COMBAT-03)."""
+    """Begin the next round: its round-start phase runs from its first slot (R-COMBAT-03);
+    this round's declarations, Abjurer cancels and Illusionist uses are spent."""
     battle.round += 1
     battle.phase = BattlePhase.ROUND_START
     battle.start_done = 0
+    battle.declared = []
+    battle.abjured = []
+    battle.illusion_used = []
+    battle.enchant_successes = []
+
+
+def close_round(battle: Battle) -> None:
+    """The withdrawal check is over and the battle goes on: the round's enchantments take
+    effect before the next round (R-COMBAT-03 (d), R-MAGIC-ENCH-01)."""
+    battle.phase = BattlePhase.ENCHANTMENT
 
 
 def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> list[Event]:
@@ -302,7 +345,26 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
             if not complete:
                 return events
             events += _roll_step(state, ruleset, dice, battle, CombatStep.MISSILE)
-            battle.phase = BattlePhase.MISSILE_CASUALTIES
+            battle.phase = BattlePhase.MISSILE_ILLUSION
+        if battle.phase in (BattlePhase.MISSILE_ILLUSION, BattlePhase.MELEE_ILLUSION):
+            if waits_on_players(state, battle):
+                return events
+            events += _tally(state, ruleset, battle)
+            battle.phase = (
+                BattlePhase.MISSILE_CASUALTIES
+                if battle.phase is BattlePhase.MISSILE_ILLUSION
+                else BattlePhase.MELEE_CASUALTIES
+            )
+        if battle.phase is BattlePhase.ENCHANTMENT:
+            if waits_on_players(state, battle):
+                return events
+            events += enchantment_phase(state, ruleset, battle)
+            if _decided(battle):
+                return events + end_battle(state, ruleset, battle, None)
+            if waits_on_players(state, battle):
+                return events
+            next_round(battle)
+            continue
         if battle.phase in (BattlePhase.MISSILE_CASUALTIES, BattlePhase.MELEE_CASUALTIES):
             if any(s.assignment is None for s in battle.owed):
                 return events
@@ -311,13 +373,13 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
                 return events + end_battle(state, ruleset, battle, None)
             if battle.phase is BattlePhase.MISSILE_CASUALTIES:
                 events += _roll_step(state, ruleset, dice, battle, CombatStep.MELEE)
-                battle.phase = BattlePhase.MELEE_CASUALTIES
+                battle.phase = BattlePhase.MELEE_ILLUSION
                 continue
             round_events, fights_on = _end_round(state, ruleset, battle)
             events += round_events
             if not fights_on:
                 return events
-            next_round(battle)
+            close_round(battle)
             continue
         return events
 
@@ -343,7 +405,13 @@ def _roll_step(
     """Roll every die of ``step`` and work out who owes casualties (R-COMBAT-04, -05, -06)."""
     fighters = battle_fighters(state, ruleset, battle)
     ctx = battle_context(state, ruleset, battle, fighters)
-    specs = step_dice(step, fighters, ctx)
+    declared = set(battle.declared)
+    actions = {
+        f.id: action
+        for f in fighters
+        if f.id in declared and (action := special_action(f.kind)) is not None
+    }
+    specs = step_dice(step, fighters, ctx, actions, state.options, idle=idle_illusionists(battle))
     if not specs:
         return []
     name = ruleset.map.space_name(battle.space)
@@ -359,16 +427,77 @@ def _roll_step(
             reason=f"battle #{battle.id} at {name}, round {battle.round}, {step.value} step, "
             f"{side.value} ({who})",
         )
-        rolled += [
-            BattleDie(s.unit, s.kind, s.side, s.target, face, is_hit(face, s.target))
-            for s, face in zip(mine, faces, strict=True)
-        ]
-    on_defender = sum(1 for d in rolled if d.hit and d.side is Side.ATTACKER)
-    on_attacker = sum(1 for d in rolled if d.hit and d.side is Side.DEFENDER)
-    battle.records.append(BattleStepRecord(battle.round, step, rolled, on_attacker, on_defender))
+        for spec, face in zip(mine, faces, strict=True):
+            if spec.purpose is DiePurpose.NORMAL:
+                rolled.append(
+                    BattleDie(
+                        spec.unit,
+                        spec.kind,
+                        spec.side,
+                        spec.target,
+                        face,
+                        is_hit(face, spec.target),
+                    )
+                )
+            else:
+                hit, own = judge(spec.purpose, face, spec.target, state.options)
+                rolled.append(
+                    BattleDie(
+                        spec.unit, spec.kind, spec.side, spec.target, face, hit, spec.purpose, own
+                    )
+                )
+    battle.records.append(BattleStepRecord(battle.round, step, rolled))
+    return illusion_check(state, ruleset, dice, battle)
+
+
+def step_hits(dice: Sequence[BattleDie]) -> tuple[int, int]:
+    """Hits on (attacker, defender) from a step's standing dice (R-COMBAT-04,
+    R-ATTR-BREATH-01): each hit die on the other side, each breath 10 on its own side; the
+    enchant die hits nobody (R-MAGIC-ENCH-01)."""
+    on_attacker = on_defender = 0
+    for d in dice:
+        if not d.counts or d.purpose is DiePurpose.ENCHANT:
+            continue
+        if d.hit:
+            if d.side is Side.ATTACKER:
+                on_defender += 1
+            else:
+                on_attacker += 1
+        elif d.own_side:
+            if d.side is Side.ATTACKER:
+                on_attacker += 1
+            else:
+                on_defender += 1
+    return on_attacker, on_defender
+
+
+def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
+    """Count the hits of the step just rolled, after any rerolls, note the enchantments that
+    succeeded, and work out who owes casualties (R-COMBAT-04, -06, R-MAGIC-ENCH-01)."""
+    if not battle.records or battle.records[-1].round != battle.round:
+        return []
+    record = battle.records[-1]
+    if record.step is not (
+        CombatStep.MISSILE if battle.phase is BattlePhase.MISSILE_ILLUSION else CombatStep.MELEE
+    ):
+        return []
+    on_attacker, on_defender = step_hits(record.dice)
+    record.hits_on_attacker, record.hits_on_defender = on_attacker, on_defender
+    battle.enchant_successes = [
+        *battle.enchant_successes,
+        *(d.unit for d in record.dice if d.counts and d.purpose is DiePurpose.ENCHANT and d.hit),
+    ]
+    fighters = battle_fighters(state, ruleset, battle)
+    ctx = battle_context(state, ruleset, battle, fighters)
     events: list[Event] = [
         BattleStepResolved(
-            battle.id, battle.space, battle.round, step, tuple(rolled), on_attacker, on_defender
+            battle.id,
+            battle.space,
+            battle.round,
+            record.step,
+            tuple(record.dice),
+            on_attacker,
+            on_defender,
         )
     ]
     events += _owe(state, ruleset, battle, fighters, ctx, Side.ATTACKER, on_attacker)
@@ -434,23 +563,28 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
     fighters = battle_fighters(state, ruleset, battle)
     destroyed: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
     wounded: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+    absorbed: list[int] = []
     for share in battle.owed:
         assert share.assignment is not None
-        gone, hurt = apply_assignment(fighters, share.assignment)
+        gone, hurt, saved = apply_hits(fighters, share.assignment)
         destroyed[share.side] += gone
         wounded[share.side] += hurt
+        absorbed += saved
     for side in Side:  # R-MOVE-19: the units aboard a sunk ship go down with it
         destroyed[side] += lost_with_ships(state, ruleset, destroyed[side])
     for side in Side:
         for uid in wounded[side]:
             state.unit(uid).wounded = True
-    remove_units(state, battle, destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
+    battle.abjured = [*battle.abjured, *absorbed]
+    back = remove_units(state, battle, destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
     battle.owed = []
     record = battle.records[-1]
     record.destroyed = sorted(destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
     record.wounded = sorted(wounded[Side.ATTACKER] + wounded[Side.DEFENDER])
+    record.absorbed = sorted(absorbed)
     if record.destroyed or record.wounded:
         battle.round_losses = True
+    broken: list[Event] = [EnchantmentsBroken(battle.id, battle.space, tuple(back))] if back else []
     removed: list[Event] = [
         CasualtiesRemoved(
             battle.id,
@@ -461,7 +595,9 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
             tuple(sorted(wounded[Side.ATTACKER])),
             tuple(sorted(destroyed[Side.DEFENDER])),
             tuple(sorted(wounded[Side.DEFENDER])),
-        )
+            tuple(sorted(absorbed)),
+        ),
+        *broken,
     ]
     return removed + _lose_bound(state, ruleset, battle)
 
@@ -541,13 +677,17 @@ def end_battle(
             events.append(withdraw_units(state, battle, leaving))
         destroyed_at_end += [f.id for f in attackers if not f.can_withdraw]
         remove_units(state, battle, destroyed_at_end)
+    enchanted = {e.unit for e in battle.enchanted}
     for uid in battle.attacker_units + battle.defender_units + battle.withdrawn:
         unit = state.units.get(str(uid))
-        if unit is not None and unit.wounded:
+        if uid in enchanted:
+            destroyed_at_end.append(uid)  # R-MAGIC-ENCH-03
+        elif unit is not None and unit.wounded:
             if state.options.fortitude_end == "heal":
                 unit.wounded = False
             else:
                 destroyed_at_end.append(uid)
+    battle.enchanted = []
     remove_units(state, battle, destroyed_at_end)
     events += _lose_bound(state, ruleset, battle)
     result = forced or classify(len(battle.attacker_units), len(battle.defender_units))

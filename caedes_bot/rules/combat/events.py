@@ -87,6 +87,8 @@ class CasualtiesRemoved(Event):
     attacker_wounded: tuple[int, ...]
     defender_destroyed: tuple[int, ...]
     defender_wounded: tuple[int, ...]
+    absorbed: tuple[int, ...] = ()
+    """Abjurers that cancelled a hit (R-MAGIC-ABJ-01), either side."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,20 +9,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat.actions import DeclareActions, open_declaration, set_orders
 from caedes_bot.rules.combat.arithmetic import BattleResult, check_assignment
 from caedes_bot.rules.combat.battle import (
     advance,
     answer_by_default,
     awaiting_withdrawal_choice,
     begin_battle,
+    close_round,
     drop_decisions,
     end_battle,
     fight_default_battle,
     finish_combat_step,
-    next_round,
     settle,
     withdraw_units,
 )
+from caedes_bot.rules.combat.magic import check_victims, enchant, illusion_side, reroll
 from caedes_bot.rules.combat.sides import battle_fighters
 from caedes_bot.rules.combat.summon_answer import answer_summons_by_default
 from caedes_bot.rules.dice import Dice
@@ -33,7 +35,9 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import blitz
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
+    Battle,
     DecisionKind,
+    EnchantVictimDetail,
     GameState,
     PendingDecision,
     Side,
@@ -154,7 +158,7 @@ def handle_press_on(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
     assert isinstance(order, PressOn)
     battle = awaiting_withdrawal_choice(state, order.faction)
     drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
-    next_round(battle)
+    close_round(battle)
     return advance(state, ruleset, dice, battle)
 
 
@@ -178,9 +182,119 @@ def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
         )
     drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
     events: list[Event] = [withdraw_units(state, battle, leaving)]
-    if not battle.attacker_units:
+    enchanted = {e.unit for e in battle.enchanted}
+    if all(uid in enchanted for uid in battle.attacker_units):
+        # only units the attacker enchanted are left: they do not fight on alone (R-COMBAT-10)
         return events + end_battle(state, ruleset, battle, BattleResult.WITHDRAWN)
-    next_round(battle)
+    close_round(battle)
+    return events + advance(state, ruleset, dice, battle)
+
+
+@dataclass(frozen=True, slots=True)
+class RerollDice(Order):
+    """Answer an ``illusion_reroll`` decision: the places, in the step's dice, of the enemy
+    hit dice the faction's Illusionists force to be rerolled; none to let them stand
+    (R-MAGIC-ILL-01). A reaction order."""
+
+    label = "Illusionist rerolls"
+
+    places: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseEnchanted(Order):
+    """Answer an ``enchant_victim`` decision: one of the faction's units per enchantment
+    (R-MAGIC-ENCH-01). A reaction order."""
+
+    label = "Choosing the enchanted units"
+
+    unit_ids: tuple[int, ...]
+
+
+def _battle_of(state: GameState, rule: str) -> Battle:
+    if state.battle is None:
+        raise IllegalCombat("No battle is under way.", rule=rule)
+    return state.battle
+
+
+def _decision_of(
+    state: GameState, battle: Battle, faction: str, kind: DecisionKind, rule: str
+) -> PendingDecision:
+    found = next(
+        (
+            d
+            for d in state.pending
+            if d.kind is kind and d.faction == faction and d.battle_id == battle.id
+        ),
+        None,
+    )
+    if found is None:
+        raise IllegalCombat(
+            f"{faction} has no {kind.value.replace('_', ' ')} choice to make now.",
+            rule=rule,
+            allowed="wait until the battle asks you",
+        )
+    return found
+
+
+def handle_declare_actions(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Set standing declarations (R-COMBAT-12); a reaction order, given at any time of the
+    battle by a faction with units that have a special action in it. Answering the round's
+    ``declare_actions`` decision fights on.
+
+    Raises:
+        IllegalCombat: no battle, or the declarations are wrong (see
+            :func:`~caedes_bot.rules.combat.actions.set_orders`); nothing changes.
+    """
+    assert isinstance(order, DeclareActions)
+    battle = _battle_of(state, "R-COMBAT-12")
+    asked = open_declaration(state, battle, order.faction) is not None
+    events = set_orders(
+        state, ruleset, battle, order.faction, order.choices, order.illusion_threshold
+    )
+    if asked:
+        events += advance(state, ruleset, dice, battle)
+    return events
+
+
+def handle_reroll_dice(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
+    """Answer an ``illusion_reroll`` decision (R-MAGIC-ILL-01) and fight on.
+
+    Raises:
+        IllegalCombat: no such decision, or the dice picked are not allowed; nothing changes.
+    """
+    assert isinstance(order, RerollDice)
+    battle = _battle_of(state, "R-MAGIC-ILL-01")
+    decision = _decision_of(
+        state, battle, order.faction, DecisionKind.ILLUSION_REROLL, "R-MAGIC-ILL-01"
+    )
+    side = illusion_side(state, ruleset, battle, order.faction)
+    events = reroll(state, ruleset, dice, battle, order.faction, side, order.places)
+    state.pending = [d for d in state.pending if d.id != decision.id]
+    return events + advance(state, ruleset, dice, battle)
+
+
+def handle_choose_enchanted(
+    state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+) -> list[Event]:
+    """Answer an ``enchant_victim`` decision (R-MAGIC-ENCH-01) and fight on.
+
+    Raises:
+        IllegalCombat: no such decision, or not one listed unit per enchantment; nothing
+            changes.
+    """
+    assert isinstance(order, ChooseEnchanted)
+    battle = _battle_of(state, "R-MAGIC-ENCH-01")
+    decision = _decision_of(
+        state, battle, order.faction, DecisionKind.ENCHANT_VICTIM, "R-MAGIC-ENCH-01"
+    )
+    detail = decision.detail
+    assert isinstance(detail, EnchantVictimDetail)
+    check_victims(ruleset, detail, order.unit_ids)
+    state.pending = [d for d in state.pending if d.id != decision.id]
+    events = enchant(state, battle, detail.faction, detail.enchanters, order.unit_ids)
     return events + advance(state, ruleset, dice, battle)
 
 
@@ -259,6 +373,9 @@ SPEC = StepSpec(
         Accepts(Withdraw, _then_blitz(handle_withdraw)),
         Accepts(blitz.BlitzOn, _then_blitz(blitz.handle_blitz_on)),
         Accepts(blitz.BlitzStop, blitz.handle_blitz_stop),
+        Accepts(DeclareActions, _then_blitz(handle_declare_actions), Giver.REACTION),
+        Accepts(RerollDice, _then_blitz(handle_reroll_dice), Giver.REACTION),
+        Accepts(ChooseEnchanted, _then_blitz(handle_choose_enchanted), Giver.REACTION),
     ),
     on_leave=_finish,
     waits=_battles_to_fight,
@@ -270,5 +387,8 @@ SPEC = StepSpec(
         DecisionKind.PRESS_OR_WITHDRAW: _default_then_blitz(answer_by_default),
         DecisionKind.SUMMONS: _default_then_blitz(answer_summons_by_default),  # none
         DecisionKind.BLITZ: blitz.stop_by_default,
+        DecisionKind.DECLARE_ACTIONS: _default_then_blitz(answer_by_default),
+        DecisionKind.ILLUSION_REROLL: _default_then_blitz(answer_by_default),
+        DecisionKind.ENCHANT_VICTIM: _default_then_blitz(answer_by_default),
     },
 )

@@ -6,9 +6,8 @@ The actions today are, in catalogue order:
 1. ``mercenary``: excess Mercenaries of each faction on the side go (R-ATTR-MERC-01).
 2. ``summons``: a faction of the side with a Summoner fighting is asked whether it summons
    (R-MAGIC-SUMM-01, :func:`caedes_bot.rules.summons.offer_summons`).
-
-Between the Mercenary check and the missile step come, in this order, summons
-(R-MAGIC-SUMM-01) and declarations of special actions (R-COMBAT-12).
+3. ``declarations``: special actions for the round, from the standing orders or by asking
+   (R-COMBAT-12, :mod:`caedes_bot.rules.combat.actions`); both sides at once.
 
 How the phase runs. :func:`run_round_start` works through the slots ``(action, side)`` in
 order (every action for the attacker, then the same action for the defender, then the next
@@ -37,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.combat.actions import declare_actions
 from caedes_bot.rules.combat.arithmetic import mercenary_losses
 from caedes_bot.rules.combat.roster import remove_units
 from caedes_bot.rules.combat.sides import battle_context, battle_fighters
@@ -54,10 +54,16 @@ RoundStartRun = Callable[[GameState, Ruleset, Dice, Battle, Side], list[Event]]
 @dataclass(frozen=True, slots=True)
 class RoundStartAction:
     """One action of the round-start phase (R-COMBAT-03): ``run`` is called once per side per
-    round, attacker first."""
+    round, attacker first.
+
+    ``together``: both sides decide at once, so a decision the attacker's slot leaves does not
+    hold back the defender's slot (declarations, R-COMBAT-12); otherwise the defender acts only
+    once the attacker's decision is answered (summons: the defender after the attacker,
+    R-MAGIC-SUMM-01)."""
 
     name: str
     run: RoundStartRun
+    together: bool = False
 
 
 def mercenary_check(
@@ -97,6 +103,7 @@ def mercenary_check(
 ROUND_START_ACTIONS: list[RoundStartAction] = [
     RoundStartAction("mercenary", mercenary_check),
     RoundStartAction("summons", offer_summons),  # R-MAGIC-SUMM-01
+    RoundStartAction("declarations", declare_actions, together=True),
 ]
 
 
@@ -124,10 +131,10 @@ def run_round_start(
     slots = round_start_slots()
     while battle.start_done < len(slots):
         action, side = slots[battle.start_done]
+        if waits_on_players(state, battle) and not (action.together and side is Side.DEFENDER):
+            return events, False
         battle.start_done += 1
         events += action.run(state, ruleset, dice, battle, side)
         if not battle.attacker_units or not battle.defender_units:
             return events, False
-        if waits_on_players(state, battle):
-            return events, False
-    return events, True
+    return events, not waits_on_players(state, battle)

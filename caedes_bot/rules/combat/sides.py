@@ -164,7 +164,9 @@ class _Memo:
         self.values: dict[tuple[str, Terrain | None], FighterValues] = {}
         #: the last list made: the unit lists and the wounds it was made from, the units' keys
         #: in the state's table, and the list
-        self.last: tuple[list[int], list[int], list[bool], list[str], list[Fighter]] | None = None
+        self.last: (
+            tuple[list[int], list[int], list[bool], list[str], list[Fighter], object] | None
+        ) = None
         self.context: tuple[list[Fighter], int, StepContext] | None = None
         #: each fighter's line in a casualty decision, by ``id(fighter)`` with the fighter
         #: (kept, so that its id is not reused while the line is)
@@ -196,8 +198,13 @@ def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[
     held = _memo(state, ruleset, battle)
     units = state.units
     attackers, defenders = battle.attacker_units, battle.defender_units
+    magic = (
+        (tuple(battle.declared), tuple(battle.abjured), tuple(battle.enchanted))
+        if battle.declared or battle.enchanted
+        else None
+    )
     last = held.last
-    if last is not None and last[0] == attackers and last[1] == defenders:
+    if last is not None and last[0] == attackers and last[1] == defenders and last[5] == magic:
         look = dict.__getitem__  # reads without copying, even in a CowTable
         if last[2] == [look(units, key).wounded for key in last[3]]:
             return last[4]
@@ -218,7 +225,38 @@ def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[
             keys.append(key)
             wounds.append(unit.wounded)
             out.append(fighter)
-    held.last = (list(attackers), list(defenders), wounds, keys, out)
+    if magic is not None:
+        out = _with_magic(state, battle, out)
+    held.last = (list(attackers), list(defenders), wounds, keys, out, magic)
+    return out
+
+
+def controller(state: GameState, battle: Battle, unit_id: int) -> str:
+    """The faction a unit fights for: its owner, or for an enchanted unit the faction its
+    Enchanter fought for when it took it (R-MAGIC-ENCH-01)."""
+    for e in battle.enchanted:
+        if e.unit == unit_id:
+            return e.faction
+    return state.peek_unit(unit_id).owner
+
+
+def _with_magic(state: GameState, battle: Battle, fighters: list[Fighter]) -> list[Fighter]:
+    """``fighters`` with this round's Abjurer shields (R-MAGIC-ABJ-01) and the enchanted units
+    fighting for their Enchanter's faction (R-MAGIC-ENCH-01, -03)."""
+    declared, used = set(battle.declared), set(battle.abjured)
+    taken = {e.unit for e in battle.enchanted}
+    out: list[Fighter] = []
+    for f in fighters:
+        shield = 1 if f.id in declared and f.id not in used and f.kind.has(Attribute.ABJURER) else 0
+        enchanted = f.id in taken
+        faction = controller(state, battle, f.id) if enchanted else f.faction
+        if (shield, enchanted, faction) != (f.shield, f.enchanted, f.faction):
+            # an enchanted unit never withdraws: it did not come from anywhere (R-COMBAT-08)
+            withdraw = f.can_withdraw and not enchanted
+            f = replace(
+                f, shield=shield, enchanted=enchanted, faction=faction, can_withdraw=withdraw
+            )
+        out.append(f)
     return out
 
 

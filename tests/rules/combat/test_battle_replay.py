@@ -232,7 +232,7 @@ BENCH: dict[str, Fingerprint] = {
         ),
         result="defender_held",
         survivors=((), (21, 33, 34, 35, 36, 37, 38, 39, 40)),
-        digest="5d13a6366db01e64",
+        digest="3f1c19d3dff7e16e",
     ),
     "bench-battle-1": Fingerprint(
         orders=16,
@@ -244,7 +244,7 @@ BENCH: dict[str, Fingerprint] = {
         ),
         result="defender_held",
         survivors=((), (33, 37, 38, 39, 40)),
-        digest="6182363729d5033d",
+        digest="68ca02511dbebbbf",
     ),
     "bench-battle-7": Fingerprint(
         orders=11,
@@ -255,10 +255,13 @@ BENCH: dict[str, Fingerprint] = {
         ),
         result="defender_held",
         survivors=((), (21, 33, 34, 35, 36, 37, 38, 39, 40)),
-        digest="3a892d918612dcf3",
+        digest="4b228cde1bb56fbb",
     ),
 }
-RANDOM_DIGEST = "def4c0c99c5ee72c"
+# Issue 12 changed every digest (battle dice and removals gained fields) and battle 30 of the
+# forty: its default casualties now take the wounded Orc Fortitude unit before an unwounded
+# infantry of the same cost, as R-COMBAT-06 now says explicitly.
+RANDOM_DIGEST = "1ff4cde68147040c"
 RANDOM_SAMPLES: dict[int, Fingerprint] = {
     0: Fingerprint(
         orders=8,
@@ -266,7 +269,7 @@ RANDOM_SAMPLES: dict[int, Fingerprint] = {
         faces="1mi:4611 1me:519899349 2mi:144 2me:475515 3mi:120 3me:055 4mi:45",
         result="attacker_won",
         survivors=((2, 3, 7), ()),
-        digest="d27a9feedd447854",
+        digest="8219527e5975af99",
     ),
     6: Fingerprint(
         orders=11,
@@ -274,7 +277,7 @@ RANDOM_SAMPLES: dict[int, Fingerprint] = {
         faces="1mi:1331 1me:2204776682 2mi:9 2me:872167924 3mi:4 3me:32768 4me:56 5me:45",
         result="stalemate",
         survivors=((), (12,)),
-        digest="e191425b6927d8d7",
+        digest="be3d9bf8d79497df",
     ),
     12: Fingerprint(
         orders=4,
@@ -282,7 +285,7 @@ RANDOM_SAMPLES: dict[int, Fingerprint] = {
         faces="1me:119950 2me:7302 3me:9744 4me:1861 5me:82",
         result="both_destroyed",
         survivors=((), ()),
-        digest="1e80646fbb9d3270",
+        digest="392dacebfe59d63d",
     ),
     21: Fingerprint(
         orders=3,
@@ -290,7 +293,7 @@ RANDOM_SAMPLES: dict[int, Fingerprint] = {
         faces="1mi:9 1me:60537 2mi:0 2me:1436",
         result="defender_held",
         survivors=((), (3, 4, 5, 6)),
-        digest="b1853c2e5e0cdea3",
+        digest="1c38274541141b3d",
     ),
 }
 

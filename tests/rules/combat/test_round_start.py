@@ -61,6 +61,7 @@ def test_r_combat_03_an_added_action_runs_each_round_and_may_make_the_battle_wai
             )
         return []
 
+    before = len(round_start.ROUND_START_ACTIONS)
     monkeypatch.setattr(
         round_start,
         "ROUND_START_ACTIONS",
@@ -77,8 +78,7 @@ def test_r_combat_03_an_added_action_runs_each_round_and_may_make_the_battle_wai
     assert calls[2:] == [(2, Side.ATTACKER)]
     battle2 = out2.state.battle
     assert battle2 is not None and battle2.phase is BattlePhase.ROUND_START
-    # every slot before the probe's attacker slot, and that one: 2 per earlier action, plus 1
-    assert battle2.start_done == 2 * len(round_start.ROUND_START_ACTIONS) - 1
+    assert battle2.start_done == 2 * before + 1  # every earlier slot, then the probe's first
     state3 = out2.state.clone()
     assert state3.battle is not None
     state3.pending = []
