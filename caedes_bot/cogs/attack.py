@@ -3,8 +3,10 @@ controls (R-COMBAT-01..13, R-COMBAT-16).
 
 The attacker picks the order of its battles (R-COMBAT-02). Each battle has one message in
 ``#battles`` (made and edited by :mod:`caedes_bot.ui.announcer`); while a decision is owed it
-carries the attacker's **Press on** / **Withdraw** buttons (R-COMBAT-08) and, for each side hit,
-a casualty select with a **Use default** button (R-COMBAT-06). The controls name the pending
+carries the attacker's **Press on** / **Withdraw** buttons (R-COMBAT-08), for each side hit
+a casualty select with a **Use default** button (R-COMBAT-06), and the controls of the special
+actions' decisions (declarations, Illusionist rerolls, enchanted units:
+:mod:`caedes_bot.ui.battle_magic`). The controls name the pending
 decision (``caedes:<campaign>:dec.<id>:<action>``), so a click that comes after the decision
 was made changes nothing.
 """
@@ -35,9 +37,20 @@ from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressO
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import CasualtiesDetail, GameState
 from caedes_bot.service import Expect, SubmitResult
-from caedes_bot.ui import views
+from caedes_bot.ui import battle_magic, views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
+
+#: The rule each battle control answers, for refusals of a stale click.
+RULE_OF_ACTION = {
+    "press": "R-COMBAT-08",
+    "withdraw": "R-COMBAT-08",
+    "declare": "R-COMBAT-12",
+    "illusion": "R-MAGIC-ILL-01",
+    "reroll": "R-MAGIC-ILL-01",
+    "keep": "R-MAGIC-ILL-01",
+    "enchant": "R-MAGIC-ENCH-01",
+}
 
 
 def battle_news(events: Sequence[Event], state: GameState, ruleset: Ruleset) -> list[str]:
@@ -81,12 +94,17 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     state = await service_of(interaction).get_state(ref.campaign_id)
     expect = Expect(
         decision_id=decision_id,
-        via="button" if ref.action in ("press", "withdraw", "default") else "choice",
-        rule="R-COMBAT-08" if ref.action in ("press", "withdraw") else "R-COMBAT-06",
+        via="button" if ref.action in ("press", "withdraw", "default", "keep") else "choice",
+        rule=RULE_OF_ACTION.get(ref.action, "R-COMBAT-06"),
     )
     expect.check(state, ruleset)
     decision = next(d for d in state.pending if d.id == decision_id)
     seat = await seat_for_faction(interaction, ref.campaign_id, decision.faction)
+    magic = battle_magic.order_for(decision, ref.action, ref.parts, ref.values)
+    if magic is not None:
+        magic_order, headline = magic
+        await seat.give(magic_order, expect=expect, headline=headline, news=news_of(ruleset))
+        return
     if ref.action == "press":
         order: PressOn | Withdraw | AssignCasualties = PressOn(decision.faction)
         head = "You press on (R-COMBAT-08)."

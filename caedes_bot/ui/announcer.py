@@ -52,8 +52,17 @@ from caedes_bot.domain.records import (
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import dependants, pacts, summons, trade, turn
 from caedes_bot.rules.combat import events as combat_events
+from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import Battle, BattleStepRecord, CasualtiesDetail, GameState, Side
+from caedes_bot.rules.state import (
+    Battle,
+    BattleNote,
+    BattleStepRecord,
+    CasualtiesDetail,
+    GameState,
+    NoteKind,
+    Side,
+)
 from caedes_bot.ui import views, wording
 from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
@@ -484,7 +493,14 @@ class RichAnnouncer:
         asked = {
             e.decision
             for e in events
-            if isinstance(e, combat_events.CasualtiesOwed | combat_events.WithdrawalOffered)
+            if isinstance(
+                e,
+                combat_events.CasualtiesOwed
+                | combat_events.WithdrawalOffered
+                | magic_events.DeclarationsOwed
+                | magic_events.RerollOwed
+                | magic_events.EnchantVictimsOwed,
+            )
         }
         for decision in state.pending:
             if decision.id not in asked or not decision.reaction:
@@ -519,6 +535,7 @@ def _copy_records(records: Iterable[BattleStepRecord]) -> list[BattleStepRecord]
             r.hits_on_defender,
             list(r.destroyed),
             list(r.wounded),
+            list(r.absorbed),
         )
         for r in records
     ]
@@ -539,6 +556,10 @@ def _from_battle(battle: Battle) -> BattleHistory:
             battle.opening_method,
             tuple(battle.opening_unsupported),
         ),
+        notes=list(battle.notes),
+        standing=list(battle.standing),
+        illusion_rules=dict(battle.illusion_rules),
+        enchanted=list(battle.enchanted),
     )
 
 
@@ -613,20 +634,24 @@ def _apply(history: BattleHistory, event: Event) -> None:
         history.opening = (event.figures, event.method, event.unsupported)
     elif isinstance(event, combat_events.BattleStepResolved):
         history.round = event.round
-        history.records.append(
-            BattleStepRecord(
-                event.round,
-                event.step,
-                list(event.dice),
-                event.hits_on_attacker,
-                event.hits_on_defender,
-            )
+        record = BattleStepRecord(
+            event.round,
+            event.step,
+            list(event.dice),
+            event.hits_on_attacker,
+            event.hits_on_defender,
         )
+        last = history.records[-1] if history.records else None
+        if last is not None and (last.round, last.step) == (event.round, event.step):
+            history.records[-1] = record  # rolled before this order, counted now (rerolls)
+        else:
+            history.records.append(record)
     elif isinstance(event, combat_events.CasualtiesRemoved):
         for record in reversed(history.records):
             if record.round == event.round and record.step is event.step:
                 record.destroyed = sorted(event.attacker_destroyed + event.defender_destroyed)
                 record.wounded = sorted(event.attacker_wounded + event.defender_wounded)
+                record.absorbed = sorted(event.absorbed)
                 break
         gone = set(event.attacker_destroyed) | set(event.defender_destroyed)
         history.attacker_units = [u for u in history.attacker_units if u not in gone]
@@ -646,6 +671,27 @@ def _apply(history: BattleHistory, event: Event) -> None:
         history.defender_units = [u for u in history.defender_units if u not in gone]
     elif isinstance(event, combat_events.AttackerWithdrew):
         history.attacker_units = [u for u in history.attacker_units if u not in event.unit_ids]
+    elif isinstance(event, magic_events.StandingOrdersSet):
+        history.notes.append(
+            BattleNote(
+                event.round,
+                NoteKind.DECLARED,
+                event.faction,
+                orders=event.orders,
+                illusion_threshold=event.illusion_threshold,
+                by_default=event.by_default,
+            )
+        )
+    elif isinstance(event, magic_events.UnitsEnchanted):
+        history.notes.append(
+            BattleNote(
+                event.round,
+                NoteKind.ENCHANTED,
+                event.faction,
+                units=tuple(u for u, _ in event.units),
+                enchanters=tuple(e for _, e in event.units),
+            )
+        )
     elif isinstance(event, combat_events.BattleEnded):
         history.ended = event
         history.attacker_units = list(event.attacker_survivors)

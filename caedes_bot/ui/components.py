@@ -95,6 +95,10 @@ class Value(enum.Enum):
     UNIT = "unit"
     #: A casualty option: ``u<unit>``, ``u<unit>b`` (a second hit) or ``g<group>:<hit>``.
     CASUALTY = "casualty"
+    #: A declaration: ``<count>`` or ``<count>a`` (ask again every round), count from 0.
+    DECLARE = "declare"
+    #: A number from 0: an Illusionist rule's hits, a die's place in a step.
+    NUMBER = "number"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +162,12 @@ SHAPES: Mapping[str, Shape] = {
             "withdraw": BUTTON,
             "default": BUTTON,
             "pick": Action(Value.CASUALTY),
+            # battle magic (R-COMBAT-12, R-MAGIC-ILL-01, R-MAGIC-ENCH-01): ui/battle_magic.py
+            "declare": Action(Value.DECLARE, extra=(Part.KIND,)),
+            "illusion": Action(Value.NUMBER),
+            "reroll": Action(Value.NUMBER),
+            "keep": BUTTON,
+            "enchant": Action(Value.UNIT),
         },
     ),
     # A summons offer on the battle message: sum.<decision> (R-MAGIC-SUMM-01).
@@ -277,8 +287,10 @@ def _known_value(ruleset: Ruleset, shape: Value, text: str) -> bool:
         return _known_value(ruleset, Value.SPACE, space) and _known_value(ruleset, Value.KIND, kind)
     if shape is Value.COUNT:
         return _NUMBER.fullmatch(text) is not None and int(text) >= 1
-    if shape is Value.UNIT:
+    if shape is Value.UNIT or shape is Value.NUMBER:
         return _NUMBER.fullmatch(text) is not None
+    if shape is Value.DECLARE:
+        return _NUMBER.fullmatch(text.removesuffix("a")) is not None
     return _CASUALTY.fullmatch(text) is not None
 
 

@@ -9,7 +9,7 @@ here decides a rule: values, legal choices and defaults come from :mod:`caedes_b
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,19 +28,24 @@ from caedes_bot.rules.combat.arithmetic import (
 from caedes_bot.rules.combat.events import AttackerWithdrew, BattleEnded
 from caedes_bot.rules.movement import blitz
 from caedes_bot.rules.state import (
+    BattleNote,
     BattleStepRecord,
     BlitzDetail,
     CasualtiesDetail,
     CasualtyCandidate,
+    DiePurpose,
+    Enchantment,
     GameState,
     PendingDecision,
     PressOrWithdrawDetail,
     Side,
+    StandingOrder,
     Step,
     SummonsDetail,
     Unit,
+    UpkeepDisbandDetail,
 )
-from caedes_bot.ui import views, wording
+from caedes_bot.ui import battle_magic, views, wording
 from caedes_bot.ui.describe import (
     ATTRIBUTE_TEXT,
     commodities_text,
@@ -198,6 +203,10 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
     if isinstance(detail, BlitzDetail):
         where = space_name(ruleset, detail.space)
         return f"blitz on from {where} (/blitz to) or stop (/blitz) (R-ATTR-BLITZ-02)"
+    magic = battle_magic.decision_text(ruleset, detail)
+    if magic is not None:
+        return magic
+    assert isinstance(detail, UpkeepDisbandDetail)
     return f"disband at least {detail.must_disband_at_least} units to pay upkeep (R-UPK-03)"
 
 
@@ -585,6 +594,9 @@ class BattleHistory:
         kinds / owners: unit id -> kind id / faction, for every unit seen in the battle.
         withdrawals: the attacker's withdrawals. ended: the end, if it has ended.
         round: the current round.
+        notes: changes of declarations and of sides (R-COMBAT-12, R-MAGIC-ENCH-01, -03).
+        standing / illusion_rules / enchanted: as in the battle (R-COMBAT-12,
+            R-MAGIC-ILL-01, R-MAGIC-ENCH-01).
     """
 
     id: int
@@ -601,6 +613,10 @@ class BattleHistory:
     round: int = 1
     #: the odds it began with (option ``battle_message_odds``): figures, method, unsupported
     opening: tuple[tuple[float, ...], str, tuple[str, ...]] = ((), "", ())
+    notes: list[BattleNote] = field(default_factory=list)
+    standing: list[StandingOrder] = field(default_factory=list)
+    illusion_rules: dict[str, int] = field(default_factory=dict)
+    enchanted: list[Enchantment] = field(default_factory=list)
 
 
 def _unit_name(ruleset: Ruleset, history: BattleHistory, uid: int) -> str:
@@ -614,11 +630,18 @@ def _dice_text(
     dice = [d for d in record.dice if d.side is side]
     if not dice:
         return "no dice"
-    parts = []
-    for d in dice:
-        face = f"**{d.value}**" if d.hit else str(d.value)
-        parts.append(f"{_unit_name(ruleset, history, d.unit)}: {face} vs {d.target}")
-    return " · ".join(parts)
+    if all(d.purpose is DiePurpose.NORMAL and d.counts for d in dice):
+        parts = []
+        for d in dice:
+            face = f"**{d.value}**" if d.hit else str(d.value)
+            parts.append(f"{_unit_name(ruleset, history, d.unit)}: {face} vs {d.target}")
+        return " · ".join(parts)
+    names = {d.unit: _unit_name(ruleset, history, d.unit) for d in dice}
+    return battle_magic.dice_line(dice, names, record.dice)
+
+
+def _names(ruleset: Ruleset, history: BattleHistory, ids: Iterable[int]) -> dict[int, str]:
+    return {u: _unit_name(ruleset, history, u) for u in ids}
 
 
 def _step_text(ruleset: Ruleset, history: BattleHistory, record: BattleStepRecord) -> str:
@@ -634,8 +657,23 @@ def _step_text(ruleset: Ruleset, history: BattleHistory, record: BattleStepRecor
         result += (
             " Wounded: " + ", ".join(_unit_name(ruleset, history, u) for u in record.wounded) + "."
         )
+    if record.absorbed:
+        result += (
+            " Hit cancelled by (R-MAGIC-ABJ-01): "
+            + ", ".join(_unit_name(ruleset, history, u) for u in record.absorbed)
+            + "."
+        )
     lines.append(result)
     return "\n".join(lines)
+
+
+def _notes_text(ruleset: Ruleset, history: BattleHistory, round_no: int) -> list[str]:
+    out = []
+    for note in history.notes:
+        if note.round == round_no:
+            ids = (*note.units, *note.enchanters)
+            out.append(battle_magic.note_text(ruleset, note, _names(ruleset, history, ids)))
+    return out
 
 
 def _fold(records: Sequence[BattleStepRecord]) -> str:
@@ -655,9 +693,14 @@ def battle_detail(
 ) -> str:
     """Every step of the battle with every die (R-GEN-08); the oldest rounds fold into one
     summary line when the text would pass ``budget`` characters (ux.md "The battle message")."""
-    rounds = sorted({r.round for r in history.records})
+    rounds = sorted({r.round for r in history.records} | {n.round for n in history.notes})
     blocks = {
-        n: "\n".join(_step_text(ruleset, history, r) for r in history.records if r.round == n)
+        n: "\n".join(
+            [
+                *_notes_text(ruleset, history, n),
+                *(_step_text(ruleset, history, r) for r in history.records if r.round == n),
+            ]
+        )
         for n in rounds
     }
     kept: list[int] = []
@@ -750,6 +793,24 @@ def battle_message(
         ),
         inline=True,
     )
+    standing = _standing_text(ruleset, history)
+    if standing:
+        embed.add_field(
+            name="Standing declarations (R-COMBAT-12)",
+            value=truncate(standing, EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
+    if history.enchanted and history.ended is None:
+        taken = ", ".join(
+            f"{_unit_name(ruleset, history, e.unit)} fights for {faction_name(ruleset, e.faction)}"
+            f" (enchanted by {_unit_name(ruleset, history, e.enchanter)})"
+            for e in history.enchanted
+        )
+        embed.add_field(
+            name="Enchanted (R-MAGIC-ENCH-01)",
+            value=truncate(taken, EMBED_FIELD_VALUE_LIMIT),
+            inline=False,
+        )
     for withdrawal in history.withdrawals:
         back = ", ".join(
             f"{_unit_name(ruleset, history, u)} to {space_name(ruleset, d)}"
@@ -793,6 +854,18 @@ def battle_message(
     return fit_embed(embed), rows
 
 
+def _standing_text(ruleset: Ruleset, history: BattleHistory) -> str:
+    factions = list(
+        dict.fromkeys([*(o.faction for o in history.standing), *history.illusion_rules])
+    )
+    lines = []
+    for code in factions:
+        orders = [o for o in history.standing if o.faction == code]
+        text = battle_magic.orders_text(ruleset, orders, history.illusion_rules.get(code))
+        lines.append(f"{faction_name(ruleset, code)}: {text}")
+    return "\n".join(lines)
+
+
 def decision_components(
     campaign_id: int, ruleset: Ruleset, decision: PendingDecision
 ) -> list[JSON]:
@@ -829,7 +902,7 @@ def decision_components(
         ]
     if isinstance(detail, SummonsDetail):
         return summons_components(campaign_id, ruleset, decision)
-    return []
+    return battle_magic.components(campaign_id, ruleset, decision)
 
 
 def casualty_default_text(ruleset: Ruleset, detail: CasualtiesDetail) -> str:

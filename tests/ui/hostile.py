@@ -49,6 +49,8 @@ GOOD_VALUE = {
     Value.COUNT: "1",
     Value.UNIT: "4",
     Value.CASUALTY: "u4",
+    Value.DECLARE: "2a",
+    Value.NUMBER: "0",
 }
 
 
@@ -142,6 +144,11 @@ BAD_VALUES = {
         st.sampled_from(["u", "u0", "ub", "g", "g0", "g0:0", "g01:1", "x4", "4", "u4bb"]),
         any_text.filter(lambda t: _CASUALTY_LIKE.fullmatch(t) is None),
     ),
+    Value.DECLARE: st.one_of(
+        st.sampled_from(["a", "aa", "01", "2b", "-1", "2aa", " 2"]),
+        any_text.filter(lambda t: re.fullmatch(r"(0|[1-9][0-9]{0,8})a?", t) is None),
+    ),
+    Value.NUMBER: bad_numbers,
 }
 #: Parts of no form the bot writes, by part.
 BAD_PARTS = {
