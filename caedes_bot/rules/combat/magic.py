@@ -35,6 +35,7 @@ from caedes_bot.rules.combat.magic_events import (
 from caedes_bot.rules.combat.roster import move_to_other_side
 from caedes_bot.rules.combat.sides import battle_context, battle_fighters, controller
 from caedes_bot.rules.combat.specials import judge
+from caedes_bot.rules.dependants import is_immune_to_magic
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import IllegalCombat
 from caedes_bot.rules.events import Event
@@ -77,8 +78,8 @@ def eligible_dice(dice: Sequence[BattleDie], side: Side, kinds: dict[str, UnitKi
         if d.purpose is DiePurpose.ENCHANT:
             continue
         kind = kinds.get(d.kind)
-        if kind is not None and kind.has(Attribute.UNDEAD):
-            continue
+        if kind is not None and is_immune_to_magic(kind):
+            continue  # R-ATTR-UNDEAD-01
         out.append(n)
     return out
 
@@ -253,8 +254,8 @@ def susceptible(kind: UnitKind, options: Options) -> bool:
     """Whether an enchantment may take a unit of ``kind`` (R-MAGIC-ENCH-02, R-ATTR-UNDEAD-01):
     not Undead, and not of a type in ``enchant_immune_types`` (base types ``infantry``,
     ``cavalry``, ``ship``, ``tower``, or ``hero`` for Heroes; any case)."""
-    if kind.has(Attribute.UNDEAD):
-        return False
+    if is_immune_to_magic(kind):
+        return False  # R-ATTR-UNDEAD-01
     immune = {t.lower() for t in options.enchant_immune_types}
     if str(kind.base_type).lower() in immune:
         return False
