@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from caedes_bot.gamedata.model import BaseType, Ruleset, UnitKind, movement_allowance
+from caedes_bot.gamedata.model import Attribute, BaseType, Ruleset, UnitKind, movement_allowance
 from caedes_bot.rules import movement, upkeep, upkeep_marks
 from caedes_bot.rules.combat import arithmetic, sides
 from caedes_bot.rules.combat.arithmetic import (
@@ -929,20 +929,24 @@ def casualty_options(ruleset: Ruleset, detail: CasualtiesDetail) -> list[JSON]:
         for u in sorted(units, key=lambda u: u.id):
             uid = u.id
             name = f"{kind_name(ruleset, u.kind)} #{uid}"
+            # a unit that can take two hits without Fortitude is an Abjurer with its cancel
+            shield = u.max_hits >= 2 and not _has_fortitude(ruleset, u.kind)
+            first = "destroyed" if u.max_hits == 1 else "wounded"
             out.append(
                 views.option(
                     name + (" (wounded)" if u.wounded else ""),
                     f"u{uid}",
-                    description="destroyed" if u.max_hits == 1 else "wounded",
+                    description="hit cancelled (Abjurer, R-MAGIC-ABJ-01)" if shield else first,
                     default=default_ids[uid] >= 1,
                 )
             )
             if u.max_hits >= 2:
+                second = "R-MAGIC-ABJ-01" if shield else "Fortitude, R-ATTR-FORTI-01"
                 out.append(
                     views.option(
                         f"{name}: second hit",
                         f"u{uid}b",
-                        description="destroyed (Fortitude, R-ATTR-FORTI-01)",
+                        description=f"destroyed ({second})",
                         default=default_ids[uid] >= 2,
                     )
                 )
@@ -956,6 +960,13 @@ def casualty_options(ruleset: Ruleset, detail: CasualtiesDetail) -> list[JSON]:
             label = f"{len(ids)} {kind_name(ruleset, group.kind)}{hurt}: hit {k}"
             out.append(views.option(label, f"g{index}:{k}", default=k <= chosen))
     return out[:25]
+
+
+def _has_fortitude(ruleset: Ruleset, kind_id: str) -> bool:
+    try:
+        return ruleset.kind(kind_id).has(Attribute.FORTITUDE)
+    except KeyError:
+        return False
 
 
 def _groups(units: Sequence[CasualtyCandidate]) -> list[CasualtyGroup]:

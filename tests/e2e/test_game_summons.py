@@ -181,7 +181,8 @@ async def test_a_druid_summons_elementals_in_defence_and_they_vanish_at_step_8(
     Elves pass their turn; in the Lizardmen's turn /summon is refused outside a battle. The
     Lizardman in Reedwater attacks Duriak. As round 1 begins the Wood Elves get the offer on the
     battle message (they hold 12 + 4 from Duriak - 1 upkeep = 15 RP) and pick a Fire Elemental
-    and an Earth Elemental: full cost, 3 + 6 = 9 RP, 6 left. They fight at once, all in the melee step (in forest the Fire Elemental,
+    and an Earth Elemental: full cost, 3 + 6 = 9 RP, 6 left; they declare that their Druid (an
+    Enchanter too) does not enchant (R-COMBAT-12). The elementals fight at once, all in the melee step (in forest the Fire Elemental,
     without Woodlore, cannot shoot): the Lizardman 9 misses; Druid 9, Scouts 9, Fire 9 miss;
     the Earth Elemental rolls 6 at its defense 7 - 1 (Meek) = 6: a hit, and the Lizardman
     dies. When the Lizardmen's step 8 begins both elementals vanish."""
@@ -219,6 +220,10 @@ async def test_a_druid_summons_elementals_in_defence_and_they_vanish_at_step_8(
         picked.text
     )
     assert "6 RP left" in picked.text
+    # R-COMBAT-12: the Druid is also an Enchanter: the Wood Elves declare it does not enchant
+    message = await battle(fake, table, "Duriak", showing="declare special actions")
+    declared = await fake.select(alice, message, control(message, "declare"), ["0"])
+    assert "Declared" in declared.text, declared.text
     ended = await battle(fake, table, "Duriak", showing="Result")
     assert "held by 🌲" in message_text(ended)
     dice.assert_used_up()

@@ -35,7 +35,9 @@ from tests.rules.builders import kind, ruleset, state, with_options
 NO_DICE = ScriptedDice([])
 
 KINDS = [
-    kind("WD", "WEL", attributes=["summoner", "enchanter"], cost=18, name="Druid"),
+    # a summoner without Enchanter: these battles fight with normal dice (R-COMBAT-12 would
+    # ask the Wood Elves to declare the enchantment first; that is tested in combat/test_magic)
+    kind("WD", "WEL", attributes=["summoner"], cost=18, name="Druid"),
     kind("WS", "WEL", name="Scouts"),
     kind("WF", "WEL", "cavalry", ["slow", "missile"], race="summoned", cost=3, name="Fire"),
     kind("WE", "WEL", "tower", ["meek", "fortitude"], race="summoned", cost=6, name="Earth"),
