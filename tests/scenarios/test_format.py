@@ -73,8 +73,8 @@ def test_a_good_file_runs() -> None:
         ("[setup]", "[options]\nentire_move_mode = 'fly'\n[setup]", "is one of"),
         (
             "[setup]",
-            "[options]\npublic_alliances = true\n[setup]",
-            "public_alliances is not built yet",
+            "[options]\nearly_end_needs_vote = false\n[setup]",
+            "early_end_needs_vote is not built yet",
         ),
         ('["R-MOVE-01"]', '["move 1"]', "is not a rule ID"),
         ('a = ["INF"] }', 'a = ["INFF"] }', "unknown unit kind 'INFF'"),
