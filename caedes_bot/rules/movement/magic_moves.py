@@ -104,7 +104,11 @@ class Divined(Event):
 def _own_unit(state: GameState, ruleset: Ruleset, faction: str, unit_id: int) -> Unit:
     unit = state.units.get(str(unit_id))
     if unit is None:
-        raise RuleViolation(f"There is no unit #{unit_id} on the board.", rule="R-MOVE-01")
+        raise RuleViolation(
+            f"There is no unit #{unit_id} on the board.",
+            rule="R-MOVE-01",
+            allowed="one of your units by number, as the option lists them (#4)",
+        )
     if unit.owner != faction:
         raise RuleViolation(
             f"{unit_label(ruleset, unit)} belongs to {unit.owner}, not {faction}.",
@@ -119,6 +123,7 @@ def _not_moved(ruleset: Ruleset, unit: Unit, rule: str, what: str) -> None:
         raise IllegalMove(
             f"{unit_label(ruleset, unit)} has moved this turn; {what} is done instead of moving.",
             rule=rule,
+            allowed=f"{what} with a unit that has not moved this turn",
         )
 
 
@@ -156,10 +161,16 @@ def check_teleport(state: GameState, ruleset: Ruleset, order: Teleport) -> list[
     name = ruleset.map.space_name(destination)
     if not ruleset.map.is_province(destination):
         raise IllegalMove(
-            f"Teleportation goes to a land province, not to {name}.", rule="R-MAGIC-TELE-01"
+            f"Teleportation goes to a land province, not to {name}.",
+            rule="R-MAGIC-TELE-01",
+            allowed="a land province that no other faction occupies",
         )
     if destination == unit.location:
-        raise IllegalMove(f"{label} is already in {name}.", rule="R-MAGIC-TELE-01")
+        raise IllegalMove(
+            f"{label} is already in {name}.",
+            rule="R-MAGIC-TELE-01",
+            allowed="another land province that no other faction occupies",
+        )
     others = sorted({u.owner for u in state.units_at(destination) if u.owner != order.faction})
     if others:
         raise IllegalMove(
@@ -169,7 +180,11 @@ def check_teleport(state: GameState, ruleset: Ruleset, order: Teleport) -> list[
             allowed="a province that is empty or holds only your own units",
         )
     if len(set(order.companions)) != len(order.companions) or unit.id in order.companions:
-        raise RuleViolation("A unit is listed twice in one teleport.", rule="R-MAGIC-TELE-01")
+        raise RuleViolation(
+            "A unit is listed twice in one teleport.",
+            rule="R-MAGIC-TELE-01",
+            allowed="each companion once, and not the teleporter itself",
+        )
     going = [unit]
     for uid in order.companions:
         other = _own_unit(state, ruleset, order.faction, uid)
@@ -178,11 +193,14 @@ def check_teleport(state: GameState, ruleset: Ruleset, order: Teleport) -> list[
             raise IllegalMove(
                 f"{other_label} is not in {ruleset.map.space_name(unit.location)} with {label}.",
                 rule="R-MAGIC-TELE-01",
+                allowed="companions in the teleporter's own province, as the option lists them",
             )
         kind = ruleset.kind(other.kind)
         if kind.base_type is BaseType.TOWER or kind.has(Attribute.FORTIFICATION):
             raise IllegalMove(
-                f"{other_label} is a Tower; Towers are never teleported.", rule="R-ATTR-FORT-01"
+                f"{other_label} is a Tower; Towers are never teleported.",
+                rule="R-ATTR-FORT-01",
+                allowed="companions that are not Towers; leave the Tower out of the list",
             )
         check_movable(state, ruleset, other)
         going.append(other)
