@@ -25,6 +25,7 @@ from caedes_bot.persistence.stateparts import split_state
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.turn import StartCampaign
+from caedes_bot.rules.victory import SetPlayers
 from caedes_bot.service.access import CAMPAIGN_CHANNELS, THREAD_PARENT, acting_role, add_member
 from caedes_bot.service.core import Cached
 from caedes_bot.service.errors import (
@@ -256,6 +257,7 @@ class Campaigns(Orders, Pausing):
                 allowed="an admin names one with `/campaign umpire`",
             )
         try:
+            await self.record_players(campaign_id, status=CampaignStatus.SETTING_UP)
             return await self._submit(
                 campaign_id,
                 actor,
@@ -270,6 +272,26 @@ class Campaigns(Orders, Pausing):
                 f"{now.name} has already started (it is {wording.STATUS_TEXT[now.status]}).",
                 allowed="`/campaign info` to see where it stands",
             ) from err
+
+    async def record_players(
+        self, campaign_id: int, *, status: CampaignStatus | None = None
+    ) -> None:
+        """Tell the rules who holds which faction (``SetPlayers``, R-SETUP-02), so that victory
+        is judged by player (R-VIC-01..03); done by the bot when the campaign starts and after
+        each assignment. Does nothing if the rules know it already, or if the campaign is
+        finished or not in ``status`` (default: its current status)."""
+        cached = await self._load(campaign_id)
+        wanted = {f: str(u) for f, u in cached.players.items() if f in cached.state.in_play}
+        if cached.state.players == wanted or cached.info.status is CampaignStatus.FINISHED:
+            return
+        pairs = tuple(sorted(wanted.items()))
+        await self._submit(
+            campaign_id,
+            Actor.system_actor(),
+            SetPlayers(faction="UMPIRE", players=pairs),
+            interaction_id=None,
+            from_status=status or cached.info.status,
+        )
 
     async def set_status(
         self, campaign_id: int, status: CampaignStatus, *, by: int | None = None

@@ -44,6 +44,8 @@ async def test_an_alliance_is_proposed_confirmed_and_in_force_next_turn(
     assert "Agreed" in clicked.text or "confirmed" in clicked.text, clicked.text
     state = await service.get_state(1)
     assert state.alliances == [] and state.pact_proposals[0].agreed
+    # R-VIC-01: the rules know who plays which faction (told when the campaign started)
+    assert state.players == {"DAW": str(alice.id), "ORC": str(bob.id)}
     refused = await fake.slash(bob, "fealty swear", liege="Orcs", channel=table.thread("ORC"))
     assert refused.ephemeral and "cannot swear fealty to itself" in refused.text, refused.text
     listed = await fake.slash(alice, "diplomacy", channel=table.thread("DAW"))
@@ -60,3 +62,10 @@ async def test_an_alliance_is_proposed_confirmed_and_in_force_next_turn(
     assert state.are_partners("DAW", "ORC")
     listed = await fake.slash(bob, "diplomacy", channel=table.thread("ORC"))
     assert "Alliance:" in listed.text and "Orcs" in listed.text, listed.text
+    # R-SETUP-02, R-VIC-01: a faction given during play is recorded for victory too
+    given = await fake.slash(
+        fake.admin, "campaign assign", member=alice, faction="ACH", channel=talk
+    )
+    assert "now plays" in given.text, given.text
+    state = await service.get_state(1)
+    assert state.players["ACH"] == str(alice.id)
