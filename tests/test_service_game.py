@@ -92,7 +92,8 @@ async def test_a_whole_game_round_replays_exactly(service: RulesService, db: Dat
     state = await service.get_state(info.id)
     assert (state.round, state.active) == (2, "DAW")
     assert state.dice_rolls > 0  # the battle rolled the campaign's seeded dice
-    assert (await service.get_campaign(info.id)).version == given + 1  # + StartCampaign
+    # + SetPlayers (who plays what, R-VIC-01) and StartCampaign
+    assert (await service.get_campaign(info.id)).version == given + 2
 
     service.forget()
     assert await service.get_state(info.id) == state
