@@ -20,6 +20,7 @@ from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, TurnEnded, UmpireAdvance
+from caedes_bot.rules.victory import factions_of_player, players_in_game
 from caedes_bot.service import Actor, NotAuthorised, RulesService
 from tests.persistence.fixtures import db, db_template, db_url
 
@@ -199,3 +200,23 @@ async def test_the_order_ending_a_turn_is_announced_with_the_whole_turn(
     assert "IncomeCollected" in kinds and "UnitsBought" in kinds
     # orders that do not end a turn carry no earlier events
     assert all(not v.turn_events for v, evs in announcer.calls if (v, evs) not in ending)
+
+
+async def test_a_player_given_two_factions_is_one_player_for_victory(
+    service: RulesService,
+) -> None:
+    """R-SETUP-02, R-VIC-01: a member assigned both the Dawnians and the Orcs is told to the
+    rules as one player at the start (``SetPlayers``), so victory counts the two factions
+    together; the others, run by the umpire, are each a player of their own."""
+    info = await service.create_campaign(
+        1, "Real", "default", created_by=UMPIRE, umpire_user_id=UMPIRE
+    )
+    await service.assign(info.id, PLAYER_DAW, "DAW")
+    await service.assign(info.id, PLAYER_DAW, "ORC")
+    await service.start(info.id, Actor(UMPIRE))
+    state = await service.get_state(info.id)
+    assert state.players == {"DAW": str(PLAYER_DAW), "ORC": str(PLAYER_DAW)}
+    assert factions_of_player(state, str(PLAYER_DAW)) == ("DAW", "ORC")
+    others = [p for p in players_in_game(state) if p != str(PLAYER_DAW)]
+    assert others == [f"umpire:{f}" for f in state.in_play if f not in ("DAW", "ORC")]
+    assert len(players_in_game(state)) == len(state.in_play) - 1

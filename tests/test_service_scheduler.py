@@ -181,7 +181,7 @@ async def test_turn_deadline_reminder_then_passive_rest_of_turn(
     assert state.factions["DAW"].purchases == []  # bought nothing (passive)
     (orc,) = await service.deadlines(cid)
     assert (orc.decision_key, orc.due_at) == ("turn:1:ORC", clock.now + timedelta(hours=24))
-    given = (await _orders(service, cid))[1:]
+    given = (await _orders(service, cid))[2:]  # after SetPlayers and StartCampaign
     assert [(o.type, o.acting_as, o.interaction_id) for o in given] == [
         ("ForfeitTurn", ActingAs.SYSTEM, f"deadline:{deadline.id}")
     ]
@@ -288,6 +288,7 @@ async def test_a_missed_turn_waits_for_each_reaction_with_its_own_deadline(
     assert defaulted == [("ACH", "casualties"), ("DAW", "press_or_withdraw")] * 2
     system = [o for o in await _orders(service, cid) if o.acting_as is ActingAs.SYSTEM]
     assert [(o.type, o.payload.get("decision_id")) for o in system] == [
+        ("SetPlayers", None),  # who plays what, given by the bot at the start
         ("ForfeitTurn", None),
         ("UmpireAdvance", first),
         ("UmpireAdvance", second.id),
