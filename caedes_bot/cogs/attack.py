@@ -46,6 +46,7 @@ RULE_OF_ACTION = {
     "press": "R-COMBAT-08",
     "withdraw": "R-COMBAT-08",
     "declare": "R-COMBAT-12",
+    "confirm": "R-COMBAT-12",
     "illusion": "R-MAGIC-ILL-01",
     "reroll": "R-MAGIC-ILL-01",
     "keep": "R-MAGIC-ILL-01",
@@ -94,7 +95,9 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     state = await service_of(interaction).get_state(ref.campaign_id)
     expect = Expect(
         decision_id=decision_id,
-        via="button" if ref.action in ("press", "withdraw", "default", "keep") else "choice",
+        via="button"
+        if ref.action in ("press", "withdraw", "default", "keep", "confirm")
+        else "choice",
         rule=RULE_OF_ACTION.get(ref.action, "R-COMBAT-06"),
     )
     expect.check(state, ruleset)

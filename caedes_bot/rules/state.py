@@ -609,6 +609,8 @@ class DeclarableKind:
             of that kind fight. default: how many would use it on a missed deadline.
         standing: the standing count so far, ``None`` if none was declared. ask: the faction
             asked to be asked at every round start.
+        chosen, chosen_ask: the count (and ask) the faction picked for this kind while the
+            decision is open (a partial answer), ``None`` if not picked yet.
     """
 
     kind: str
@@ -617,6 +619,8 @@ class DeclarableKind:
     default: int
     standing: int | None = None
     ask: bool = False
+    chosen: int | None = None
+    chosen_ask: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -629,6 +633,8 @@ class DeclarationsDetail:
         illusionists: how many Illusionists it has fighting (0: no standing rule asked).
         illusion_default: the standing rule on a missed deadline: reroll whenever at least
             this many eligible hits land.
+        illusion_chosen: the Illusionist rule picked while the decision is open (a partial
+            answer), ``None`` if not picked yet.
     """
 
     kind: ClassVar[DecisionKind] = DecisionKind.DECLARE_ACTIONS
@@ -639,6 +645,7 @@ class DeclarationsDetail:
     choices: tuple[DeclarableKind, ...]
     illusionists: int = 0
     illusion_default: int = 1
+    illusion_chosen: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

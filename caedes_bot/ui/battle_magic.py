@@ -11,8 +11,10 @@ Controls (``dec.<decision>``, see :mod:`caedes_bot.ui.components`):
 * ``declare_actions``: one select per unit kind (``declare``, object part ``<kind>``) whose
   values are ``<count>`` or ``<count>a`` (and ask me again every round); one select for the
   Illusionists' rule (``illusion``, values ``0`` = ask each time, ``1``..``3`` hits); a
-  **Use defaults** button. Choosing in one select answers the decision, the other kinds keeping
-  their standing count or default; orders can be changed later from the same kind of select.
+  **Use defaults** button. With a single thing to choose, the select answers the decision.
+  With several, each select is a partial answer recorded on the decision (it survives a
+  restart, and choosing the same twice changes nothing) and a **Confirm** button
+  (``confirm``) answers it: kinds not picked keep their standing count or default.
 * ``illusion_reroll``: a select of the eligible dice (``reroll``, values: their place in the
   step), a **No reroll** button (``keep``) and a **Use default** button.
 * ``enchant_victim``: a select of the units (``enchant``) and a **Use default** button.
@@ -164,15 +166,28 @@ def decision_text(ruleset: Ruleset, detail: DecisionDetail) -> str | None:
     return None
 
 
-def _declare_options(ruleset: Ruleset, kind: str, action: BattleAction, units: int) -> list[JSON]:
+def _declare_options(
+    ruleset: Ruleset, kind: str, action: BattleAction, units: int, picked: str | None = None
+) -> list[JSON]:
     verb = ACTION_VERB[action]
     top = min(units, MOST_COUNT)
-    out = [views.option(f"{n} of {units} {verb} every round", str(n)) for n in range(top, -1, -1)]
+    out = [
+        views.option(f"{n} of {units} {verb} every round", str(n), default=picked == str(n))
+        for n in range(top, -1, -1)
+    ]
     out += [
-        views.option(f"{n} of {units} {verb}, ask me each round", f"{n}a")
+        views.option(
+            f"{n} of {units} {verb}, ask me each round", f"{n}a", default=picked == f"{n}a"
+        )
         for n in range(top, -1, -1)
     ]
     return out[:25]
+
+
+def several_choices(detail: DeclarationsDetail) -> bool:
+    """Whether a declaration asks more than one thing (then selects give partial answers and
+    a **Confirm** button answers)."""
+    return len(detail.choices) + (1 if detail.illusionists else 0) > 1
 
 
 def components(campaign_id: int, ruleset: Ruleset, decision: PendingDecision) -> list[JSON]:
@@ -182,10 +197,13 @@ def components(campaign_id: int, ruleset: Ruleset, decision: PendingDecision) ->
     if isinstance(detail, DeclarationsDetail):
         items: list[JSON] = []
         for choice in detail.choices[:3]:
+            picked = None
+            if choice.chosen is not None:
+                picked = f"{choice.chosen}{'a' if choice.chosen_ask else ''}"
             items.append(
                 views.select(
                     views.custom_id(campaign_id, [*obj, choice.kind], "declare"),
-                    _declare_options(ruleset, choice.kind, choice.action, choice.units),
+                    _declare_options(ruleset, choice.kind, choice.action, choice.units, picked),
                     placeholder=f"{kind_name(ruleset, choice.kind)}: how many "
                     f"{ACTION_VERB[choice.action]}? (default {choice.default})",
                 )
@@ -195,13 +213,29 @@ def components(campaign_id: int, ruleset: Ruleset, decision: PendingDecision) ->
                 views.select(
                     views.custom_id(campaign_id, obj, "illusion"),
                     [
-                        views.option("Illusionists: ask me each time hits land", "0"),
+                        views.option(
+                            "Illusionists: ask me each time hits land",
+                            "0",
+                            default=detail.illusion_chosen == 0,
+                        ),
                         *(
-                            views.option(f"Illusionists: reroll whenever {n}+ hits land", str(n))
+                            views.option(
+                                f"Illusionists: reroll whenever {n}+ hits land",
+                                str(n),
+                                default=detail.illusion_chosen == n,
+                            )
                             for n in (1, 2, 3)
                         ),
                     ],
                     placeholder=f"Illusionists' standing rule (default: {detail.illusion_default}+ hits)",
+                )
+            )
+        if several_choices(detail):
+            items.append(
+                views.button(
+                    views.custom_id(campaign_id, obj, "confirm"),
+                    "Confirm (kinds not chosen: standing order or default)",
+                    style="primary",
                 )
             )
         items.append(views.button(views.custom_id(campaign_id, obj, "default"), "Use defaults"))
@@ -254,6 +288,14 @@ def components(campaign_id: int, ruleset: Ruleset, decision: PendingDecision) ->
     return []
 
 
+def declared_kind(kind: str, value: str) -> DeclaredKind:
+    """A declaration select's value (``<count>`` or ``<count>a``) for ``kind``; a value that
+    does not read gives the count -1, which the rules refuse."""
+    ask = value.endswith("a")
+    digits = value.removesuffix("a")
+    return DeclaredKind(kind, int(digits) if digits.isdigit() else -1, ask)
+
+
 def order_for(
     decision: PendingDecision, action: str, parts: Sequence[str], values: Sequence[str]
 ) -> tuple[Order, str] | None:
@@ -269,20 +311,21 @@ def order_for(
             return DeclareActions(
                 faction, choices, threshold
             ), "Declared: the defaults (R-COMBAT-12)."
+        if action == "confirm":
+            return DeclareActions(faction), "Declared (R-COMBAT-12)."
+        partial = several_choices(detail)
+        later = " Choose the other kinds, then press Confirm." if partial else ""
         if action == "illusion":
             value = values[0] if values else ""
-            threshold = int(value) if value.isdigit() else None
+            threshold = int(value) if value.isdigit() else -1
             return DeclareActions(
-                faction, (), threshold
-            ), "Illusionists' rule set (R-MAGIC-ILL-01)."
+                faction, (), threshold, partial=partial
+            ), f"Illusionists' rule set (R-MAGIC-ILL-01).{later}"
         kind = parts[2] if len(parts) > 2 else ""
         value = values[0] if values else ""
-        ask = value.endswith("a")
-        digits = value.rstrip("a")
-        count = int(digits) if digits.isdigit() else -1
         return (
-            DeclareActions(faction, (DeclaredKind(kind, count, ask),)),
-            "Declared (R-COMBAT-12).",
+            DeclareActions(faction, (declared_kind(kind, value),), partial=partial),
+            f"Declared (R-COMBAT-12).{later}",
         )
     if isinstance(detail, RerollDetail):
         if action == "default":

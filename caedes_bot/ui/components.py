@@ -165,6 +165,7 @@ SHAPES: Mapping[str, Shape] = {
             # battle magic (R-COMBAT-12, R-MAGIC-ILL-01, R-MAGIC-ENCH-01): ui/battle_magic.py
             "declare": Action(Value.DECLARE, extra=(Part.KIND,)),
             "illusion": Action(Value.NUMBER),
+            "confirm": BUTTON,  # answers a declaration of several partial picks
             "reroll": Action(Value.NUMBER),
             "keep": BUTTON,
             "enchant": Action(Value.UNIT),

@@ -3,6 +3,7 @@ R-MAGIC-ILL-01, R-MAGIC-ENCH-01) and what a click on a magic control orders (R-C
 
 from __future__ import annotations
 
+from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.rules.combat.actions import DeclareActions, DeclaredKind
 from caedes_bot.rules.combat.orders import RerollDice
 from caedes_bot.rules.state import (
@@ -14,7 +15,7 @@ from caedes_bot.rules.state import (
     PendingDecision,
     Side,
 )
-from caedes_bot.ui.battle_magic import dice_line, order_for
+from caedes_bot.ui.battle_magic import components, dice_line, order_for
 
 
 def test_r_attr_breath_01_own_side_tens_and_rerolls_beside_the_dice_they_replaced() -> None:
@@ -61,3 +62,29 @@ def test_r_combat_12_a_declaration_select_orders_that_kind_with_its_count_and_as
     default, _ = order_for(decision, "default", ("dec", "9"), []) or (None, "")
     assert default == DeclareActions("DWA", (DeclaredKind("ENG", 3),), None)
     assert not isinstance(default, RerollDice)
+
+
+def test_r_combat_12_several_kinds_give_partial_picks_and_a_confirm_button() -> None:
+    """R-COMBAT-12: with two kinds, each select is a partial pick, a pick already made shows
+    as the select's default, and **Confirm** answers with nothing named (the picks stand)."""
+    detail = DeclarationsDetail(
+        battle=5,
+        space="x",
+        round=1,
+        faction="DWA",
+        choices=(
+            DeclarableKind("ENG", BattleAction.BREATH, 3, 3, chosen=1, chosen_ask=True),
+            DeclarableKind("CLERIC", BattleAction.ABJURE, 1, 1),
+        ),
+    )
+    decision = PendingDecision(9, "DWA", detail.kind, False, detail)
+    order, head = order_for(decision, "declare", ("dec", "9", "CLERIC"), ["0"]) or (None, "")
+    assert order == DeclareActions("DWA", (DeclaredKind("CLERIC", 0),), partial=True)
+    assert "Confirm" in head
+    confirm, _ = order_for(decision, "confirm", ("dec", "9"), []) or (None, "")
+    assert confirm == DeclareActions("DWA")
+    items = components(1, load_ruleset(), decision)
+    ids = [c.get("custom_id") for c in items]
+    assert "caedes:1:dec.9:confirm" in ids
+    (eng,) = [c for c in items if c.get("custom_id") == "caedes:1:dec.9.ENG:declare"]
+    assert [o["value"] for o in eng["options"] if o.get("default")] == ["1a"]

@@ -23,7 +23,7 @@ a silent player is not waited for every round.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from caedes_bot.gamedata.model import Attribute, Options, Ruleset
 from caedes_bot.rules.combat.arithmetic import Fighter, StepContext, die_target, morale
@@ -72,12 +72,18 @@ class DeclareActions(Order):
     ``choices`` names each kind at most once; a kind asked about and not named takes its
     default. ``illusion_threshold``: reroll whenever at least this many eligible hits land, 0
     to be asked each time, ``None`` to keep the rule (or take the default) (R-MAGIC-ILL-01).
+
+    ``partial``: while the faction owes a ``declare_actions`` decision, record these choices
+    on the decision without answering it (one kind at a time, as one select per kind gives
+    them); the answer that follows, or the missed deadline, uses them for the kinds it does
+    not name. With no decision owed, a partial order is an ordinary change.
     """
 
     label = "Declaring special actions"
 
     choices: tuple[DeclaredKind, ...] = ()
     illusion_threshold: int | None = None
+    partial: bool = False
 
 
 @dataclass
@@ -217,10 +223,14 @@ def set_orders(
     illusion_threshold: int | None,
     *,
     by_default: bool = False,
+    partial: bool = False,
 ) -> list[Event]:
     """Check and record ``faction``'s standing orders (R-COMBAT-12, R-MAGIC-ILL-01). If it
-    owed a ``declare_actions`` decision, that is answered and the orders apply to this round;
-    otherwise they apply from the next round start.
+    owed a ``declare_actions`` decision, that is answered and the orders apply to this round
+    (kinds not named take the count picked by an earlier partial answer, else the standing
+    count, else the default); otherwise they apply from the next round start. ``partial``
+    with a decision owed: the choices are only recorded on the decision (``chosen``), which
+    stays open; no event.
 
     Raises:
         IllegalCombat: the faction has nothing to declare in this battle; a kind named twice,
@@ -274,12 +284,20 @@ def set_orders(
             allowed="0, 1, 2, 3 ... hits" if illusionists else "no Illusionist rule",
         )
     decision = open_declaration(state, battle, faction)
+    if decision is not None and partial:
+        _record_partial(state, decision, named, illusion_threshold)
+        return []
     if decision is not None:
         assert isinstance(decision.detail, DeclarationsDetail)
         for item in decision.detail.choices:
             if item.kind not in named:
+                if item.chosen is not None:
+                    named[item.kind] = DeclaredKind(item.kind, item.chosen, item.chosen_ask)
+                    continue
                 count = item.standing if item.standing is not None else item.default
                 named[item.kind] = DeclaredKind(item.kind, count, item.ask)
+        if decision.detail.illusionists and illusion_threshold is None:
+            illusion_threshold = decision.detail.illusion_chosen
         if decision.detail.illusionists and illusion_threshold is None:
             illusion_threshold = battle.illusion_rules.get(
                 faction, decision.detail.illusion_default
@@ -322,6 +340,26 @@ def set_orders(
     ]
 
 
+def _record_partial(
+    state: GameState,
+    decision: PendingDecision,
+    named: dict[str, DeclaredKind],
+    illusion_threshold: int | None,
+) -> None:
+    """Record a partial answer on the open decision (same id), which stays pending."""
+    detail = decision.detail
+    assert isinstance(detail, DeclarationsDetail)
+    choices = tuple(
+        replace(c, chosen=named[c.kind].count, chosen_ask=named[c.kind].ask)
+        if c.kind in named
+        else c
+        for c in detail.choices
+    )
+    chosen = detail.illusion_chosen if illusion_threshold is None else illusion_threshold
+    new = replace(decision, detail=replace(detail, choices=choices, illusion_chosen=chosen))
+    state.pending = [new if d.id == decision.id else d for d in state.pending]
+
+
 def _action(members: Sequence[Fighter]) -> BattleAction:
     action = special_action(members[0].kind)
     assert action is not None
@@ -332,10 +370,20 @@ def default_declarations(
     state: GameState, ruleset: Ruleset, battle: Battle, decision: PendingDecision
 ) -> list[Event]:
     """Answer a ``declare_actions`` decision with its defaults (R-COMBAT-12, R-PBP-DEAD-04):
-    each kind its default count, the Illusionists the rule "at least one eligible hit". The
-    defaults become the standing orders."""
+    each kind its default count, the Illusionists the rule "at least one eligible hit", except
+    what a partial answer already picked (the defaults apply per choice). The result becomes
+    the standing orders."""
     detail = decision.detail
     assert isinstance(detail, DeclarationsDetail)
-    choices = [DeclaredKind(c.kind, c.default) for c in detail.choices]
-    threshold = detail.illusion_default if detail.illusionists else None
+    choices = [
+        DeclaredKind(c.kind, c.default)
+        if c.chosen is None
+        else DeclaredKind(c.kind, c.chosen, c.chosen_ask)
+        for c in detail.choices
+    ]
+    threshold = None
+    if detail.illusionists:
+        threshold = (
+            detail.illusion_default if detail.illusion_chosen is None else detail.illusion_chosen
+        )
     return set_orders(state, ruleset, battle, decision.faction, choices, threshold, by_default=True)

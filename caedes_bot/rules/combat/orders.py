@@ -252,9 +252,15 @@ def handle_declare_actions(
     battle = _battle_of(state, "R-COMBAT-12")
     asked = open_declaration(state, battle, order.faction) is not None
     events = set_orders(
-        state, ruleset, battle, order.faction, order.choices, order.illusion_threshold
+        state,
+        ruleset,
+        battle,
+        order.faction,
+        order.choices,
+        order.illusion_threshold,
+        partial=order.partial,
     )
-    if asked:
+    if asked and not order.partial:
         events += advance(state, ruleset, dice, battle)
     return events
 

@@ -1,0 +1,70 @@
+"""End-to-end: declaring several kinds one select at a time (R-COMBAT-12, R-PBP-DEAD-04).
+
+The magic skirmish of :mod:`tests.e2e.test_game_magic`: the Dawnians attack Wolfsgate with a
+Cleric (Abjurer), a Mesmer (Enchanter) and two Infantry. Their declaration has a select per
+kind: each pick is kept on the pending decision (through a restart, and a repeated pick
+changes nothing) until **Confirm** answers it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.state import DecisionKind, DeclarationsDetail
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import QueuedDice, battle, control, custom_ids, staffed_campaign
+from tests.e2e.test_game_magic import MESMER, attack_wolfsgate, magic_ruleset
+from tests.fakediscord import FakeDiscord, message_text
+
+
+def declare_select(message: dict[str, object], kind: str) -> str:
+    """The custom id of the declaration select of unit kind ``kind``."""
+    found = [c for c in custom_ids(message) if c.endswith(":declare") and f".{kind}:" in c]
+    assert len(found) == 1, custom_ids(message)
+    return found[0]
+
+
+@pytest.mark.parametrize("ruleset", [magic_ruleset()], ids=["magic"])
+async def test_each_kind_declared_in_its_own_select_then_confirmed(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-COMBAT-12: the Mesmer "0 enchant" (picked twice), a restart, the Cleric "1 abjures,
+    ask me each round", Confirm: both picks are the standing orders. Round 1: the two
+    Infantry and the Mesmer (attack 2) roll 9, 9, 9; the Cleric does not roll; the Orcs 9, 9."""
+    dice = QueuedDice()
+    first_bot = await make_bot(service_options={"dice_factory": dice.factory()})
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await attack_wolfsgate(fake, table, alice, "1 Cleric, 1 Mesmer, 2 Infantry")
+    fought = await fake.slash(alice, "attack", province="Wolfsgate", channel=table.thread("DAW"))
+    assert "The battle at Wolfsgate has begun" in fought.text
+    message = await battle(fake, table, "Wolfsgate", showing="declare special actions")
+    for _ in range(2):
+        picked = await fake.select(alice, message, declare_select(message, MESMER), ["0"])
+        assert "press Confirm" in picked.text, picked.text
+    state = await first_bot.bot.service.get_state(1)
+    (owed,) = [d for d in state.pending if d.kind is DecisionKind.DECLARE_ACTIONS]
+    assert isinstance(owed.detail, DeclarationsDetail)
+    assert {c.kind: c.chosen for c in owed.detail.choices} == {"U-DAW-05": None, MESMER: 0}
+
+    await first_bot.stop()
+    second_bot = await make_bot(service_options={"dice_factory": dice.factory()})
+    picked = await fake.select(alice, message, declare_select(message, "U-DAW-05"), ["1a"])
+    assert "press Confirm" in picked.text, picked.text
+    dice.push(9, 9, 9, 9, 9)
+    confirmed = await fake.click(alice, message, control(message, "confirm"))
+    assert "Declared (R-COMBAT-12)" in confirmed.text, confirmed.text
+    again = await fake.click(alice, message, control(message, "confirm"))
+    assert "Declared" not in again.text, again.text
+    message = await battle(fake, table, "Wolfsgate", showing="press on or withdraw")
+    text = message_text(message)
+    assert "1 Dawnian Cleric abjure every round (asked each round)" in text, text
+    assert "0 Dawnian Mesmer enchant every round" in text, text
+    state = await second_bot.bot.service.get_state(1)
+    assert state.battle is not None
+    assert sorted((o.kind, o.count, o.ask) for o in state.battle.standing) == [
+        ("U-DAW-05", 1, True),
+        (MESMER, 0, False),
+    ]
+    dice.assert_used_up()
