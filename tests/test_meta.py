@@ -101,6 +101,7 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
         assert sorted(views.handlers_of(bot)) == sorted(SHAPES)
         assert sorted(SHAPES) == [
             "buy",
+            "chg",
             "db",
             "dec",
             "dm",

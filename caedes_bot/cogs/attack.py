@@ -24,6 +24,7 @@ from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
     add_play_cog,
+    answer,
     choices_for,
     ruleset_of,
     seat_for_command,
@@ -36,7 +37,7 @@ from caedes_bot.rules.combat.events import BattleEnded, BattleRoundEnded
 from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import CasualtiesDetail, GameState
-from caedes_bot.service import Expect, SubmitResult
+from caedes_bot.service import Expect, StaleOrder, SubmitResult
 from caedes_bot.ui import battle_magic, views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
@@ -132,6 +133,34 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     await seat.give(order, expect=expect, headline=head, news=news_of(ruleset))
 
 
+async def on_change(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """**Change declarations** on a battle message (``chg.<battle>.<faction>``) and the picks
+    of its private menu: only the faction's player (or the umpire) may use them; a pick is a
+    change from the next round start (R-COMBAT-12).
+
+    Raises:
+        NotPermitted: another member. StaleOrder: that battle is over, or the faction has
+            nothing to declare in it.
+    """
+    battle_id, faction = int(ref.parts[1]), ref.parts[2]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    seat.require_own()
+    state = seat.state
+    menu = battle_magic.change_menu(ref.campaign_id, seat.ruleset, state, faction)
+    if state.battle is None or state.battle.id != battle_id or menu is None:
+        raise StaleOrder(
+            "That battle is over, or there is nothing to declare in it; nothing was changed.",
+            rule="R-COMBAT-12",
+            allowed="the controls of the battle under way",
+        )
+    if ref.action == "open":
+        text, rows = menu
+        await answer(interaction, text, rows)
+        return
+    order, head = battle_magic.change_order(faction, ref.action, ref.parts, ref.values)
+    await seat.give(order, headline=head, news=news_of(seat.ruleset))
+
+
 class AttackCog(PlayCog):
     """``/attack``."""
 
@@ -163,4 +192,4 @@ class AttackCog(PlayCog):
 
 async def setup(bot: commands.Bot) -> None:
     """Extension entry point: the cog and the battle message's controls."""
-    await add_play_cog(bot, AttackCog, {"dec": on_decision})
+    await add_play_cog(bot, AttackCog, {"dec": on_decision, "chg": on_change})

@@ -18,15 +18,20 @@ Controls (``dec.<decision>``, see :mod:`caedes_bot.ui.components`):
 * ``illusion_reroll``: a select of the eligible dice (``reroll``, values: their place in the
   step), a **No reroll** button (``keep``) and a **Use default** button.
 * ``enchant_victim``: a select of the units (``enchant``) and a **Use default** button.
+* **Change declarations** (``chg.<battle>.<faction>:open``), for a faction with standing
+  declarations and none owed: a private menu of the same selects
+  (``chg.<battle>.<faction>.<kind>:declare``, ``chg.<battle>.<faction>:illusion``), each pick
+  changing its standing order from the next round start; picking what already stands changes
+  nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.combat.actions import DeclareActions, DeclaredKind
+from caedes_bot.rules.combat.actions import DeclareActions, DeclaredKind, change_detail
 from caedes_bot.rules.combat.orders import ChooseEnchanted, RerollDice
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
@@ -34,9 +39,12 @@ from caedes_bot.rules.state import (
     BattleDie,
     BattleNote,
     DecisionDetail,
+    DecisionKind,
+    DeclarableKind,
     DeclarationsDetail,
     DiePurpose,
     EnchantVictimDetail,
+    GameState,
     NoteKind,
     PendingDecision,
     RerollDetail,
@@ -190,46 +198,150 @@ def several_choices(detail: DeclarationsDetail) -> bool:
     return len(detail.choices) + (1 if detail.illusionists else 0) > 1
 
 
+def _picked(choice: DeclarableKind) -> str | None:
+    """The value a decision's partial pick of ``choice`` shows preselected."""
+    if choice.chosen is None:
+        return None
+    return f"{choice.chosen}{'a' if choice.chosen_ask else ''}"
+
+
+def _standing(choice: DeclarableKind) -> str | None:
+    """The value of ``choice``'s standing order, preselected in the change menu."""
+    if choice.standing is None:
+        return None
+    return f"{choice.standing}{'a' if choice.ask else ''}"
+
+
+def _declaration_selects(
+    campaign_id: int,
+    ruleset: Ruleset,
+    obj: Sequence[object],
+    detail: DeclarationsDetail,
+    *,
+    picked_of: Callable[[DeclarableKind], str | None],
+    illusion_picked: int | None = None,
+) -> list[JSON]:
+    """One select per kind (at most three) and the Illusionists' select, under ``obj``."""
+    items: list[JSON] = []
+    for choice in detail.choices[:3]:
+        items.append(
+            views.select(
+                views.custom_id(campaign_id, [*obj, choice.kind], "declare"),
+                _declare_options(
+                    ruleset, choice.kind, choice.action, choice.units, picked_of(choice)
+                ),
+                placeholder=f"{kind_name(ruleset, choice.kind)}: how many "
+                f"{ACTION_VERB[choice.action]}? (default {choice.default})",
+            )
+        )
+    if detail.illusionists:
+        shown = detail.illusion_chosen if illusion_picked is None else illusion_picked
+        items.append(
+            views.select(
+                views.custom_id(campaign_id, obj, "illusion"),
+                [
+                    views.option(
+                        "Illusionists: ask me each time hits land", "0", default=shown == 0
+                    ),
+                    *(
+                        views.option(
+                            f"Illusionists: reroll whenever {n}+ hits land",
+                            str(n),
+                            default=shown == n,
+                        )
+                        for n in (1, 2, 3)
+                    ),
+                ],
+                placeholder=f"Illusionists' standing rule (default: {detail.illusion_default}+ hits)",
+            )
+        )
+    return items
+
+
+def change_buttons(
+    campaign_id: int, ruleset: Ruleset, state: GameState, battle_id: int
+) -> list[JSON]:
+    """A **Change declarations** button (``chg.<battle>.<faction>:open``) for each faction with
+    standing declarations in the battle under way and no declaration owed (R-COMBAT-12)."""
+    battle = state.battle
+    if battle is None or battle.id != battle_id:
+        return []
+    owed = {
+        d.faction
+        for d in state.pending
+        if d.battle_id == battle_id and d.kind is DecisionKind.DECLARE_ACTIONS
+    }
+    factions = dict.fromkeys([*(o.faction for o in battle.standing), *battle.illusion_rules])
+    return [
+        views.button(
+            views.custom_id(campaign_id, ["chg", battle_id, code], "open"),
+            f"Change declarations: {faction_name(ruleset, code)}",
+            emoji="📜",
+        )
+        for code in factions
+        if code not in owed
+    ]
+
+
+def change_menu(
+    campaign_id: int, ruleset: Ruleset, state: GameState, faction: str
+) -> tuple[str, list[JSON]] | None:
+    """The private menu of **Change declarations**: the same selects as a declaration, each
+    preselected with the standing order, each pick a change from the next round start
+    (R-COMBAT-12); ``None`` when ``faction`` has nothing to declare in the battle under way."""
+    battle = state.battle
+    if battle is None:
+        return None
+    detail = change_detail(state, ruleset, battle, faction)
+    if detail is None:
+        return None
+    obj: list[object] = ["chg", battle.id, faction]
+    rows = views.layout(
+        _declaration_selects(
+            campaign_id,
+            ruleset,
+            obj,
+            detail,
+            picked_of=_standing,
+            illusion_picked=battle.illusion_rules.get(faction),
+        )
+    )
+    now = orders_text(
+        ruleset,
+        [o for o in battle.standing if o.faction == faction],
+        battle.illusion_rules.get(faction),
+    )
+    text = (
+        f"Standing declarations of {faction_name(ruleset, faction)}: {now}.\n"
+        "Each choice below changes one kind from the next round start (R-COMBAT-12)."
+    )
+    return text, rows
+
+
+def change_order(
+    faction: str, action: str, parts: Sequence[str], values: Sequence[str]
+) -> tuple[Order, str]:
+    """The order a pick in the **Change declarations** menu gives (``chg.<battle>.<faction>``
+    [``.<kind>``]): a change of that kind or of the Illusionists' rule, from the next round
+    start (partial, so a declaration owed meanwhile only records it) (R-COMBAT-12)."""
+    value = values[0] if values else ""
+    if action == "illusion":
+        threshold = int(value) if value.isdigit() else -1
+        return DeclareActions(faction, (), threshold, partial=True), (
+            "Illusionists' rule changed from the next round (R-MAGIC-ILL-01)."
+        )
+    kind = parts[3] if len(parts) > 3 else ""
+    return DeclareActions(faction, (declared_kind(kind, value),), partial=True), (
+        "Declaration changed from the next round (R-COMBAT-12)."
+    )
+
+
 def components(campaign_id: int, ruleset: Ruleset, decision: PendingDecision) -> list[JSON]:
     """The controls of a magic decision (see the module docstring); ``[]`` for other kinds."""
     obj: list[object] = ["dec", decision.id]
     detail = decision.detail
     if isinstance(detail, DeclarationsDetail):
-        items: list[JSON] = []
-        for choice in detail.choices[:3]:
-            picked = None
-            if choice.chosen is not None:
-                picked = f"{choice.chosen}{'a' if choice.chosen_ask else ''}"
-            items.append(
-                views.select(
-                    views.custom_id(campaign_id, [*obj, choice.kind], "declare"),
-                    _declare_options(ruleset, choice.kind, choice.action, choice.units, picked),
-                    placeholder=f"{kind_name(ruleset, choice.kind)}: how many "
-                    f"{ACTION_VERB[choice.action]}? (default {choice.default})",
-                )
-            )
-        if detail.illusionists:
-            items.append(
-                views.select(
-                    views.custom_id(campaign_id, obj, "illusion"),
-                    [
-                        views.option(
-                            "Illusionists: ask me each time hits land",
-                            "0",
-                            default=detail.illusion_chosen == 0,
-                        ),
-                        *(
-                            views.option(
-                                f"Illusionists: reroll whenever {n}+ hits land",
-                                str(n),
-                                default=detail.illusion_chosen == n,
-                            )
-                            for n in (1, 2, 3)
-                        ),
-                    ],
-                    placeholder=f"Illusionists' standing rule (default: {detail.illusion_default}+ hits)",
-                )
-            )
+        items = _declaration_selects(campaign_id, ruleset, obj, detail, picked_of=_picked)
         if several_choices(detail):
             items.append(
                 views.button(

@@ -171,6 +171,16 @@ SHAPES: Mapping[str, Shape] = {
             "enchant": Action(Value.UNIT),
         },
     ),
+    # Changing standing declarations from the battle message: chg.<battle>.<faction>
+    # (R-COMBAT-12): the button, then the private menu's selects (ui/battle_magic.py).
+    "chg": Shape(
+        (Part.NUMBER, Part.FACTION),
+        {
+            "open": BUTTON,
+            "declare": Action(Value.DECLARE, extra=(Part.KIND,)),
+            "illusion": Action(Value.NUMBER),
+        },
+    ),
     # A summons offer on the battle message: sum.<decision> (R-MAGIC-SUMM-01).
     "sum": Shape(
         (Part.NUMBER,),

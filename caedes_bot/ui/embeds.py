@@ -847,6 +847,7 @@ def battle_message(
                 + (f", by {timestamp(due)}" if due else "")
             )
             items += decision_components(campaign_id, ruleset, decision)
+        items += battle_magic.change_buttons(campaign_id, ruleset, state, history.id)
         if lines:
             embed.add_field(name="Waiting for", value="\n".join(lines), inline=False)
         rows = views.layout(items)

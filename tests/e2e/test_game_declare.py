@@ -3,7 +3,8 @@
 The magic skirmish of :mod:`tests.e2e.test_game_magic`: the Dawnians attack Wolfsgate with a
 Cleric (Abjurer), a Mesmer (Enchanter) and two Infantry. Their declaration has a select per
 kind: each pick is kept on the pending decision (through a restart, and a repeated pick
-changes nothing) until **Confirm** answers it.
+changes nothing) until **Confirm** answers it. Between rounds the battle message's **Change
+declarations** button opens the same selects for the faction's player.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.state import DecisionKind, DeclarationsDetail
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import QueuedDice, battle, control, custom_ids, staffed_campaign
-from tests.e2e.test_game_magic import MESMER, attack_wolfsgate, magic_ruleset
+from tests.e2e.test_game_magic import MESMER, attack_wolfsgate, ids_of, magic_ruleset
 from tests.fakediscord import FakeDiscord, message_text
 
 
@@ -67,4 +68,55 @@ async def test_each_kind_declared_in_its_own_select_then_confirmed(
         ("U-DAW-05", 1, True),
         (MESMER, 0, False),
     ]
+    dice.assert_used_up()
+
+
+@pytest.mark.parametrize("ruleset", [magic_ruleset()], ids=["magic"])
+async def test_change_declarations_between_rounds_from_the_battle_message(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-COMBAT-12: the Dawnians take the defaults (the Cleric abjures, the Mesmer enchants);
+    round 1: infantry 9, 9, the enchant die 9 fails, the Orcs 9, 9. Their **Change
+    declarations** button is refused to the Orc player; for Alice it opens the same selects,
+    and "0 Mesmers enchant" (picked twice: one change) holds from round 2, where the Mesmer
+    rolls one normal die at its attack 2 and nobody is asked again."""
+    dice = QueuedDice()
+    runner = await make_bot(service_options={"dice_factory": dice.factory()})
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await attack_wolfsgate(fake, table, alice, "1 Cleric, 1 Mesmer, 2 Infantry")
+    service = runner.bot.service
+    mesmer = ids_of(await service.get_state(1), MESMER, "wolfsgate")[0]
+    await fake.slash(alice, "attack", province="Wolfsgate", channel=table.thread("DAW"))
+    message = await battle(fake, table, "Wolfsgate", showing="declare special actions")
+    assert not [c for c in custom_ids(message) if c.endswith(":open")]
+    dice.push(9, 9, 9, 9, 9)
+    await fake.click(alice, message, control(message, "default"))
+    message = await battle(fake, table, "Wolfsgate", showing="press on or withdraw")
+    change = control(message, "open")
+    assert ".DAW:open" in change, change
+
+    refused = await fake.click(bob, message, change)
+    assert "You do not play" in refused.text, refused.text
+    menu = await fake.click(alice, message, change)
+    assert "1 Dawnian Mesmer enchant every round" in menu.text, menu.text
+    assert menu.reply is not None
+    for _ in range(2):
+        changed = await fake.select(alice, menu.reply, declare_select(menu.reply, MESMER), ["0"])
+        assert "Declaration changed from the next round" in changed.text, changed.text
+    state = await service.get_state(1)
+    assert state.battle is not None
+    assert sorted((o.kind, o.count) for o in state.battle.standing) == [
+        ("U-DAW-05", 1),
+        (MESMER, 0),
+    ]
+    assert len([n for n in state.battle.notes if n.faction == "DAW"]) == 2  # one change
+
+    # Round 2: infantry 9, 9, the Mesmer's normal die 9; the Orcs 9, 9.
+    dice.push(9, 9, 9, 9, 9)
+    await fake.click(alice, message, control(message, "press"))
+    message = await battle(fake, table, "Wolfsgate", showing=f"Dawnian Mesmer #{mesmer}: 9 vs 2")
+    assert "press on or withdraw" in message_text(message)
+    state = await service.get_state(1)
+    assert not [d for d in state.pending if d.kind is DecisionKind.DECLARE_ACTIONS]
     dice.assert_used_up()

@@ -15,7 +15,7 @@ from caedes_bot.rules.state import (
     PendingDecision,
     Side,
 )
-from caedes_bot.ui.battle_magic import components, dice_line, order_for
+from caedes_bot.ui.battle_magic import change_order, components, dice_line, order_for
 
 
 def test_r_attr_breath_01_own_side_tens_and_rerolls_beside_the_dice_they_replaced() -> None:
@@ -88,3 +88,13 @@ def test_r_combat_12_several_kinds_give_partial_picks_and_a_confirm_button() -> 
     assert "caedes:1:dec.9:confirm" in ids
     (eng,) = [c for c in items if c.get("custom_id") == "caedes:1:dec.9.ENG:declare"]
     assert [o["value"] for o in eng["options"] if o.get("default")] == ["1a"]
+
+
+def test_r_combat_12_a_change_menu_pick_is_a_partial_change_of_that_kind() -> None:
+    """R-COMBAT-12: in the change menu (``chg.<battle>.<faction>.<kind>``) the value ``0``
+    orders that kind to 0 from the next round; the Illusionist select sets its rule."""
+    order, head = change_order("DWA", "declare", ("chg", "5", "DWA", "ENG"), ["0"])
+    assert order == DeclareActions("DWA", (DeclaredKind("ENG", 0),), partial=True)
+    assert "next round" in head
+    rule, _ = change_order("DWA", "illusion", ("chg", "5", "DWA"), ["2"])
+    assert rule == DeclareActions("DWA", (), 2, partial=True)

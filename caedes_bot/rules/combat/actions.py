@@ -163,41 +163,67 @@ def declare_actions(
         if not _needs_asking(battle, who):
             _use_orders(battle, who)
             continue
-        choices = []
-        for kind, members in who.kinds.items():
-            action = special_action(members[0].kind)
-            assert action is not None
-            order = _order_of(battle, who.faction, kind)
-            choices.append(
-                DeclarableKind(
-                    kind=kind,
-                    action=action,
-                    units=len(members),
-                    default=default_count(members, ctx, state.options),
-                    standing=None if order is None else order.count,
-                    ask=False if order is None else order.ask,
-                )
-            )
         decision = PendingDecision(
             id=state.new_id(),
             faction=who.faction,
             kind=DecisionKind.DECLARE_ACTIONS,
             reaction=who.faction != state.active,
-            detail=DeclarationsDetail(
-                battle=battle.id,
-                space=battle.space,
-                round=battle.round,
-                faction=who.faction,
-                choices=tuple(choices),
-                illusionists=len(who.illusionists),
-                illusion_default=ILLUSION_DEFAULT_THRESHOLD,
-            ),
+            detail=_detail_of(state, battle, who, ctx),
         )
         state.pending.append(decision)
         events.append(
             DeclarationsOwed(battle.id, battle.space, who.faction, battle.round, decision.id)
         )
     return events
+
+
+def _detail_of(
+    state: GameState, battle: Battle, who: Declarer, ctx: StepContext
+) -> DeclarationsDetail:
+    """What ``who`` is asked to declare: each kind with its count, default and standing order."""
+    choices = []
+    for kind, members in who.kinds.items():
+        action = special_action(members[0].kind)
+        assert action is not None
+        order = _order_of(battle, who.faction, kind)
+        choices.append(
+            DeclarableKind(
+                kind=kind,
+                action=action,
+                units=len(members),
+                default=default_count(members, ctx, state.options),
+                standing=None if order is None else order.count,
+                ask=False if order is None else order.ask,
+            )
+        )
+    return DeclarationsDetail(
+        battle=battle.id,
+        space=battle.space,
+        round=battle.round,
+        faction=who.faction,
+        choices=tuple(choices),
+        illusionists=len(who.illusionists),
+        illusion_default=ILLUSION_DEFAULT_THRESHOLD,
+    )
+
+
+def change_detail(
+    state: GameState, ruleset: Ruleset, battle: Battle, faction: str
+) -> DeclarationsDetail | None:
+    """What ``faction`` may declare in ``battle`` as a change of its standing orders between
+    rounds (R-COMBAT-12): the same choices a ``declare_actions`` decision would show, with its
+    standing counts; ``None`` when it has no unit with a special action or Illusionist there.
+    A :class:`DeclareActions` answering it holds from the next round start."""
+    merged = Declarer(faction)
+    for side in Side:
+        for who in declarers(state, ruleset, battle, side):
+            if who.faction == faction:
+                merged.kinds.update(who.kinds)
+                merged.illusionists += who.illusionists
+    if not merged.kinds and not merged.illusionists:
+        return None
+    ctx = battle_context(state, ruleset, battle, battle_fighters(state, ruleset, battle))
+    return _detail_of(state, battle, merged, ctx)
 
 
 def open_declaration(state: GameState, battle: Battle, faction: str) -> PendingDecision | None:
@@ -308,6 +334,11 @@ def set_orders(
         StandingOrder(faction, kind, _action(kinds[kind]), c.count, c.ask)
         for kind, c in sorted(named.items())
     ]
+    same_rule = illusion_threshold is None or (
+        battle.illusion_rules.get(faction) == illusion_threshold
+    )
+    if decision is None and same_rule and set(kept + new) == set(battle.standing):
+        return []  # a change to what already stands (a repeated click) changes nothing
     battle.standing = kept + new
     if illusion_threshold is not None:
         battle.illusion_rules = {**battle.illusion_rules, faction: illusion_threshold}

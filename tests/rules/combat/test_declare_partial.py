@@ -8,7 +8,7 @@ and a Cleric (Abjurer, id 2) against one Orc infantry (id 3).
 
 from __future__ import annotations
 
-from caedes_bot.rules.combat.actions import DeclareActions, DeclaredKind
+from caedes_bot.rules.combat.actions import DeclareActions, DeclaredKind, change_detail
 from caedes_bot.rules.combat.battle import answer_by_default
 from caedes_bot.rules.combat.magic_events import StandingOrdersSet
 from caedes_bot.rules.dice import ScriptedDice
@@ -84,3 +84,29 @@ def test_r_pbp_dead_04_a_missed_deadline_keeps_the_picks_and_defaults_the_rest()
     (event,) = of(events, StandingOrdersSet)
     assert isinstance(event, StandingOrdersSet) and event.by_default
     assert {o.kind: o.count for o in event.orders} == {"CLERIC": defaults["CLERIC"], "ENG": 0}
+
+
+def test_r_combat_12_a_change_menu_shows_the_standing_orders_and_a_same_change_is_nothing() -> None:
+    """R-COMBAT-12: between rounds, the change menu lists both kinds with their standing counts
+    (the Engineer 1, the Cleric 0); changing the Engineer to 0 holds from round 2 (one
+    StandingOrdersSet); giving the same change again changes nothing and adds no note."""
+    rs, st = setup(["ENG", "CLERIC"], ["ORCI"])
+    state = begin(st, rs).state
+    answer = DeclareActions("DAW", (DeclaredKind("ENG", 1), DeclaredKind("CLERIC", 0)))
+    state = apply(state, answer, rs, ScriptedDice(MANY_MISSES)).state
+    assert state.battle is not None
+    detail = change_detail(state, rs, state.battle, "DAW")
+    assert detail is not None
+    assert {c.kind: (c.units, c.standing) for c in detail.choices} == {
+        "ENG": (1, 1),
+        "CLERIC": (1, 0),
+    }
+    assert change_detail(state, rs, state.battle, "ORC") is None
+    change = DeclareActions("DAW", (DeclaredKind("ENG", 0),), partial=True)
+    once = apply(state, change, rs, ScriptedDice([]))
+    (event,) = of(once.events, StandingOrdersSet)
+    assert isinstance(event, StandingOrdersSet) and event.round == 2
+    twice = apply(once.state, change, rs, ScriptedDice([]))
+    assert not twice.events
+    assert twice.state.battle is not None and once.state.battle is not None
+    assert twice.state.battle.notes == once.state.battle.notes
