@@ -264,6 +264,11 @@ AT_END_AT_SEA = ("R-ATTR-FLY-01", "a flight ends in a province; name the sea zon
 COMMODITIES = [app_commands.Choice(name=c.value.title(), value=c.value) for c in Commodity]
 
 
+def _place_part(origin: str) -> str:
+    """The place in a ``from`` value: autocomplete offers ``label@place``, a player types the place."""
+    return origin.split("@")[-1] if "@" in origin else origin
+
+
 class MoveCog(PlayCog):
     """``/move``."""
 
@@ -292,9 +297,7 @@ class MoveCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         ruleset = seat.ruleset
-        start = resolve_province(
-            ruleset, origin.split("@")[-1] if "@" in origin else origin, at_sea=AT_SEA
-        )
+        start = resolve_province(ruleset, _place_part(origin), at_sea=AT_SEA)
         destination = resolve_province(ruleset, to, at_sea=AT_SEA)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
         route = parse_via(ruleset, via)
@@ -352,9 +355,7 @@ class MoveCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         ruleset = seat.ruleset
-        start = resolve_province(
-            ruleset, origin.split("@")[-1] if "@" in origin else origin, at_sea=AT_SEA
-        )
+        start = resolve_province(ruleset, _place_part(origin), at_sea=AT_SEA)
         destination = resolve_province(ruleset, to, at_sea=AT_END_AT_SEA)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units))
         await seat.give(FlyUnits(seat.faction, ids, destination, terrain, parse_via(ruleset, via)))
