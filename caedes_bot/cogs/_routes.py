@@ -127,7 +127,7 @@ def acting_unit_choices(
     """``faction``'s units with ``attribute`` that have not moved this turn and may still act
     (R-MAGIC-TELE-01, R-MAGIC-DIV-01)."""
     out: list[Choice] = []
-    for unit in state.units_of(faction):
+    for unit in state.peek_units_of(faction):
         if not ruleset.kind(unit.kind).has(attribute) or unit.movement_used or unit.path:
             continue
         if movement.why_stuck(state, ruleset, unit) not in (None, movement.Stuck.NOWHERE):

@@ -876,7 +876,9 @@ def resolve_own_unit(state: GameState, ruleset: Ruleset, faction: str, text: str
     match = _UNIT_ID.fullmatch(text.strip())
     if match is not None:
         return int(match[1])
-    labels = {u.id: unit_label(ruleset, u.id, u.kind, u.location) for u in state.units_of(faction)}
+    labels = {
+        u.id: unit_label(ruleset, u.id, u.kind, u.location) for u in state.peek_units_of(faction)
+    }
     found = [uid for uid, label in labels.items() if fold(text) and contains(text, label)]
     if len(found) == 1:
         return found[0]

@@ -110,7 +110,7 @@ class ShipsCog(PlayCog):
         def make(table: Table, faction: str) -> list[Choice]:
             st, rs = table.state, table.ruleset
             out = []
-            for unit in st.units_of(faction):
+            for unit in st.peek_units_of(faction):
                 if ships.sail_destinations(st, rs, unit):
                     label = ship_label(st, rs, unit)
                     if contains(current, label):
@@ -171,7 +171,7 @@ class ShipsCog(PlayCog):
         def make(table: Table, faction: str) -> list[Choice]:
             st, rs = table.state, table.ruleset
             out = []
-            for unit in st.units_of(faction):
+            for unit in st.peek_units_of(faction):
                 if cargo.ships_to_board(st, rs, unit):
                     label = unit_label(rs, unit.id, unit.kind, unit.location)
                     if contains(current, label):
@@ -237,7 +237,7 @@ class ShipsCog(PlayCog):
         def make(table: Table, faction: str) -> list[Choice]:
             st, rs = table.state, table.ruleset
             out = []
-            for unit in st.units_of(faction):
+            for unit in st.peek_units_of(faction):
                 if cargo.landing_places(st, rs, unit):
                     label = unit_label(rs, unit.id, unit.kind, unit.location) + " (aboard)"
                     if contains(current, label):

@@ -120,7 +120,7 @@ def disband_now_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
     ``caedes:<campaign>:db.<faction>.<round>.<decision>:default``).
     """
     state, ruleset = seat.state, seat.ruleset
-    units = upkeep.disband_order(state.units_of(seat.faction), ruleset)[:25]
+    units = upkeep.disband_order(state.peek_units_of(seat.faction), ruleset)[:25]
     decision = upkeep.upkeep_decision(state, seat.faction)
     default = default_ids(decision)
     found = [

@@ -973,6 +973,11 @@ class GameState:
         found = sorted(u.id for u in self.peek_units() if u.owner == faction)
         return [self.units[str(i)] for i in found]
 
+    def peek_units_of(self, faction: str) -> list[Unit]:
+        """A faction's units on the board, in id order, for reading only: the caller must not
+        change them (they may be shared with the state this one was cloned from, :meth:`clone`)."""
+        return sorted((u for u in self.peek_units() if u.owner == faction), key=_unit_id)
+
     def peek_units(self) -> Iterable[Unit]:
         """Every unit on the board, for reading only: the caller must not change them (they
         may be shared with the state this one was cloned from, :meth:`clone`)."""

@@ -408,9 +408,9 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         value=truncate(", ".join(owned) or "none", EMBED_FIELD_VALUE_LIMIT),
         inline=False,
     )
-    units = "\n".join(_lines_by_place(ruleset, state.units_of(faction)))
+    units = "\n".join(_lines_by_place(ruleset, state.peek_units_of(faction)))
     embed.add_field(
-        name=f"Units ({len(state.units_of(faction))})",
+        name=f"Units ({len(state.peek_units_of(faction))})",
         value=truncate(units or "none", EMBED_FIELD_VALUE_LIMIT),
         inline=False,
     )
@@ -430,7 +430,7 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         )
     if fs.purchases:
         embed.add_field(name="Bought, waiting for step 8", value=kind_counts(ruleset, fs.purchases))
-    moving = movement_lines(state, ruleset, state.units_of(faction))
+    moving = movement_lines(state, ruleset, state.peek_units_of(faction))
     if moving:
         embed.add_field(
             name="Movement this turn (R-MOVE-01)",

@@ -34,7 +34,7 @@ def ship_label(state: GameState, ruleset: Ruleset, ship: Unit) -> str:
 def ships_text(state: GameState, ruleset: Ruleset, faction: str) -> str:
     """One line per ship of ``faction``: where, movement left this turn, and what it carries;
     ``""`` when it has none."""
-    ships = [u for u in state.units_of(faction) if is_ship(ruleset, u)]
+    ships = [u for u in state.peek_units_of(faction) if is_ship(ruleset, u)]
     return "\n".join(ship_label(state, ruleset, s) for s in ships)
 
 

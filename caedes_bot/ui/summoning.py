@@ -112,7 +112,7 @@ def _places(ruleset: Ruleset, units: Sequence[Unit]) -> str:
 
 def board_notes(state: GameState, ruleset: Ruleset, faction: str) -> list[str]:
     """``/status`` lines on ``faction``'s Hero, Towers, summoned units and Undead."""
-    mine = state.units_of(faction)
+    mine = state.peek_units_of(faction)
     kinds = {u.id: ruleset.kind(u.kind) for u in mine}
     lines: list[str] = []
     hero = designated_hero(state, ruleset, faction)
@@ -179,7 +179,7 @@ def province_notes(state: GameState, ruleset: Ruleset, province: str) -> list[st
     undead = [u for u in here if ruleset.kind(u.kind).race is Race.UNDEAD]
     for owner in sorted({u.owner for u in undead}):
         masters = [
-            u for u in state.units_of(owner) if ruleset.kind(u.kind).has(Attribute.NECROMANCER)
+            u for u in state.peek_units_of(owner) if ruleset.kind(u.kind).has(Attribute.NECROMANCER)
         ]
         held = f"Necromancers at {_places(ruleset, masters)}" if masters else "no Necromancer"
         count = sum(1 for u in undead if u.owner == owner)
@@ -218,7 +218,7 @@ def kind_notes(ruleset: Ruleset, kind: UnitKind, state: GameState | None = None)
         )
     if state is not None and (kind.race in (Race.UNDEAD, Race.SUMMONED)):
         master = Attribute.NECROMANCER if kind.race is Race.UNDEAD else Attribute.SUMMONER
-        holders = [u for u in state.units_of(kind.faction) if ruleset.kind(u.kind).has(master)]
+        holders = [u for u in state.peek_units_of(kind.faction) if ruleset.kind(u.kind).has(master)]
         word = "Necromancers" if master is Attribute.NECROMANCER else "Summoners"
         where = _places(ruleset, holders) or "none on the board"
         lines.append(f"{faction_name(ruleset, kind.faction)}'s {word} now: {where}.")
@@ -232,7 +232,7 @@ def needs_text(state: GameState, ruleset: Ruleset, faction: str, kind: UnitKind)
         places = sorted(
             {
                 space_name(ruleset, u.location)
-                for u in state.units_of(faction)
+                for u in state.peek_units_of(faction)
                 if ruleset.kind(u.kind).has(Attribute.NECROMANCER)
             }
         )

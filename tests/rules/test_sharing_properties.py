@@ -218,3 +218,14 @@ def test_an_order_shares_the_factions_it_does_not_change() -> None:
     clone.factions[untouched[0]].rp += 5
     assert after.factions[untouched[0]].rp + 5 == clone.factions[untouched[0]].rp
     assert dict.__getitem__(state.factions, untouched[0]).rp == after.factions[untouched[0]].rp
+
+
+def test_peek_units_of_reads_a_clone_without_copying() -> None:
+    """``peek_units_of`` gives a faction's units in id order, as ``units_of`` does, but the very
+    objects the clone shares with its source: reading copies nothing (decision 0012)."""
+    source = new_game(RS, "skirmish", "sharing-seed")
+    clone = source.clone()
+    peeked = clone.peek_units_of("DAW")
+    assert [u.id for u in peeked] == sorted(u.id for u in source.peek_units() if u.owner == "DAW")
+    assert all(u is dict.__getitem__(source.units, str(u.id)) for u in peeked)
+    assert [u.id for u in clone.units_of("DAW")] == [u.id for u in peeked]
