@@ -3,9 +3,9 @@
 * ``/umpire advance`` gives ``UmpireAdvance`` for the active faction: the oldest pending
   decision is answered with its default, or in step 7 the next due battle is fought, or else
   the current step ends as if the faction had passed.
-* ``/umpire rp``, ``/umpire commodity``, ``/umpire owner`` override a faction's RP, a stock
-  or a province's owner (:mod:`caedes_bot.rules.umpire`); each is announced (the figures only
-  to the faction concerned, R-GEN-07).
+* ``/umpire set rp``, ``/umpire set commodity``, ``/umpire set owner`` override a faction's
+  RP, a stock or a province's owner (:mod:`caedes_bot.rules.umpire`); each is announced (the
+  figures only to the faction concerned, R-GEN-07).
 * ``/umpire pause`` and ``/umpire resume`` (the campaign's umpire only, R-PBP-UMP-05) stop
   and restart the campaign's clock: no orders, deadlines or reminders while paused, and each
   deadline gets back the time it had left (:mod:`caedes_bot.service.pausing`).
@@ -57,6 +57,10 @@ class UmpireCog(PlayCog):
 
     umpire = app_commands.Group(
         name="umpire", description="The umpire's tools: move a stalled game on", guild_only=True
+    )
+    #: ``/umpire set ...``: the overrides of R-PBP-UMP-01 (decision 0022).
+    set_group = app_commands.Group(
+        name="set", description="Override the game: RP, stocks, owners", parent=umpire
     )
 
     @umpire.command(
@@ -115,7 +119,7 @@ class UmpireCog(PlayCog):
         state = await self.bot.service.get_state(context.campaign.id)
         return resolve_faction(self.bot.ruleset, text, state.in_play, rule="R-PBP-UMP-01")
 
-    @umpire.command(name="rp", description="Set a faction's RP (logged and announced)")
+    @set_group.command(name="rp", description="Set a faction's RP (logged and announced)")
     @app_commands.describe(faction="The faction", rp="Its new RP")
     async def rp(
         self,
@@ -126,7 +130,7 @@ class UmpireCog(PlayCog):
         code = await self._faction(interaction, faction)
         await self._override(interaction, SetRP("UMPIRE", code, rp))
 
-    @umpire.command(name="commodity", description="Set a faction's stock of a commodity")
+    @set_group.command(name="commodity", description="Set a faction's stock of a commodity")
     @app_commands.describe(faction="The faction", commodity="The commodity", count="Its new stock")
     @app_commands.choices(
         commodity=[app_commands.Choice(name=c.value.title(), value=c.value) for c in Commodity]
@@ -141,7 +145,7 @@ class UmpireCog(PlayCog):
         code = await self._faction(interaction, faction)
         await self._override(interaction, SetCommodity("UMPIRE", code, commodity, count))
 
-    @umpire.command(name="owner", description="Give a province to a faction, or to nobody")
+    @set_group.command(name="owner", description="Give a province to a faction, or to nobody")
     @app_commands.describe(province="The province", faction="Its new owner; leave empty for none")
     async def owner(
         self, interaction: discord.Interaction, province: str, faction: str | None = None

@@ -122,9 +122,9 @@ async def starve(fake: FakeDiscord, table: Table, rp: int) -> None:
     provinces to nobody, so that step 3 collects nothing, and set their RP to ``rp``."""
     talk = table.found["table-talk"]
     for name in DAW_PROVINCES:
-        given = await fake.slash(table.umpire, "umpire owner", province=name, channel=talk)
+        given = await fake.slash(table.umpire, "umpire set owner", province=name, channel=talk)
         assert f"The umpire gave {name} to nobody" in given.text, given.text
-    set_rp = await fake.slash(table.umpire, "umpire rp", faction="DAW", rp=rp, channel=talk)
+    set_rp = await fake.slash(table.umpire, "umpire set rp", faction="DAW", rp=rp, channel=talk)
     assert f"set its RP from 12 to {rp}" in set_rp.text, set_rp.text
 
 
@@ -199,7 +199,7 @@ async def test_an_offer_accepted_twice_is_carried_out_once(
     talk = table.found["table-talk"]
     await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
     grain = await fake.slash(
-        umpire, "umpire commodity", faction="DAW", commodity="grain", count=2, channel=talk
+        umpire, "umpire set commodity", faction="DAW", commodity="grain", count=2, channel=talk
     )
     assert "set its Grain from 0 to 2" in grain.text, grain.text
     service = caedes(runner).service
@@ -468,7 +468,7 @@ async def test_status_and_panel_show_commodities_and_earmarks_to_the_faction_onl
     trade = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
     await fake.slash(
         table.umpire,
-        "umpire commodity",
+        "umpire set commodity",
         faction="DAW",
         commodity="grain",
         count=2,

@@ -17,13 +17,13 @@ async def test_overrides_are_the_umpires_announced_and_logged(
     await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
     talk = table.found["table-talk"]
 
-    refused = await fake.slash(alice, "umpire rp", faction="ORC", rp=50, channel=talk)
+    refused = await fake.slash(alice, "umpire set rp", faction="ORC", rp=50, channel=talk)
     assert (
         refused.ephemeral and "Only the umpire" in refused.text and "R-PBP-UMP-01" in refused.text
     )
-    done = await fake.slash(umpire, "umpire rp", faction="Orcs", rp=25, channel=talk)
+    done = await fake.slash(umpire, "umpire set rp", faction="Orcs", rp=25, channel=talk)
     assert done.ephemeral and "The umpire set its RP from 10 to 25" in done.text
-    owner = await fake.slash(umpire, "umpire owner", province="Wolfsgate", channel=talk)
+    owner = await fake.slash(umpire, "umpire set owner", province="Wolfsgate", channel=talk)
     assert "The umpire gave Wolfsgate to nobody" in owner.text
     await fake.wait_for(
         lambda: (
