@@ -231,7 +231,9 @@ class CaedesBot(commands.Bot):
             on_failure=self._delivery_failed,
             maps=self.map_drawer,
         )
-        self.outbox = OutboxDispatcher(self.service.delivery, sender, **self._outbox_options)
+        outbox_options: dict[str, Any] = {"edit_interval": self.settings.battle_edit_interval}
+        outbox_options.update(self._outbox_options)
+        self.outbox = OutboxDispatcher(self.service.delivery, sender, **outbox_options)
         self.service.add_listener(self.outbox.wake)
         self._start_background(self.outbox.run(), "caedes-outbox")
         self.scheduler = Scheduler(self.service, **self._scheduler_options)

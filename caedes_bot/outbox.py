@@ -32,6 +32,19 @@ up to :attr:`OutboxDispatcher.max_delay`, a restart later still). So:
   go in order, so a copy of it can only be a message of the bot's newer than that one; the
   sender looks there first and returns the copy's id (``detail["found"]``) instead of posting.
   When it finds none, the rows after it in the queue were not posted either, and go straight.
+
+Edits of one message are coalesced and may be paced (decision 0015), so that a battle fought
+round after round does not edit its message once per round into Discord's per-route rate
+limits (a 429 with ``retry_after``):
+
+* an ``edit`` row with a later ``edit`` of the same ``payload["message_key"]`` in its queue is
+  superseded: the newest content is what is owed, so the older row is marked delivered with
+  ``result["superseded_by"]`` and nothing is sent for it. Never across a post that ``replaces``
+  that key (the older edit is meant for the message posted before);
+* an edit marked ``payload["paced"]`` goes at most once per :attr:`OutboxDispatcher.edit_interval`
+  seconds after the last post or edit of its message: it waits (its queue with it), and the
+  edits queued meanwhile are coalesced into it. The rows are stored, so a restart loses nothing
+  (the time of the last write is kept in memory: after a restart the first edit goes at once).
 """
 
 from __future__ import annotations
@@ -39,7 +52,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -64,6 +77,7 @@ __all__ = [
     "PermanentError",
     "RetryableError",
     "Sender",
+    "superseding_edit",
 ]
 
 log = logging.getLogger(__name__)
@@ -195,6 +209,8 @@ class OutboxDispatcher:
         max_delay: the cap on the backoff.
         idle_poll: seconds :meth:`run` waits when nothing is due and nobody calls :meth:`wake`.
         concurrency: how many queues are served at the same time.
+        edit_interval: the fewest seconds between two writes (the post, then each edit) of a
+            message whose edits are marked ``payload["paced"]``; 0 turns pacing off.
     """
 
     def __init__(
@@ -209,6 +225,7 @@ class OutboxDispatcher:
         idle_poll: float = 60.0,
         concurrency: int = 4,
         batch: int = 100,
+        edit_interval: float = 0.0,
     ) -> None:
         self.delivery = delivery
         self.sender = sender
@@ -219,6 +236,9 @@ class OutboxDispatcher:
         self.idle_poll = idle_poll
         self._semaphore = asyncio.Semaphore(concurrency)
         self._batch = batch
+        self.edit_interval = edit_interval
+        #: (campaign, message key) -> when a paced message was last posted or edited
+        self._written: dict[tuple[int, str], datetime] = {}
         self._wake = asyncio.Event()
         self._stopping = False
         #: rows created before this instant may have been sent by a previous process
@@ -299,11 +319,21 @@ class OutboxDispatcher:
         count = 0
         progress = False
         looked = False  # a look-up found nothing: the later rows were never posted
-        for record in rows:
+        for index, record in enumerate(rows):
+            newer = superseding_edit(rows, index)
+            if newer is not None:
+                await self.delivery.supersede(record, by=newer.id, now=self._clock())
+                progress = True
+                continue
+            paced = self._paced_until(record)
+            if paced is not None:
+                await self.delivery.defer(record.id, until=paced)
+                break
             suspect = self._may_be_posted(record, looked)
             outcome = await self._serve(record, ctx, look_first=suspect)
             if isinstance(outcome, DeliveryResult):
                 await self._mark_delivered(record, outcome)
+                self._note_write(record)
                 looked = looked or (suspect and not outcome.detail.get("found"))
                 count += 1
                 progress = True
@@ -312,6 +342,40 @@ class OutboxDispatcher:
                 break
             progress = True
         return count, progress
+
+    def _paced_until(self, record: OutboxRecord) -> datetime | None:
+        """When a paced edit may go, if not now: :attr:`edit_interval` after the last write of
+        its message (``None``: it may go now)."""
+        key = record.payload.get("message_key")
+        if (
+            self.edit_interval <= 0
+            or record.kind is not OutboxKind.EDIT
+            or not record.payload.get("paced")
+            or not isinstance(key, str)
+        ):
+            return None
+        last = self._written.get((record.campaign_id, key))
+        if last is None:
+            return None
+        until = last + timedelta(seconds=self.edit_interval)
+        return until if self._clock() < until else None
+
+    def _note_write(self, record: OutboxRecord) -> None:
+        """Remember when a paced message was written: its post (``paced`` and a dedupe key)
+        or one of its paced edits. Entries older than the interval are dropped now and then,
+        so the memory stays small."""
+        if self.edit_interval <= 0 or not record.payload.get("paced"):
+            return
+        key = record.dedupe_key if record.kind is OutboxKind.POST else None
+        if record.kind is OutboxKind.EDIT:
+            key = record.payload.get("message_key")
+        if not isinstance(key, str):
+            return
+        now = self._clock()
+        if len(self._written) > 1000:
+            horizon = now - timedelta(seconds=self.edit_interval)
+            self._written = {k: t for k, t in self._written.items() if t > horizon}
+        self._written[(record.campaign_id, key)] = now
 
     def _may_be_posted(self, record: OutboxRecord, looked: bool) -> bool:
         """Whether ``record`` is a post Discord may already have: it was tried and its answer
@@ -424,3 +488,24 @@ class OutboxDispatcher:
             look_first=look_first,
             after_message_id=after,
         )
+
+
+def superseding_edit(rows: Sequence[OutboxRecord], index: int) -> OutboxRecord | None:
+    """The newest later edit of the same message in ``rows`` (one queue's pending rows, in
+    order) that supersedes the edit ``rows[index]``, or ``None``. A post that ``replaces``
+    the message's key (or is posted under it) ends the search: the edits before it are meant
+    for the message posted before."""
+    record = rows[index]
+    key = record.payload.get("message_key")
+    if record.kind is not OutboxKind.EDIT or not isinstance(key, str):
+        return None
+    newest: OutboxRecord | None = None
+    for later in rows[index + 1 :]:
+        if later.kind is OutboxKind.POST and key in (
+            later.payload.get("replaces"),
+            later.dedupe_key,
+        ):
+            break
+        if later.kind is OutboxKind.EDIT and later.payload.get("message_key") == key:
+            newest = later
+    return newest

@@ -2,7 +2,7 @@
 
 Every variable is prefixed ``CAEDES_``: ``CAEDES_DISCORD_TOKEN``, ``CAEDES_DATABASE_URL``,
 ``CAEDES_DEV_GUILD_IDS`` (comma-separated), ``CAEDES_LOG_LEVEL``, ``CAEDES_CONFIG_DIR``,
-``CAEDES_SYNC_COMMANDS``, ``CAEDES_STATE_CACHE_SIZE``. ``.env.example`` at the root of the repository lists them. The
+``CAEDES_SYNC_COMMANDS``, ``CAEDES_STATE_CACHE_SIZE``, ``CAEDES_BATTLE_EDIT_INTERVAL``. ``.env.example`` at the root of the repository lists them. The
 ``.env`` file is read from the current folder (``scripts/bot`` runs the bot from the root of
 the repository).
 
@@ -39,6 +39,7 @@ ACCEPTS: dict[str, str] = {
     "config_dir": "a folder holding the game data, like config/caedes (or leave it unset)",
     "sync_commands": "true or false",
     "state_cache_size": "a whole number of campaigns, at least 1",
+    "battle_edit_interval": "a number of seconds, 0 or more (0: no pacing)",
 }
 
 
@@ -61,6 +62,9 @@ class Settings(BaseSettings):
             to show).
         state_cache_size: how many campaigns' states the bot keeps in memory, the most
             recently used; an order on another campaign first reads it from the database.
+        battle_edit_interval: the fewest seconds between two edits of one battle message
+            (the outbox's ``edit_interval``); the edits owed meanwhile are coalesced into
+            the newest (decision 0015). 0 edits after every order.
 
     Raises:
         pydantic.ValidationError: a value is not what its setting accepts (:data:`ACCEPTS`).
@@ -78,6 +82,7 @@ class Settings(BaseSettings):
     config_dir: Path | None = None
     sync_commands: bool = True
     state_cache_size: int = Field(default=DEFAULT_CACHE_SIZE, ge=1)
+    battle_edit_interval: float = Field(default=2.0, ge=0)
 
     @field_validator("dev_guild_ids", mode="before")
     @classmethod

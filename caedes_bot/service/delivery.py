@@ -109,6 +109,11 @@ class Delivery:
 
         await self.db.write(_tx)
 
+    async def supersede(self, record: OutboxRecord, *, by: int, now: datetime) -> None:
+        """An edit a later edit of the same message makes unneeded: marked delivered with
+        ``result["superseded_by"]`` (the later row owes the newest content), nothing sent."""
+        await self.db.write(lambda conn: repo.mark_outbox_superseded(conn, record, by=by, now=now))
+
     async def defer(self, row_id: int, *, until: datetime) -> None:
         """Put a row off until ``until`` without counting an attempt."""
         await self.db.write(lambda conn: repo.defer_outbox(conn, row_id, until=until))

@@ -416,7 +416,13 @@ class RichAnnouncer:
                 )
                 due[decision.id] = deadlines.get(key)
             embed, rows = battle_message(campaign.info.id, state, ruleset, history, deadlines=due)
-            payload: dict[str, Any] = {"embeds": [embed.to_dict()], "components": rows}
+            # paced: the outbox edits a battle message at most once per interval, the newest
+            # content owed (decision 0015)
+            payload: dict[str, Any] = {
+                "embeds": [embed.to_dict()],
+                "components": rows,
+                "paced": True,
+            }
             began = any(
                 isinstance(e, combat_events.BattleBegan) and e.battle == battle_id for e in events
             )

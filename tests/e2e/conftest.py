@@ -31,7 +31,7 @@ from tests.e2e.harness import BotRunner, ErrorCatcher, pointed_at
 from tests.fakediscord import FakeDiscord
 
 #: Outbox retry delays for tests: fast, but still exponential and capped.
-FAST_OUTBOX = {"base_delay": 0.01, "max_delay": 0.05, "idle_poll": 5.0}
+FAST_OUTBOX = {"base_delay": 0.01, "max_delay": 0.05, "idle_poll": 5.0, "edit_interval": 0.0}
 
 MakeBot = Callable[..., Awaitable[BotRunner]]
 

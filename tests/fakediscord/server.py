@@ -36,6 +36,7 @@ from tests.fakediscord.commands import (
     find_command,
     validate_commands,
 )
+from tests.fakediscord.ratelimits import RateLimits
 from tests.fakediscord.uploads import UPLOAD_LIMIT, Upload, attachment_objects, read_multipart
 from tests.fakediscord.world import (
     CHOICE_NAME_MAX,
@@ -338,6 +339,15 @@ def _abort(request: web.Request) -> web.Response:
     return web.Response(status=400)
 
 
+def _rate_limited(retry_after: float, headers: dict[str, str]) -> web.Response:
+    """A per-route 429 as Discord sends it (``Via`` tells discord.py it is not a ban)."""
+    return _json(
+        {"message": "You are being rate limited.", "retry_after": retry_after, "global": False},
+        status=429,
+        headers={"Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))), **headers},
+    )
+
+
 def _fault_response(fault: Fault) -> web.Response:
     if fault.status == 429:
         return _json(
@@ -419,6 +429,8 @@ class FakeDiscord:
         self.admin = self.world.add_member("admin", roles=[self.world.admin_role.id])
         self.players = [self.world.add_member(f"player{i + 1}") for i in range(players)]
         self.chaos = Chaos()
+        #: per-route rate limits (none unless a test sets some)
+        self.rate_limits = RateLimits()
         self._hooks: list[tuple[str, re.Pattern[str], Callable[[], None]]] = []
         self.requests: list[RequestRecord] = []
         self.unhandled: list[RequestRecord] = []
@@ -720,7 +732,12 @@ class FakeDiscord:
             return _fault_response(fault)
         if fault is not None and fault.status == DROP:
             return _abort(request)
+        verdict = self.rate_limits.check(method, path, asyncio.get_running_loop().time())
+        if verdict is not None and verdict.retry_after is not None:
+            return _rate_limited(verdict.retry_after, verdict.headers)
         response = await self._route(request, method, path, body, uploads)
+        if verdict is not None:
+            response.headers.update(verdict.headers)
         if fault is not None and fault.status == LOSE_ANSWER:
             return _abort(request)
         return response

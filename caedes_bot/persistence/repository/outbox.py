@@ -305,6 +305,21 @@ def _replaced_key(row: OutboxRecord, result: dict[str, Any] | None) -> str | Non
     return key if isinstance(key, str) else None
 
 
+def mark_outbox_superseded(conn: Connection, row: OutboxRecord, *, by: int, now: datetime) -> None:
+    """Mark an edit done by a later edit of the same message (row ``by``): delivered with
+    ``result["superseded_by"]`` and no Discord id; nothing was sent for it."""
+    conn.execute(
+        sa.update(outbox)
+        .where(outbox.c.id == row.id)
+        .values(
+            status=OutboxStatus.DELIVERED,
+            delivered_at=now,
+            result={"superseded_by": by},
+            last_error=None,
+        )
+    )
+
+
 def mark_outbox_retry(
     conn: Connection, row: OutboxRecord, *, error: str, next_attempt_at: datetime
 ) -> None:

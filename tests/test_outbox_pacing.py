@@ -1,0 +1,174 @@
+"""The outbox coalesces the edits of one message and paces the paced ones (decision 0015): a
+battle clicked through quickly owes its message one edit with the newest content, not one
+per round, and a paced message is written at most once per ``edit_interval`` seconds, on a
+fake clock. Nothing owed is lost: the rows are stored, and a fresh dispatcher (a restart)
+delivers the newest content."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from caedes_bot.domain.places import ChannelKey
+from caedes_bot.domain.records import OutboxKind, OutboxMessage, OutboxStatus
+from caedes_bot.outbox import OutboxDispatcher
+from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.db import Database
+from caedes_bot.service import Delivery, RulesService
+from tests.persistence.fake_sender import FakeDiscord
+from tests.persistence.fixtures import db, db_template, db_url
+from tests.test_outbox import T0, FakeClock, _set_up, clock, service
+
+__all__ = ["clock", "db", "db_template", "db_url", "service"]
+
+BATTLES = ChannelKey.BATTLES
+
+
+def _post(text: str, key: str, **extra: Any) -> OutboxMessage:
+    return OutboxMessage(BATTLES, OutboxKind.POST, {"content": text, **extra}, dedupe_key=key)
+
+
+def _edit(text: str, key: str, **extra: Any) -> OutboxMessage:
+    return OutboxMessage(BATTLES, OutboxKind.EDIT, {"content": text, "message_key": key, **extra})
+
+
+async def _queue(db: Database, cid: int, messages: list[OutboxMessage]) -> list[int]:
+    def _q(conn: Connection) -> list[int]:
+        return repo.insert_outbox(conn, cid, messages, now=T0)
+
+    return await db.write(_q)
+
+
+async def _rows(db: Database, cid: int, ids: list[int]) -> list[Any]:
+    def _q(conn: Connection) -> Any:
+        return repo.outbox_rows(conn, cid, ids=ids)
+
+    return await db.read(_q)
+
+
+async def _battles_texts(service: RulesService, discord: FakeDiscord, cid: int) -> list[str]:
+    channel = (await service.channels(cid))["battles"].discord_id
+    assert channel is not None
+    return discord.messages[channel]
+
+
+async def test_pending_edits_of_one_message_become_the_newest(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """A post and five edits of it queued at once: one edit goes, with the newest content;
+    the four older are marked delivered, superseded by it, and nothing is sent for them."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    ids = await _queue(
+        db,
+        cid,
+        [_post("round 0", "battle:1"), *(_edit(f"round {n}", "battle:1") for n in range(1, 6))],
+    )
+    calls_before = len(discord.calls)
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once() == 2
+    assert discord.calls[calls_before:] == [ids[0], ids[5]]
+    assert await _battles_texts(service, discord, cid) == ["round 5"]
+    rows = await _rows(db, cid, ids)
+    assert all(r.status is OutboxStatus.DELIVERED for r in rows)
+    assert [r.result for r in rows[1:5]] == [{"superseded_by": ids[5]}] * 4
+    assert all(r.discord_message_id is None for r in rows[1:5])
+    assert rows[5].discord_message_id == rows[0].discord_message_id
+
+
+async def test_an_edit_meant_for_a_replaced_message_is_not_coalesced(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """An edit of a key, a post that replaces that key, an edit of it again: the first edit is
+    for the old message and the last for the new one, so all three go."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    await _queue(db, cid, [_post("old panel", "panel:1")])
+    await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once()
+    ids = await _queue(
+        db,
+        cid,
+        [
+            _edit("retired", "panel:1"),
+            OutboxMessage(
+                BATTLES, OutboxKind.POST, {"content": "new panel", "replaces": "panel:1"}
+            ),
+            _edit("new panel v2", "panel:1"),
+        ],
+    )
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once() == 3
+    assert await _battles_texts(service, discord, cid) == ["retired", "new panel v2"]
+    assert all(
+        r.result is None or "superseded_by" not in r.result for r in await _rows(db, cid, ids)
+    )
+
+
+async def test_a_paced_message_is_written_once_per_interval_with_the_newest_content(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """``edit_interval`` 10 s: the battle's post goes at once; an edit owed 1 s later waits
+    until 10 s after the post (and its queue with it), edits queued meanwhile fold into it;
+    at 10 s one edit goes with the newest content. The next edit waits 10 s again."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    dispatcher = OutboxDispatcher(Delivery(db), discord, clock=clock, edit_interval=10.0)
+    await _queue(db, cid, [_post("round 0", "battle:1", paced=True)])
+    assert await dispatcher.run_once() == 1
+    clock.advance(1)
+    await _queue(db, cid, [_edit("round 1", "battle:1", paced=True)])
+    assert await dispatcher.run_once() == 0
+    assert await dispatcher.delivery.next_attempt() == T0.replace(second=10)
+    clock.advance(4)
+    ids = await _queue(
+        db,
+        cid,
+        [*(_edit(f"round {n}", "battle:1", paced=True) for n in (2, 3, 4)), _post("news", "n:1")],
+    )
+    assert await dispatcher.run_once() == 0
+    assert await _battles_texts(service, discord, cid) == ["round 0"]
+    clock.advance(5)
+    assert await dispatcher.run_once() == 2  # the newest edit, then the post behind it
+    assert await _battles_texts(service, discord, cid) == ["round 4", "news"]
+    rows = await _rows(db, cid, ids)
+    assert [r.result for r in rows[:2]] == [{"superseded_by": ids[2]}] * 2
+    clock.advance(3)
+    await _queue(db, cid, [_edit("round 5", "battle:1", paced=True)])
+    assert await dispatcher.run_once() == 0
+    clock.advance(7)
+    assert await dispatcher.run_once() == 1
+    assert await _battles_texts(service, discord, cid) == ["round 5", "news"]
+
+
+async def test_edits_owed_before_a_restart_are_delivered_after_it(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """Edits waiting for their interval when the bot stops are stored rows: a fresh
+    dispatcher (which remembers no write) delivers the newest at once."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    first = OutboxDispatcher(Delivery(db), discord, clock=clock, edit_interval=60.0)
+    await _queue(db, cid, [_post("round 0", "battle:1", paced=True)])
+    await first.run_once()
+    await _queue(db, cid, [_edit(f"round {n}", "battle:1", paced=True) for n in (1, 2, 3)])
+    assert await first.run_once() == 0
+    clock.advance(1)
+    second = OutboxDispatcher(Delivery(db), discord, clock=clock, edit_interval=60.0)
+    assert await second.run_once() == 0  # deferred rows wait for their time even so
+    clock.advance(59)
+    assert await second.run_once() == 1
+    assert await _battles_texts(service, discord, cid) == ["round 3"]
+
+
+async def test_edits_not_marked_paced_go_at_once(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """Pacing is for messages marked ``paced`` (battle messages): a turn panel's edits go
+    after every order, each the newest of what is pending."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    dispatcher = OutboxDispatcher(Delivery(db), discord, clock=clock, edit_interval=60.0)
+    await _queue(db, cid, [_post("panel v1", "panel:1")])
+    for n in (2, 3):
+        await _queue(db, cid, [_edit(f"panel v{n}", "panel:1")])
+        assert await dispatcher.run_once() >= 1
+        assert await _battles_texts(service, discord, cid) == [f"panel v{n}"]
