@@ -66,6 +66,7 @@ async def _active_campaign(service: RulesService) -> int:
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only
 async def test_stress_50_tasks_x_100_orders_lose_nothing(
     service: RulesService, db: Database
 ) -> None:
@@ -114,6 +115,7 @@ async def test_stress_50_tasks_x_100_orders_lose_nothing(
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only
 async def test_sigkill_at_random_points_leaves_only_whole_orders(
     service: RulesService, db: Database, db_url: str
 ) -> None:

@@ -19,14 +19,21 @@ from caedes_bot.persistence.tables import Base
 from tests.persistence.support import sqlite_url
 
 
-def test_migrations_match_models(db_template: Path) -> None:
-    """``alembic check``: a database upgraded to head has no difference from the models."""
-    engine = sa.create_engine(f"sqlite:///{db_template}")
+def test_migrations_match_models(db_url: str) -> None:
+    """``alembic check``: a database upgraded to head has no difference from the models (on
+    SQLite and on PostgreSQL, whose types and partial indexes differ)."""
+    engine = sa.create_engine(sync_url(db_url))
     with engine.connect() as conn:
         context = MigrationContext.configure(conn, opts={"compare_type": True})
         diffs = compare_metadata(context, Base.metadata)
     engine.dispose()
     assert diffs == []
+
+
+async def test_the_tests_database_is_of_the_backend_asked(db: Database, db_backend: str) -> None:
+    # the parametrised fixture really runs these tests on each store
+    assert db.writer.dialect.name == db.reader.dialect.name == db_backend
+    assert await db.read(lambda conn: conn.dialect.name) == db_backend
 
 
 def test_migrate_to_head_twice_is_harmless(tmp_path: Path) -> None:
@@ -54,6 +61,7 @@ def _pragmas(conn: Connection) -> tuple[object, ...]:
     )
 
 
+@pytest.mark.sqlite_only
 async def test_sqlite_pragmas_on_every_connection(db: Database) -> None:
     # foreign keys on, WAL, synchronous NORMAL (1), 30 s busy timeout
     assert await db.write(_pragmas) == (1, "wal", 1, 30_000)

@@ -16,6 +16,9 @@ from sqlalchemy.engine import Connection
 from caedes_bot.persistence.db import Database
 from caedes_bot.persistence.writer import Checkpoint
 
+# the writer's WAL checkpoints are SQLite's
+pytestmark = pytest.mark.sqlite_only
+
 WAIT = 30.0  # seconds a test waits for the writer before failing (never reached when green)
 
 
