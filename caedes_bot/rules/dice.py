@@ -6,6 +6,10 @@ the game state, so any stretch of a campaign replays exactly. Tests use :class:`
 which fails loudly on a roll it was not told about.
 
 A d10 reads 1..10; a face printed "0" reads 10 (R-GEN-01).
+
+Anyone may check the dice of a finished campaign: at the start the bot publishes
+:func:`seed_commitment` of the seed (its SHA-256), at the end the seed itself, and
+``python -m caedes_bot.verify`` replays the campaign with :class:`SeededDice` (decision 0023).
 """
 
 from __future__ import annotations
@@ -80,6 +84,15 @@ class SeededDice:
         values = tuple(self._die(sides) for _ in range(count))
         self.history.append(Roll(reason, sides, values))
         return values
+
+
+def seed_commitment(seed: str) -> str:
+    """The public commitment to a dice seed: SHA-256 of its UTF-8 text, as 64 hex digits.
+
+    Published when a campaign starts; once the seed is revealed at the end, anyone can check
+    that ``seed_commitment(seed)`` is what was published (decision 0023).
+    """
+    return hashlib.sha256(seed.encode()).hexdigest()
 
 
 class DiceScriptError(AssertionError):

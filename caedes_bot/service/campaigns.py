@@ -37,6 +37,7 @@ from caedes_bot.service.errors import (
 )
 from caedes_bot.service.orders import Orders
 from caedes_bot.service.pausing import Pausing
+from caedes_bot.service.seeds import seed_messages
 from caedes_bot.service.values import Actor, SubmitResult
 from caedes_bot.ui import wording
 
@@ -319,6 +320,12 @@ class Campaigns(Orders, Pausing):
 
             def _tx(conn: Connection) -> CampaignInfo | None:
                 repo.update_campaign(conn, campaign_id, now=now, status=status)
+                repo.insert_outbox(
+                    conn,
+                    campaign_id,
+                    seed_messages(cached.info.name, cached.info.status, status, cached.state),
+                    now=now,
+                )
                 repo.insert_audit(
                     conn,
                     campaign_id=campaign_id,
@@ -338,4 +345,5 @@ class Campaigns(Orders, Pausing):
             assert info is not None
             cached.info = info
             self._store(cached)
-            return info
+        self._notify(campaign_id)
+        return info

@@ -52,6 +52,7 @@ from caedes_bot.service.errors import (
     ReplayMismatch,
     UnknownCampaign,
 )
+from caedes_bot.service.seeds import seed_messages
 from caedes_bot.service.values import Actor, Expect, SubmitResult
 from caedes_bot.ui import wording
 
@@ -213,6 +214,7 @@ class Orders(ServiceCore):
         messages = self.announcer.announce(
             view, events, new_state, self.ruleset, before=cached.state
         )
+        messages += seed_messages(info.name, info.status, status, new_state)
         result_doc = {
             "events": [payload for payload, _ in event_rows],
             "state_version": version,

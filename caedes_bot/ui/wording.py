@@ -122,6 +122,25 @@ def welcome_text(name: str, scenario_name: str, factions: Sequence[str]) -> str:
     )
 
 
+def seed_commitment_text(name: str, commitment: str) -> str:
+    """The post in ``#announcements`` that commits the bot to a campaign's dice seed before any
+    die is rolled (decision 0023)."""
+    return (
+        f"**{name}**: the dice of this campaign come from a secret seed. Its SHA-256 is "
+        f"`{commitment}`. The seed is revealed when the campaign ends, so anyone can check "
+        "every die with `python -m caedes_bot.verify` on the campaign's export."
+    )
+
+
+def seed_reveal_text(name: str, seed: str, commitment: str) -> str:
+    """The post in ``#announcements`` that reveals a finished campaign's dice seed."""
+    return (
+        f"**{name}** is over. The dice seed was `{seed}` (SHA-256 `{commitment}`, as published "
+        "at the start). Check every die with `python -m caedes_bot.verify` on the export from "
+        "`/campaign export`."
+    )
+
+
 def reminder_text(faction: str | None, owes_turn: bool, due_unix: int) -> str:
     """A deadline's reminder (R-PBP-DEAD-02), with the deadline as a Discord timestamp."""
     what = "its turn" if owes_turn else "a decision"
