@@ -46,7 +46,8 @@ __all__ = ["db", "db_template", "db_url"]
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER = 101
-SETUP_ROWS = 11  # outbox rows of a new campaign (two factions, an umpire) and one assign
+SETUP_ROWS = 12  # outbox rows of a new campaign (two factions, an umpire), one assign, and
+# the commitment to the dice seed posted when it goes active (decision 0023)
 #: Seconds a crash worker may take before the test calls it hung. A run takes about a second
 #: on an idle 2-core machine and up to about 35 s with the test at nice 19 beside three busy
 #: processes: this catches a hang, it times nothing.
@@ -174,10 +175,10 @@ async def test_sigkill_at_random_points_leaves_only_whole_orders(
     assert {r.status for r in rows} == {OutboxStatus.DELIVERED}
     announcements = (await service.channels(cid))["announcements"].discord_id
     assert announcements is not None
-    posted = discord.messages[announcements][1:]  # after the welcome
+    posted = discord.messages[announcements][2:]  # after the welcome and the seed's commitment
     expected = [
         r.payload["content"]
         for r in rows
         if r.channel_key == "announcements" and r.kind is OutboxKind.POST
-    ][1:]
+    ][2:]
     assert posted == expected and len(posted) == orders
