@@ -864,10 +864,13 @@ OWN_UNIT_ALLOWED = (
 )
 
 
-def resolve_own_unit(state: GameState, ruleset: Ruleset, faction: str, text: str) -> int:
+def resolve_own_unit(
+    state: GameState, ruleset: Ruleset, faction: str, text: str, rule: str = "R-UPK-02"
+) -> int:
     """The id of the unit of ``faction`` that ``text`` names: its id (``"4"``, ``"#4"``), or
     words found in exactly one of its units' labels (``"Knights #4 in Orme"``, ``"knights"``
-    if it has one Knights unit). The rules check the unit again (R-UPK-02).
+    if it has one Knights unit). The rules check the unit again. ``rule`` is the rule a
+    refusal cites: the command's own (R-UPK-02 for ``/disband``, R-MOVE-18 for ``/sail``...).
 
     Raises:
         AmbiguousName: the words are found in several of its units' labels (listed).
@@ -884,8 +887,8 @@ def resolve_own_unit(state: GameState, ruleset: Ruleset, faction: str, text: str
         return found[0]
     if found:
         names = tuple(labels[uid] for uid in found)
-        raise AmbiguousName("unit of yours", _echo(text), names, rule="R-UPK-02")
+        raise AmbiguousName("unit of yours", _echo(text), names, rule=rule)
     near = suggest(text, list(labels.values()))
-    error = UnknownName("unit of yours", _echo(text), near, rule="R-UPK-02")
+    error = UnknownName("unit of yours", _echo(text), near, rule=rule)
     error.allowed = OWN_UNIT_ALLOWED
     raise error

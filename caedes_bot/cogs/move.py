@@ -406,10 +406,10 @@ class MoveCog(PlayCog):
     ) -> None:
         seat = await seat_for_command(interaction, faction)
         ruleset, state = seat.ruleset, seat.state
-        uid = resolve_own_unit(state, ruleset, seat.faction, unit)
+        uid = resolve_own_unit(state, ruleset, seat.faction, unit, "R-MAGIC-TELE-01")
         destination = resolve_province(ruleset, to, rule="R-MAGIC-TELE-01")
         others = tuple(
-            resolve_own_unit(state, ruleset, seat.faction, part)
+            resolve_own_unit(state, ruleset, seat.faction, part, "R-MAGIC-TELE-01")
             for part in (companions or "").split(",")
             if part.strip()
         )
@@ -472,7 +472,7 @@ class MoveCog(PlayCog):
         faction: str | None = None,
     ) -> None:
         seat = await seat_for_command(interaction, faction)
-        uid = resolve_own_unit(seat.state, seat.ruleset, seat.faction, unit)
+        uid = resolve_own_unit(seat.state, seat.ruleset, seat.faction, unit, "R-MAGIC-DIV-01")
         await seat.give(Divine(seat.faction, uid, commodity))
 
     @divine.autocomplete("unit")

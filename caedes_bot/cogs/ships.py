@@ -33,9 +33,12 @@ _ID = re.compile(r"#?\d{1,9}")
 _MAX = 25
 
 
-def _unit_ids(state: GameState, ruleset: Ruleset, faction: str, text: str) -> tuple[int, ...]:
+def _unit_ids(
+    state: GameState, ruleset: Ruleset, faction: str, text: str, rule: str = "R-MOVE-15"
+) -> tuple[int, ...]:
     """The unit ids ``text`` names: numbers (``"#3, #4"`` or ``"3 4"``) or, between commas, the
-    words of one of the faction's units each (as ``/disband`` reads them).
+    words of one of the faction's units each (as ``/disband`` reads them). ``rule`` is the
+    command's rule, cited by a refusal (R-MOVE-18 for ``/sail``, R-MOVE-15 for boarding).
 
     Raises:
         RuleViolation: more units than a command takes; see also
@@ -49,11 +52,11 @@ def _unit_ids(state: GameState, ruleset: Ruleset, faction: str, text: str) -> tu
         if tokens and all(_ID.fullmatch(t) for t in tokens):
             out += [int(t.lstrip("#")) for t in tokens]
         else:
-            out.append(resolve_own_unit(state, ruleset, faction, part))
+            out.append(resolve_own_unit(state, ruleset, faction, part, rule))
         if len(out) > _MAX:
             raise RuleViolation(
                 f"A command names at most {_MAX} units.",
-                rule="R-MOVE-15",
+                rule=rule,
                 allowed="fewer units, like #3, #4",
             )
     return tuple(out)
@@ -99,7 +102,7 @@ class ShipsCog(PlayCog):
         faction: str | None = None,
     ) -> None:
         seat = await seat_for_command(interaction, faction)
-        ids = _unit_ids(seat.state, seat.ruleset, seat.faction, ship)
+        ids = _unit_ids(seat.state, seat.ruleset, seat.faction, ship, "R-MOVE-18")
         order = ships.SailShips(seat.faction, ids, to.strip(), _via(via))
         await seat.give(order, expect=Expect.turn_of(seat.state, via="command"))
 

@@ -167,18 +167,28 @@ def why_not_aboard(state: GameState, ruleset: Ruleset, unit: Unit) -> IllegalMov
             allowed="infantry or cavalry units; ships sail with /sail",
         )
     if unit.aboard is not None:
-        return IllegalMove(f"{label} is aboard a ship already.", rule="R-MOVE-15")
+        return IllegalMove(
+            f"{label} is aboard a ship already.",
+            rule="R-MOVE-15",
+            allowed="land it with /disembark, or board units that are ashore",
+        )
     if unit.embarked:
-        return IllegalMove(f"{label} has gone aboard once this turn already.", rule="R-MOVE-15")
+        return IllegalMove(
+            f"{label} has gone aboard once this turn already.",
+            rule="R-MOVE-15",
+            allowed="board units that have not boarded this turn",
+        )
     if unit.move_ended and unit.movement_used == 0 and not unit.path:
         return IllegalMove(
             f"{label} was mustered this turn and may board from its faction's next turn.",
             rule="R-MOVE-22",
+            allowed="board units mustered before this turn",
         )
     if unit.attacking or unit.move_ended or unit.movement_used > 0:
         return IllegalMove(
             f"{label} has moved this turn; boarding is a unit's move for the turn.",
             rule="R-MOVE-15",
+            allowed="board units that have not moved this turn",
         )
     return None
 
@@ -231,11 +241,16 @@ def _check_embark(state: GameState, ruleset: Ruleset, order: Embark) -> tuple[Un
             if state.are_partners(ship.owner, order.faction)
             else "it is not yours"
         )
-        raise IllegalMove(f"{ship_label} cannot carry your units: {why}.", rule="R-MOVE-15")
+        raise IllegalMove(
+            f"{ship_label} cannot carry your units: {why}.",
+            rule="R-MOVE-15",
+            allowed="one of your own ships, as the ship option lists them",
+        )
     if ship.attacking:
         raise IllegalMove(
             f"{ship_label} has sailed into another faction's ships and must fight there first.",
             rule="R-MOVE-18",
+            allowed="board another of your ships; this one fights in step 7",
         )
     units = [_own_unit(state, ruleset, order.faction, uid) for uid in order.unit_ids]
     where = ruleset.map.space_name(ship.location)
@@ -362,13 +377,18 @@ def _check_disembark(
                 allowed="units aboard a ship, as the units option lists them; land units move with /move",
             )
         if unit.landed:
-            raise IllegalMove(f"{label} has landed once this turn already.", rule="R-MOVE-15")
+            raise IllegalMove(
+                f"{label} has landed once this turn already.",
+                rule="R-MOVE-15",
+                allowed="land units that have not landed this turn",
+            )
         ship = state.unit(unit.aboard)
         if ship.attacking:
             raise IllegalMove(
                 f"{label}'s ship has sailed into another faction's ships and must fight there "
                 "first.",
                 rule="R-MOVE-18",
+                allowed="land them after the battle, next turn",
             )
         shores = water_shores(game_map, ship.location)
         if destination not in shores:
@@ -382,7 +402,11 @@ def _check_disembark(
             ruleset, ruleset.kind(unit.kind), ship.location, destination, named
         )
         if reason is not None:
-            raise IllegalMove(f"{label} cannot land in {name}: {reason}.", rule="R-MOVE-16")
+            raise IllegalMove(
+                f"{label} cannot land in {name}: {reason}.",
+                rule="R-MOVE-16",
+                allowed="another province the ship touches, or another terrain there",
+            )
         out.append((unit, terrain))
     return out
 

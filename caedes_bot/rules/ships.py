@@ -277,16 +277,26 @@ def _why_ship_stuck(state: GameState, ruleset: Ruleset, ship: Unit) -> IllegalMo
         return IllegalMove(
             f"{label} entered another faction's ships and must fight there in step 7.",
             rule="R-MOVE-18",
+            allowed="sail your other ships; this one sails again next turn",
         )
     if ship.move_ended and ship.movement_used == 0 and not ship.path:
         return IllegalMove(
             f"{label} was mustered this turn and may sail from its faction's next turn.",
             rule="R-MOVE-22",
+            allowed="sail ships mustered before this turn",
         )
     if ship.move_ended:
-        return IllegalMove(f"{label} has ended its movement this turn.", rule="R-MOVE-18")
+        return IllegalMove(
+            f"{label} has ended its movement this turn.",
+            rule="R-MOVE-18",
+            allowed="sail ships with movement left, as the ship option lists them",
+        )
     if ship_remaining(ship, kind) <= 0:
-        return IllegalMove(f"{label} has no movement left this turn.", rule="R-MOVE-18")
+        return IllegalMove(
+            f"{label} has no movement left this turn.",
+            rule="R-MOVE-18",
+            allowed="sail ships with movement left (2 spaces a turn each)",
+        )
     return None
 
 
@@ -384,6 +394,7 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
         raise IllegalMove(
             f"{name} is not navigable; ships sail only on sea zones and navigable rivers.",
             rule="R-ATTR-WATER-01",
+            allowed="a sea zone or a navigable river edge, as the to option lists them",
         )
     plans: list[SailPlan] = []
     for uid in order.unit_ids:
@@ -411,7 +422,11 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
         if stuck is not None:
             raise stuck
         if ship.location == destination and not order.via:
-            raise IllegalMove(f"{label} is already on {name}.", rule="R-MOVE-18")
+            raise IllegalMove(
+                f"{label} is already on {name}.",
+                rule="R-MOVE-18",
+                allowed="another sea zone or river edge as the destination",
+            )
         path = _route_via(state, ruleset, ship, stops)
         if path is None:
             raise _why_unreachable(state, ruleset, ship, destination)

@@ -27,7 +27,7 @@ from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.sharing import copy_plain
-from caedes_bot.rules.state import GameState, UndoRecord, Unit
+from caedes_bot.rules.state import GameState, Step, UndoRecord, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec
 
 #: The fields of the state an undo record restores (the log itself is handled on its own).
@@ -120,6 +120,16 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
     new.undo_log = [*log, record]
 
 
+#: The rule under which each step's orders are given, cited when taking one back is refused.
+_STEP_RULES = {Step.MOVE: "R-MOVE-01"}
+
+
+def undo_rule(state: GameState) -> str:
+    """The rule a refused ``/undo`` cites: the rule that gives the current step's orders
+    (R-MOVE-01 in step 6), else the turn's sequence of steps (R-TURN-02)."""
+    return _STEP_RULES.get(state.step, "R-TURN-02")
+
+
 def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> list[Event]:
     """Apply :class:`UndoLastOrder`: restore what the faction's last undoable order changed.
 
@@ -134,12 +144,14 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
         raise RuleViolation(
             "There is no order to take back: only your own orders of this step can be taken "
             "back, and only while no die has been rolled and no other faction has acted since.",
+            rule=undo_rule(state),
             allowed="give a new order instead",
         )
     if order.records is not None and len(log) < order.records:
         raise RuleViolation(
             "Nothing was taken back: an order was already taken back since that Undo button was "
             "drawn (a double click, or a panel not yet updated).",
+            rule=undo_rule(state),
             allowed="press Undo on the updated turn panel, or use /undo, to take back one more",
         )
     record = log[-1]

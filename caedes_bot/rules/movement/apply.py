@@ -36,14 +36,20 @@ def _units_of_order(
     """The units an order moves, each checked to be the faction's own and free to move
     (R-MOVE-01, R-TURN-03)."""
     if not unit_ids:
-        raise RuleViolation("Name at least one unit to move.", rule="R-MOVE-01")
+        raise RuleViolation(
+            "Name at least one unit to move.", rule="R-MOVE-01", allowed="one or more units, like #3, #4"
+        )
     if len(set(unit_ids)) != len(unit_ids):
-        raise RuleViolation("A unit is listed twice in one move.", rule="R-MOVE-01")
+        raise RuleViolation(
+            "A unit is listed twice in one move.", rule="R-MOVE-01", allowed="each unit once"
+        )
     units: list[Unit] = []
     for uid in unit_ids:
         unit = state.units.get(str(uid))
         if unit is None:
-            raise RuleViolation(f"There is no unit #{uid} on the board.", rule="R-MOVE-01")
+            raise RuleViolation(
+                f"There is no unit #{uid} on the board.", rule="R-MOVE-01", allowed="your own units by number, as the units option lists them (#4)"
+            )
         if unit.owner != faction:
             raise RuleViolation(
                 f"{unit_label(ruleset, unit)} belongs to {unit.owner}, not {faction}.",
@@ -99,6 +105,7 @@ def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[Mov
                 f"An Amphibian attack on units at sea ({name}) needs naval battles, which are "
                 "not built yet.",
                 rule="R-ATTR-AMPH-02",
+                allowed="cross to a province on the far coast, or attack them by ship",
             )
         if first.has(Attribute.AMPHIBIAN):
             raise IllegalMove(
@@ -116,7 +123,9 @@ def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[Mov
     for unit in units:
         if unit.location == destination:
             raise IllegalMove(
-                f"{unit_label(ruleset, unit)} is already in {name}.", rule="R-MOVE-01"
+                f"{unit_label(ruleset, unit)} is already in {name}.",
+                rule="R-MOVE-01",
+                allowed="another province as the destination",
             )
         options = plan_moves(state, ruleset, unit, terrain, order.via)
         plan = options.get(destination)
@@ -164,11 +173,16 @@ def plan_flight_order(state: GameState, ruleset: Ruleset, order: FlyUnits) -> li
                 f"{label} cannot fly.", rule="R-ATTR-FLY-01", allowed="use /move for it"
             )
         if unit.location == destination:
-            raise IllegalMove(f"{label} is already in {name}.", rule="R-MOVE-01")
+            raise IllegalMove(
+                f"{label} is already in {name}.",
+                rule="R-MOVE-01",
+                allowed="another province as the destination",
+            )
         if not can_fly(ruleset, unit):
             raise IllegalMove(
                 f"{label} has moved this turn; a flight is made instead of a unit's move.",
                 rule="R-ATTR-FLY-01",
+                allowed="a normal move with /move while it has movement left, or a flight next turn",
             )
         plan = plan_flights(state, ruleset, unit, terrain, order.via, graph).get(destination)
         if plan is None:

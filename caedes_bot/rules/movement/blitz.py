@@ -254,7 +254,11 @@ def handle_blitz_stop(state: GameState, order: Order, ruleset: Ruleset, dice: Di
     assert isinstance(order, BlitzStop)
     decision = pending_blitz(state, order.faction)
     if decision is None or not isinstance(decision.detail, BlitzDetail):
-        raise IllegalCombat("No blitz waits for your units now.", rule="R-ATTR-BLITZ-02")
+        raise IllegalCombat(
+            "No blitz waits for your units now.",
+            rule="R-ATTR-BLITZ-02",
+            allowed="stop or move on only when the bot asks, after a battle your blitz units won",
+        )
     _drop(state, decision)
     return [BlitzEnded(order.faction, decision.detail.space, decision.detail.units)]
 

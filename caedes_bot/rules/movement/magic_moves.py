@@ -269,7 +269,11 @@ def check_divine(state: GameState, ruleset: Ruleset, order: Divine) -> Unit:
     unit = _own_unit(state, ruleset, order.faction, order.unit_id)
     label = unit_label(ruleset, unit)
     if not ruleset.kind(unit.kind).has(Attribute.DIVINER):
-        raise IllegalMove(f"{label} is not a Diviner.", rule="R-MAGIC-DIV-01")
+        raise IllegalMove(
+            f"{label} is not a Diviner.",
+            rule="R-MAGIC-DIV-01",
+            allowed="a unit with Diviner, as the unit option lists them",
+        )
     check_movable(state, ruleset, unit)
     _not_moved(ruleset, unit, "R-MAGIC-DIV-01", "divining")
     place = ruleset.map.space_name(unit.location)
@@ -278,6 +282,7 @@ def check_divine(state: GameState, ruleset: Ruleset, order: Divine) -> Unit:
             f"{label} is in {place}, which {order.faction} does not own; a Diviner divines in "
             "a province its faction owns.",
             rule="R-MAGIC-DIV-01",
+            allowed="divine with a Diviner standing in a province your faction owns",
         )
     names = [c.value for c in Commodity]
     if order.commodity not in names:

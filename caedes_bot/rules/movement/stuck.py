@@ -99,8 +99,15 @@ def _refusal(ruleset: Ruleset, unit: Unit, stuck: Stuck) -> RuleViolation:
         Stuck.NO_MOVEMENT_LEFT: f"{label} has no movement left this turn.",
         Stuck.NOWHERE: f"{label} can reach no province from here now.",
     }[stuck]
+    allowed = {
+        Stuck.FORTIFICATION: "move your infantry and cavalry",
+        Stuck.SHIP: "/sail for the ship, /embark and /disembark for its cargo",
+        Stuck.AFLOAT: "/disembark it into a province the ship touches",
+        Stuck.ATTACKING: "move your other units; it fights in step 7",
+        Stuck.MUSTERED: "move units mustered before this turn",
+    }.get(stuck, "move units with movement left, as the units option lists them")
     error = NotBuiltYet if stuck.not_built else IllegalMove
-    return error(text, rule=stuck.rule)
+    return error(text, rule=stuck.rule, allowed=allowed)
 
 
 def check_movable(state: GameState, ruleset: Ruleset, unit: Unit) -> None:
