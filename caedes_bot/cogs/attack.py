@@ -46,6 +46,7 @@ from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
 RULE_OF_ACTION = {
     "press": "R-COMBAT-08",
     "withdraw": "R-COMBAT-08",
+    "seaward": "R-ATTR-AMPH-03",
     "declare": "R-COMBAT-12",
     "confirm": "R-COMBAT-12",
     "illusion": "R-MAGIC-ILL-01",
@@ -115,6 +116,10 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     elif ref.action == "withdraw":
         order = Withdraw(decision.faction)
         head = "You withdraw (R-COMBAT-08)."
+    elif ref.action == "seaward":
+        order = Withdraw(decision.faction, by_sea=ref.values[0])
+        where = space_name(ruleset, ref.values[0])
+        head = f"You withdraw; your Amphibian units retreat by sea to {where} (R-ATTR-AMPH-03)."
     else:
         # a casualty choice; on a decision of another kind nothing is chosen and the rules refuse
         detail = decision.detail if isinstance(decision.detail, CasualtiesDetail) else None

@@ -43,6 +43,7 @@ from caedes_bot.cogs.move import blitz_order, move_menu
 from caedes_bot.cogs.muster import muster_menu
 from caedes_bot.cogs.odds import odds_panel
 from caedes_bot.rules import upkeep, upkeep_marks
+from caedes_bot.rules.movement.amphibian import ComeAshore
 from caedes_bot.rules.state import PendingDecision, Step, UpkeepDisbandDetail
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.rules.undo import UndoLastOrder
@@ -198,6 +199,10 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
     elif ref.action in ("blitz", "stop"):
         seat.require_own()
         await seat.give(blitz_order(seat, ref.values[0] if ref.action == "blitz" else None))
+    elif ref.action in ("ashore", "home"):  # R-ATTR-AMPH-02: the decision's id is part 4
+        seat.require_own()
+        place = ref.values[0] if ref.action == "ashore" else None
+        await seat.give(ComeAshore(faction, place, decision=int(ref.parts[4])))
     elif ref.action == "undo":
         seat.require_own()
         records = int(ref.parts[4])  # the undo records the panel showed (a double click)

@@ -61,6 +61,7 @@ from caedes_bot.rules.combat import (
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import magic_events as combat_magic_events
 from caedes_bot.rules.combat import orders as combat_orders
+from caedes_bot.rules.movement import amphibian as movement_amphibian
 from caedes_bot.rules.movement import apply as movement_apply
 from caedes_bot.rules.movement import blitz as movement_blitz
 from caedes_bot.rules.movement import costs as movement_costs
@@ -127,6 +128,7 @@ MODULES = (
     combat_magic_events,
     combat_events,
     combat_orders,
+    movement_amphibian,
     movement_apply,
     movement_blitz,
     movement_costs,

@@ -479,6 +479,10 @@ class DecisionKind(enum.StrEnum):
     """Whether blitz units that won a battle move on, and where (R-ATTR-BLITZ-02); detail
     :class:`BlitzDetail`."""
 
+    COME_ASHORE = "come_ashore"
+    """Where Amphibian units that won a battle at sea go ashore (R-ATTR-AMPH-02); detail
+    :class:`ComeAshoreDetail`."""
+
 
 @dataclass(frozen=True, slots=True)
 class CasualtyCandidate:
@@ -580,6 +584,27 @@ class UpkeepDisbandDetail:
     must_disband_at_least: int
     candidates: tuple[DisbandCandidate, ...]
     default: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ComeAshoreDetail:
+    """Where the Amphibian units that won a battle at sea go ashore (R-ATTR-AMPH-02).
+
+    Attributes:
+        after_battle: the id of the battle just won. space: the sea zone it was fought in.
+        units: ids of the surviving Amphibian attackers there.
+        choices: the provinces on that sea zone's coast they may go to (no non-pact units
+            there), in id order.
+        default: the bot's answer if none comes: each unit back to its origin (empty here:
+            the origins are the units' ``entered_from``).
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.COME_ASHORE
+    after_battle: int
+    space: str
+    units: tuple[int, ...]
+    choices: tuple[str, ...]
+    default: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -739,6 +764,7 @@ DecisionDetail = (
     | UpkeepDisbandDetail
     | SummonsDetail
     | BlitzDetail
+    | ComeAshoreDetail
     | DeclarationsDetail
     | RerollDetail
     | EnchantVictimDetail
@@ -753,6 +779,7 @@ DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
         UpkeepDisbandDetail,
         SummonsDetail,
         BlitzDetail,
+        ComeAshoreDetail,
         DeclarationsDetail,
         RerollDetail,
         EnchantVictimDetail,

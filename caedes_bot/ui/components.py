@@ -152,6 +152,9 @@ SHAPES: Mapping[str, Shape] = {
             "odds": BUTTON,
             "blitz": Action(Value.SPACE),
             "stop": BUTTON,
+            # Amphibian units that won at sea (R-ATTR-AMPH-02): the decision's id
+            "ashore": Action(Value.SPACE, extra=(Part.NUMBER,)),
+            "home": Action(extra=(Part.NUMBER,)),
         },
     ),
     # A battle decision on the battle message: dec.<decision>.
@@ -160,6 +163,7 @@ SHAPES: Mapping[str, Shape] = {
         {
             "press": BUTTON,
             "withdraw": BUTTON,
+            "seaward": Action(Value.SPACE),  # a retreat by sea (R-ATTR-AMPH-03)
             "default": BUTTON,
             "pick": Action(Value.CASUALTY),
             # battle magic (R-COMBAT-12, R-MAGIC-ILL-01, R-MAGIC-ENCH-01): ui/battle_magic.py

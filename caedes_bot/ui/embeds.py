@@ -26,13 +26,14 @@ from caedes_bot.rules.combat.arithmetic import (
     spread_hits,
 )
 from caedes_bot.rules.combat.events import AttackerWithdrew, BattleEnded
-from caedes_bot.rules.movement import blitz
+from caedes_bot.rules.movement import amphibian, blitz
 from caedes_bot.rules.state import (
     BattleNote,
     BattleStepRecord,
     BlitzDetail,
     CasualtiesDetail,
     CasualtyCandidate,
+    ComeAshoreDetail,
     DiePurpose,
     Enchantment,
     GameState,
@@ -156,6 +157,11 @@ def movement_lines(state: GameState, ruleset: Ruleset, units: Sequence[Unit]) ->
 #: The turn panel's controls of a blitz after a won battle (R-ATTR-BLITZ-02).
 BLITZ_PLACEHOLDER = "Blitz on to…"
 BLITZ_STOP = "Stop the blitz"
+#: The turn panel's controls of Amphibian units that won at sea (R-ATTR-AMPH-02).
+ASHORE_PLACEHOLDER = "Go ashore at…"
+ASHORE_HOME = "Back where they came from"
+#: The battle message's select of a retreat by sea (R-ATTR-AMPH-03).
+SEAWARD_PLACEHOLDER = "Withdraw; Amphibians retreat by sea to…"
 
 #: The turn panel's button of step 6 that takes back the last order (``/undo``).
 UNDO_BUTTON = "Undo last move"
@@ -203,6 +209,9 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
     if isinstance(detail, BlitzDetail):
         where = space_name(ruleset, detail.space)
         return f"blitz on from {where} (/blitz to) or stop (/blitz) (R-ATTR-BLITZ-02)"
+    if isinstance(detail, ComeAshoreDetail):
+        where = space_name(ruleset, detail.space)
+        return f"choose where the Amphibian units in {where} go ashore (R-ATTR-AMPH-02)"
     magic = battle_magic.decision_text(ruleset, detail)
     if magic is not None:
         return magic
@@ -343,8 +352,11 @@ def panel_components(
         items.append(views.button(cid("help"), "Help"))
         return views.layout(items)
     words = STEPS[step]
+    ashore = amphibian.pending_ashore(state, faction) if step is Step.COMBAT else None
     reach = blitz.blitz_destinations(state, ruleset, faction) if step is Step.COMBAT else {}
-    if reach:  # R-ATTR-BLITZ-02: the units that won may move on, or stop
+    if ashore is not None:
+        items += ashore_components(campaign_id, ruleset, obj, ashore)
+    elif reach:  # R-ATTR-BLITZ-02: the units that won may move on, or stop
         options = [
             views.option(space_name(ruleset, s) + (" - starts a battle" if attack else ""), s)
             for s, attack in sorted(reach.items(), key=lambda kv: space_name(ruleset, kv[0]))
@@ -846,7 +858,7 @@ def battle_message(
                 f"{faction_name(ruleset, decision.faction)}: {decision_text(ruleset, decision)}"
                 + (f", by {timestamp(due)}" if due else "")
             )
-            items += decision_components(campaign_id, ruleset, decision)
+            items += decision_components(campaign_id, ruleset, decision, state)
         items += battle_magic.change_buttons(campaign_id, ruleset, state, history.id)
         if lines:
             embed.add_field(name="Waiting for", value="\n".join(lines), inline=False)
@@ -867,15 +879,45 @@ def _standing_text(ruleset: Ruleset, history: BattleHistory) -> str:
     return "\n".join(lines)
 
 
-def decision_components(
-    campaign_id: int, ruleset: Ruleset, decision: PendingDecision
+def ashore_components(
+    campaign_id: int, ruleset: Ruleset, obj: Sequence[object], decision: PendingDecision
 ) -> list[JSON]:
-    """The controls of one battle decision: Press on / Withdraw (R-COMBAT-08), or the casualty
-    select with a "Use default" button (R-COMBAT-06)."""
+    """The turn panel's controls of a ``come_ashore`` decision (R-ATTR-AMPH-02): a select of
+    where the units may go ashore and a button sending each back where it came from (the
+    default). Both carry the decision's id, so a click meant for an earlier landing (a double
+    click after a later battle at sea) is refused."""
+    detail = decision.detail
+    assert isinstance(detail, ComeAshoreDetail)
+    items: list[JSON] = []
+    where = [*obj, decision.id]
+    if detail.choices:
+        options = [views.option(space_name(ruleset, p), p) for p in detail.choices][:25]
+        items.append(
+            views.select(
+                views.custom_id(campaign_id, where, "ashore"),
+                options,
+                placeholder=ASHORE_PLACEHOLDER,
+            )
+        )
+    items.append(
+        views.button(views.custom_id(campaign_id, where, "home"), ASHORE_HOME, style="secondary")
+    )
+    return items
+
+
+def decision_components(
+    campaign_id: int,
+    ruleset: Ruleset,
+    decision: PendingDecision,
+    state: GameState | None = None,
+) -> list[JSON]:
+    """The controls of one battle decision: Press on / Withdraw (R-COMBAT-08) and, given the
+    ``state``, a select of the provinces its Amphibian units may retreat to by sea
+    (R-ATTR-AMPH-03); or the casualty select with a "Use default" button (R-COMBAT-06)."""
     obj = ["dec", decision.id]
     detail = decision.detail
     if isinstance(detail, PressOrWithdrawDetail):
-        return [
+        items = [
             views.button(
                 views.custom_id(campaign_id, obj, "press"), "Press on", style="primary", emoji="⚔️"
             ),
@@ -883,6 +925,26 @@ def decision_components(
                 views.custom_id(campaign_id, obj, "withdraw"), "Withdraw", style="danger", emoji="🏳️"
             ),
         ]
+        retreats = (
+            amphibian.sea_retreats(
+                state, ruleset, detail.space, decision.faction, detail.can_withdraw
+            )
+            if state is not None
+            else {}
+        )
+        if retreats:
+            options = [
+                views.option(f"{space_name(ruleset, p)} (across {space_name(ruleset, sea)})", p)
+                for p, sea in retreats.items()
+            ][:25]
+            items.append(
+                views.select(
+                    views.custom_id(campaign_id, obj, "seaward"),
+                    options,
+                    placeholder=SEAWARD_PLACEHOLDER,
+                )
+            )
+        return items
     if isinstance(detail, CasualtiesDetail):
         hits = detail.hits
         options = casualty_options(ruleset, detail)

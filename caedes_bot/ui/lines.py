@@ -43,7 +43,7 @@ from caedes_bot.rules import (
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.movement import blitz, magic_moves
+from caedes_bot.rules.movement import amphibian, blitz, magic_moves
 from caedes_bot.rules.state import GameState
 from caedes_bot.ui.describe import (
     commodities_text,
@@ -192,6 +192,12 @@ def _decision_defaulted(event: turn.DecisionDefaulted, state: GameState, ruleset
 def _units_moved(event: movement.UnitsMoved, state: GameState, ruleset: Ruleset) -> str:
     kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
     what = kind_counts(ruleset, kinds) if kinds else f"{len(event.unit_ids)} units"
+    if event.how is movement.MoveKind.SEA_ATTACK:
+        return (
+            f"{faction_name(ruleset, event.faction)} sent {what} from "
+            f"{space_name(ruleset, event.origin)} into {space_name(ruleset, event.destination)}: "
+            "**an attack at sea** (R-ATTR-AMPH-02)."
+        )
     verb = {
         movement.MoveKind.FLIGHT: "flew",
         movement.MoveKind.CROSSING: "sent across the sea",
@@ -293,6 +299,31 @@ def _blitz_offered(event: blitz.BlitzOffered, state: GameState, ruleset: Ruleset
         f"{faction_name(ruleset, event.faction)}: {kind_counts(ruleset, kinds)} in "
         f"{space_name(ruleset, event.space)} may blitz on (/blitz to a province; /blitz alone "
         "stops them, as the deadline does) (R-ATTR-BLITZ-02)."
+    )
+
+
+@_line(amphibian.AshoreOffered)
+def _ashore_offered(event: amphibian.AshoreOffered, state: GameState, ruleset: Ruleset) -> str:
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    where = (
+        ", ".join(space_name(ruleset, p) for p in event.choices) or "only back where they came from"
+    )
+    return (
+        f"{faction_name(ruleset, event.faction)}: {kind_counts(ruleset, kinds)} won at sea in "
+        f"{space_name(ruleset, event.space)} and must go ashore: {where} (the turn panel's "
+        '"Go ashore at…"; by default each goes back where it came from) (R-ATTR-AMPH-02).'
+    )
+
+
+@_line(amphibian.CameAshore)
+def _came_ashore(event: amphibian.CameAshore, state: GameState, ruleset: Ruleset) -> str:
+    places = list(dict.fromkeys(event.destinations))
+    where = ", ".join(space_name(ruleset, p) for p in places)
+    how = " (by default, back where they came from)" if event.by_default else ""
+    kinds = [state.units[str(u)].kind for u in event.unit_ids if str(u) in state.units]
+    return (
+        f"{faction_name(ruleset, event.faction)}: {kind_counts(ruleset, kinds)} went ashore "
+        f"from {space_name(ruleset, event.space)} in {where}{how} (R-ATTR-AMPH-02)."
     )
 
 

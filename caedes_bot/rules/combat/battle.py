@@ -34,7 +34,7 @@ or unfinished and then applies R-COLL-02(b).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.actions import default_declarations
@@ -642,16 +642,30 @@ def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list
     return events, False
 
 
-def withdraw_units(state: GameState, battle: Battle, unit_ids: Sequence[int]) -> AttackerWithdrew:
-    """Send ``unit_ids`` back to the space each came from; their movement ends (R-COMBAT-08)."""
+def withdraw_units(
+    state: GameState,
+    battle: Battle,
+    unit_ids: Sequence[int],
+    by_sea: Mapping[int, tuple[str, str]] | None = None,
+) -> AttackerWithdrew:
+    """Send ``unit_ids`` back to the space each came from; their movement ends (R-COMBAT-08).
+    ``by_sea``: unit id -> (sea zone, province) for Amphibian units retreating across a sea
+    zone instead (R-ATTR-AMPH-03)."""
     destinations: list[str] = []
     for uid in unit_ids:
         unit = state.unit(uid)
-        origin = unit.entered_from
-        assert origin is not None
-        unit.location = origin
-        unit.path = [*unit.path, origin]
-        unit.entered_from = battle.space
+        route = (by_sea or {}).get(uid)
+        if route is None:
+            origin = unit.entered_from
+            assert origin is not None
+            unit.location = origin
+            unit.path = [*unit.path, origin]
+            unit.entered_from = battle.space
+        else:
+            sea, origin = route
+            unit.location = origin
+            unit.path = [*unit.path, sea, origin]
+            unit.entered_from = sea
         unit.attacking = False
         unit.move_ended = True
         unit.terrain = None

@@ -45,12 +45,21 @@ def _fights(state: GameState, unit: Unit) -> bool:
     return unit.aboard is None or state.options.cargo_fights
 
 
+def _swims(ruleset: Ruleset, unit: Unit) -> bool:
+    """A land unit at sea and not aboard: an Amphibian attacking there (R-ATTR-AMPH-02)."""
+    return unit.aboard is None and ruleset.kind(unit.kind).base_type in (
+        BaseType.INFANTRY,
+        BaseType.CAVALRY,
+    )
+
+
 def naval_sides(
     state: GameState, ruleset: Ruleset, space: str, attacker: str
 ) -> tuple[list[Unit], list[Unit]]:
     """The units of each side of a naval battle ``attacker`` fights in sea zone ``space``
     (R-COMBAT-14, R-ATTR-WATER-02), each in id order: its ships there and, with
-    ``cargo_fights``, its units aboard them; every unit there of a non-partner faction (cargo
+    ``cargo_fights``, its units aboard them, and its Amphibian units attacking there with
+    their own values (R-ATTR-AMPH-02); every unit there of a non-partner faction (cargo
     only with ``cargo_fights``). For reading only: the units are not copied."""
     here = sorted((u for u in state.peek_units() if u.location == space), key=lambda u: u.id)
     ships = {
@@ -61,7 +70,8 @@ def naval_sides(
     attackers = [
         u
         for u in here
-        if u.owner == attacker and (u.id in ships or (u.aboard in ships and _fights(state, u)))
+        if u.owner == attacker
+        and (u.id in ships or (u.aboard in ships and _fights(state, u)) or _swims(ruleset, u))
     ]
     defenders = [u for u in here if not state.are_partners(u.owner, attacker) and _fights(state, u)]
     return attackers, defenders
@@ -120,7 +130,10 @@ def attack_penalty(state: GameState, ruleset: Ruleset, unit: Unit, side: Side) -
 
 def may_withdraw_at_sea(state: GameState, ruleset: Ruleset, unit: Unit, space: str) -> bool:
     """Whether attacking ``unit`` may withdraw from the naval battle in ``space`` (R-COMBAT-08):
-    a ship that sailed in from a linked water space, and the units aboard it with it."""
+    a ship that sailed in from a linked water space, and the units aboard it with it; an
+    Amphibian unit back to the province on the coast it came from (R-ATTR-AMPH-02)."""
+    if _swims(ruleset, unit):
+        return unit.entered_from is not None and space in ruleset.map.seas_of(unit.entered_from)
     ship = unit
     if unit.aboard is not None:
         found = state.units.get(str(unit.aboard))

@@ -32,7 +32,7 @@ from caedes_bot.rules.errors import (
     IllegalCombat,
 )
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.movement import blitz
+from caedes_bot.rules.movement import amphibian, blitz
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
     Battle,
@@ -78,9 +78,16 @@ class PressOn(Order):
 
 @dataclass(frozen=True, slots=True)
 class Withdraw(Order):
-    """The attacker withdraws every attacking unit that may (R-COMBAT-08, R-COMBAT-09)."""
+    """The attacker withdraws every attacking unit that may (R-COMBAT-08, R-COMBAT-09).
+
+    Attributes:
+        by_sea: a province its Amphibian units that entered the battle by land retreat to
+            across one sea zone, instead of going back (R-ATTR-AMPH-03); ``None``: all go back.
+    """
 
     label = "Withdrawing"
+
+    by_sea: str | None = None
 
 
 def handle_fight_battle(
@@ -105,6 +112,12 @@ def handle_fight_battle(
             "Your blitz units wait to move on or stop first.",
             rule="R-ATTR-BLITZ-02",
             allowed="move them on or stop them first (/blitz)",
+        )
+    if amphibian.pending_ashore(state, order.faction) is not None:
+        raise IllegalCombat(
+            "Your Amphibian units at sea must go ashore first.",
+            rule="R-ATTR-AMPH-02",
+            allowed="choose where they go ashore on the turn panel first",
         )
     if order.space not in state.battles_due:
         names = ", ".join(ruleset.map.space_name(s) for s in state.battles_due) or "none"
@@ -167,7 +180,8 @@ def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
 
     Raises:
         IllegalCombat: no battle waits for the choice; or, with ``withdraw_mixed = forbidden``,
-            some attacking units may not withdraw.
+            some attacking units may not withdraw; or a retreat by sea none may make, or to a
+            province not open to it (R-ATTR-AMPH-03).
     """
     assert isinstance(order, Withdraw)
     battle = awaiting_withdrawal_choice(state, order.faction)
@@ -180,8 +194,13 @@ def handle_withdraw(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
             rule="R-COMBAT-09",
             allowed="press on",
         )
+    routes = None
+    if order.by_sea is not None:
+        routes = amphibian.retreat_routes(
+            state, ruleset, battle.space, order.faction, leaving, order.by_sea
+        )
     drop_decisions(state, battle.id, DecisionKind.PRESS_OR_WITHDRAW)
-    events: list[Event] = [withdraw_units(state, battle, leaving)]
+    events: list[Event] = [withdraw_units(state, battle, leaving, routes)]
     enchanted = {e.unit for e in battle.enchanted}
     if all(uid in enchanted for uid in battle.attacker_units):
         # only units the attacker enchanted are left: they do not fight on alone (R-COMBAT-10)
@@ -311,6 +330,8 @@ def _finish(state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
     events: list[Event] = []
     for decision in [d for d in state.pending if d.kind is DecisionKind.BLITZ]:
         events += blitz.stop_by_default(state, ruleset, dice, decision)  # R-ATTR-BLITZ-02
+    for decision in [d for d in state.pending if d.kind is DecisionKind.COME_ASHORE]:
+        events += amphibian.ashore_by_default(state, ruleset, dice, decision)  # R-ATTR-AMPH-02
     return events + finish_combat_step(state, ruleset)
 
 
@@ -363,6 +384,9 @@ def _fight_next_or_stop_blitz(state: GameState, ruleset: Ruleset, dice: Dice) ->
         waiting = blitz.pending_blitz(state, state.active)
         if waiting is not None:
             return blitz.stop_by_default(state, ruleset, dice, waiting)
+        ashore = amphibian.pending_ashore(state, state.active)
+        if ashore is not None:
+            return amphibian.ashore_by_default(state, ruleset, dice, ashore)
     events = _fight_next(state, ruleset, dice)
     return None if events is None else events + blitz.offer_after_battles(state, ruleset, events)
 
@@ -379,6 +403,7 @@ SPEC = StepSpec(
         Accepts(Withdraw, _then_blitz(handle_withdraw)),
         Accepts(blitz.BlitzOn, _then_blitz(blitz.handle_blitz_on)),
         Accepts(blitz.BlitzStop, blitz.handle_blitz_stop),
+        Accepts(amphibian.ComeAshore, amphibian.handle_come_ashore),
         Accepts(DeclareActions, _then_blitz(handle_declare_actions), Giver.REACTION),
         Accepts(RerollDice, _then_blitz(handle_reroll_dice), Giver.REACTION),
         Accepts(ChooseEnchanted, _then_blitz(handle_choose_enchanted), Giver.REACTION),
@@ -393,6 +418,7 @@ SPEC = StepSpec(
         DecisionKind.PRESS_OR_WITHDRAW: _default_then_blitz(answer_by_default),
         DecisionKind.SUMMONS: _default_then_blitz(answer_summons_by_default),  # none
         DecisionKind.BLITZ: blitz.stop_by_default,
+        DecisionKind.COME_ASHORE: amphibian.ashore_by_default,
         DecisionKind.DECLARE_ACTIONS: _default_then_blitz(answer_by_default),
         DecisionKind.ILLUSION_REROLL: _default_then_blitz(answer_by_default),
         DecisionKind.ENCHANT_VICTIM: _default_then_blitz(answer_by_default),

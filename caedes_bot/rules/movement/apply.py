@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from caedes_bot.gamedata.model import Attribute, Ruleset, Terrain
 from caedes_bot.rules.combat.battle import begin_combat_step
 from caedes_bot.rules.dice import Dice
-from caedes_bot.rules.errors import IllegalMove, NotBuiltYet, RuleViolation
+from caedes_bot.rules.errors import IllegalMove, RuleViolation
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.movement.amphibian import plan_sea_attack
 from caedes_bot.rules.movement.flight import (
     FLYING_ALLOWANCE,
     can_fly,
@@ -37,7 +38,9 @@ def _units_of_order(
     (R-MOVE-01, R-TURN-03)."""
     if not unit_ids:
         raise RuleViolation(
-            "Name at least one unit to move.", rule="R-MOVE-01", allowed="one or more units, like #3, #4"
+            "Name at least one unit to move.",
+            rule="R-MOVE-01",
+            allowed="one or more units, like #3, #4",
         )
     if len(set(unit_ids)) != len(unit_ids):
         raise RuleViolation(
@@ -48,7 +51,9 @@ def _units_of_order(
         unit = state.units.get(str(uid))
         if unit is None:
             raise RuleViolation(
-                f"There is no unit #{uid} on the board.", rule="R-MOVE-01", allowed="your own units by number, as the units option lists them (#4)"
+                f"There is no unit #{uid} on the board.",
+                rule="R-MOVE-01",
+                allowed="your own units by number, as the units option lists them (#4)",
             )
         if unit.owner != faction:
             raise RuleViolation(
@@ -81,14 +86,16 @@ def _check_terrain(ruleset: Ruleset, destination: str, terrain: Terrain | None) 
 
 def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[MovePlan]:
     """Check ``order`` and return one plan per unit, in the order given (R-MOVE-01..12,
-    R-ATTR-AMPH-01).
+    R-ATTR-AMPH-01, R-ATTR-AMPH-02).
 
     Raises:
         RuleViolation: no units, a unit listed twice, not the faction's own (R-TURN-03).
         UnknownName: unknown destination, ``via`` space or terrain.
         IllegalMove: a unit cannot move, or cannot reach the destination (rule of the reason;
-            ``allowed`` lists where it can go); a sea zone as destination (R-MOVE-09).
-        NotBuiltYet: a ship or cargo; an Amphibian attack on units at sea (R-ATTR-AMPH-02).
+            ``allowed`` lists where it can go); a sea zone as destination (R-MOVE-09), unless
+            Amphibian units attack non-pact units there (R-ATTR-AMPH-02,
+            :func:`~caedes_bot.rules.movement.amphibian.plan_sea_attack`).
+        NotBuiltYet: a ship or cargo.
     """
     terrain = parse_terrain(order.terrain)
     check_destination(ruleset, order.destination)
@@ -101,12 +108,7 @@ def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[Mov
         if first.has(Attribute.AMPHIBIAN) and hostile_units(
             state, ruleset, destination, order.faction
         ):
-            raise NotBuiltYet(
-                f"An Amphibian attack on units at sea ({name}) needs naval battles, which are "
-                "not built yet.",
-                rule="R-ATTR-AMPH-02",
-                allowed="cross to a province on the far coast, or attack them by ship",
-            )
+            return plan_sea_attack(state, ruleset, units, destination, order.terrain, order.via)
         if first.has(Attribute.AMPHIBIAN):
             raise IllegalMove(
                 f"An Amphibian unit crosses a sea zone ({name}) but never stops there.",

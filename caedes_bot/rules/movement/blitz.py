@@ -32,6 +32,7 @@ from caedes_bot.rules.combat.events import BattleEnded
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import IllegalCombat, IllegalMove, RuleViolation
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.movement.amphibian import offer_ashore
 from caedes_bot.rules.movement.apply import carry_out
 from caedes_bot.rules.movement.flight import FLYING_ALLOWANCE
 from caedes_bot.rules.movement.plans import MovePlan
@@ -148,10 +149,17 @@ def _offer(
 
 def offer_after_battles(state: GameState, ruleset: Ruleset, events: Sequence[Event]) -> list[Event]:
     """The ``blitz`` decision after a battle among ``events`` that the attacker won, if any of
-    its units may move on (R-ATTR-BLITZ-02). Mutates ``state``; returns the new events."""
+    its units may move on (R-ATTR-BLITZ-02); after a battle won at sea, the ``come_ashore``
+    decision of its Amphibian units there (R-ATTR-AMPH-02). Mutates ``state``; returns the new
+    events."""
     for event in events:
         if isinstance(event, BattleEnded) and event.result is BattleResult.ATTACKER_WON:
             faction = state.active
+            if faction is not None and state.battle is None and ruleset.map.is_sea(event.space):
+                # Amphibian winners at sea go ashore (R-ATTR-AMPH-02)
+                return offer_ashore(
+                    state, ruleset, faction, event.space, event.battle, event.attacker_survivors
+                )
             if faction is not None and state.battle is None:
                 return _offer(
                     state, ruleset, faction, event.space, event.battle, event.attacker_survivors

@@ -17,6 +17,8 @@ class MoveKind(enum.StrEnum):
     """A flying move, up to 4 spaces over anything (R-ATTR-FLY-01)."""
     CROSSING = "crossing"
     """An Amphibian crossing of one sea zone (R-ATTR-AMPH-01)."""
+    SEA_ATTACK = "sea_attack"
+    """An Amphibian attack on units in a sea zone next to its province (R-ATTR-AMPH-02)."""
 
 
 @dataclass(frozen=True, slots=True)
