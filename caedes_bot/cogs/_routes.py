@@ -13,7 +13,7 @@ from caedes_bot.gamedata.model import Attribute, Ruleset
 from caedes_bot.gamedata.names import contains, find
 from caedes_bot.rules import movement
 from caedes_bot.rules.errors import AmbiguousName, RuleViolation, UnknownName, quoted
-from caedes_bot.rules.movement import MoveKind, MovePlan
+from caedes_bot.rules.movement import MoveKind, MovePlan, amphibian
 from caedes_bot.rules.state import GameState
 from caedes_bot.ui.describe import unit_label
 
@@ -87,7 +87,27 @@ def route_choices(
         if any(p[dest].attack for p in plans):
             note += ", starts a battle"
         notes[dest] = note
-    return province_choices(state, ruleset, faction, current, common, notes=notes)
+    found = province_choices(state, ruleset, faction, current, common, notes=notes)
+    if flying or via:
+        return found
+    return found + _sea_attack_choices(state, ruleset, ids, current)[: MAX_CHOICES - len(found)]
+
+
+def _sea_attack_choices(
+    state: GameState, ruleset: Ruleset, ids: Sequence[int], current: str
+) -> list[Choice]:
+    """The sea zones every one of ``ids`` may attack now (R-ATTR-AMPH-02), after the
+    provinces."""
+    seas: set[str] | None = None
+    for uid in ids:
+        here = set(amphibian.sea_attacks(state, ruleset, state.peek_unit(uid)))
+        seas = here if seas is None else seas & here
+    out = []
+    for sea in sorted(seas or (), key=ruleset.map.space_name):
+        name = ruleset.map.space_name(sea)
+        if contains(current, name, sea):
+            out.append((f"{name} - an attack at sea, then ashore (R-ATTR-AMPH-02)", sea))
+    return out
 
 
 def via_choices(

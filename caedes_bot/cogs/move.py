@@ -47,6 +47,7 @@ from caedes_bot.cogs._transformers import (
     province_choices,
     resolve_own_unit,
     resolve_province,
+    resolve_space,
     stack_label,
     unit_choices,
 )
@@ -54,13 +55,14 @@ from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Attribute, Commodity, Ruleset, Terrain
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.movement import Divine, FlyUnits, MoveUnits, Teleport
+from caedes_bot.rules.movement.amphibian import sea_attacks
 from caedes_bot.rules.movement.blitz import (
     BlitzOn,
     BlitzStop,
     blitz_destinations,
     pending_blitz,
 )
-from caedes_bot.rules.state import BlitzDetail, Step
+from caedes_bot.rules.state import BlitzDetail, GameState, Step
 from caedes_bot.rules.undo import UndoLastOrder
 from caedes_bot.ui import views
 
@@ -269,6 +271,26 @@ def _place_part(origin: str) -> str:
     return origin.split("@")[-1] if "@" in origin else origin
 
 
+def _move_destination(
+    state: GameState, ruleset: Ruleset, faction: str, start: str, text: str
+) -> str:
+    """Where ``/move`` goes: a province, or a sea zone that one of the faction's Amphibian
+    units in ``start`` may attack (R-ATTR-AMPH-02); any other sea zone is refused
+    (R-MOVE-09)."""
+    try:
+        space = resolve_space(ruleset, text, rule="R-MOVE-01")
+    except RuleViolation:
+        space = None
+    own = (u for u in state.peek_units_of(faction) if u.location == start)
+    if (
+        space is not None
+        and ruleset.map.is_sea(space)
+        and any(space in sea_attacks(state, ruleset, u) for u in own)
+    ):
+        return space
+    return resolve_province(ruleset, text, at_sea=AT_SEA)
+
+
 class MoveCog(PlayCog):
     """``/move``."""
 
@@ -298,7 +320,7 @@ class MoveCog(PlayCog):
         seat = await seat_for_command(interaction, faction)
         ruleset = seat.ruleset
         start = resolve_province(ruleset, _place_part(origin), at_sea=AT_SEA)
-        destination = resolve_province(ruleset, to, at_sea=AT_SEA)
+        destination = _move_destination(seat.state, ruleset, seat.faction, start, to)
         ids = pick_units(seat.state, ruleset, seat.faction, start, parse_units(units), destination)
         route = parse_via(ruleset, via)
         await seat.give(MoveUnits(seat.faction, ids, destination, terrain, route))

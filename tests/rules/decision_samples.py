@@ -1,6 +1,6 @@
 """Pending decisions for tests: small builders and hypothesis strategies, one per kind
 (casualties R-COMBAT-06, press_or_withdraw R-COMBAT-08 and R-COMBAT-09, upkeep_disband
-R-UPK-03, summons R-MAGIC-SUMM-01, blitz R-ATTR-BLITZ-02)."""
+R-UPK-03, summons R-MAGIC-SUMM-01, blitz R-ATTR-BLITZ-02, come_ashore R-ATTR-AMPH-02)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from caedes_bot.rules.state import (
     BattleAction,
     BlitzDetail,
     CasualtiesDetail,
+    ComeAshoreDetail,
     CasualtyCandidate,
     CombatStep,
     DecisionDetail,
@@ -151,6 +152,15 @@ blitz_details = st.builds(
     default=st.just(()),
 )
 
+ashore_details = st.builds(
+    ComeAshoreDetail,
+    after_battle=_ids,
+    space=_codes,
+    units=_id_tuples,
+    choices=st.lists(_codes, max_size=4).map(tuple),
+    default=st.just(()),
+)
+
 _rounds = st.integers(min_value=1, max_value=50)
 
 declaration_details = st.builds(
@@ -225,6 +235,7 @@ STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.UPKEEP_DISBAND: upkeep_details,
     DecisionKind.SUMMONS: summons_details,
     DecisionKind.BLITZ: blitz_details,
+    DecisionKind.COME_ASHORE: ashore_details,
     DecisionKind.DECLARE_ACTIONS: declaration_details,
     DecisionKind.ILLUSION_REROLL: reroll_details,
     DecisionKind.ENCHANT_VICTIM: enchant_details,

@@ -118,7 +118,7 @@ def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[Mov
         raise IllegalMove(
             f"Infantry and cavalry never enter a sea zone ({name}) over land.",
             rule="R-MOVE-09",
-            allowed="move to a province; sea travel by ship is not built yet",
+            allowed="move to a province; at sea, land units go aboard ships (/embark)",
         )
     _check_terrain(ruleset, destination, terrain)
     plans: list[MovePlan] = []
