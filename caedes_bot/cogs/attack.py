@@ -36,7 +36,16 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.events import BattleEnded, BattleRoundEnded
 from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import CasualtiesDetail, GameState
+from caedes_bot.rules.movement.amphibian import ComeAshore
+from caedes_bot.rules.movement.blitz import BlitzOn, BlitzStop
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import (
+    BlitzDetail,
+    CasualtiesDetail,
+    ComeAshoreDetail,
+    GameState,
+    PendingDecision,
+)
 from caedes_bot.service import Expect, StaleOrder, SubmitResult
 from caedes_bot.ui import battle_magic, views
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
@@ -47,6 +56,10 @@ RULE_OF_ACTION = {
     "press": "R-COMBAT-08",
     "withdraw": "R-COMBAT-08",
     "seaward": "R-ATTR-AMPH-03",
+    "blitz": "R-ATTR-BLITZ-02",
+    "stop": "R-ATTR-BLITZ-02",
+    "ashore": "R-ATTR-AMPH-02",
+    "home": "R-ATTR-AMPH-02",
     "declare": "R-COMBAT-12",
     "confirm": "R-COMBAT-12",
     "illusion": "R-MAGIC-ILL-01",
@@ -98,13 +111,18 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     expect = Expect(
         decision_id=decision_id,
         via="button"
-        if ref.action in ("press", "withdraw", "default", "keep", "confirm")
+        if ref.action in ("press", "withdraw", "default", "keep", "confirm", "stop", "home")
         else "choice",
         rule=RULE_OF_ACTION.get(ref.action, "R-COMBAT-06"),
     )
     expect.check(state, ruleset)
     decision = next(d for d in state.pending if d.id == decision_id)
     seat = await seat_for_faction(interaction, ref.campaign_id, decision.faction)
+    after = _after_battle_order(decision, ref.action, ref.values, ruleset)
+    if after is not None:
+        order_after, head_after = after
+        await seat.give(order_after, expect=expect, headline=head_after, news=news_of(ruleset))
+        return
     magic = battle_magic.order_for(decision, ref.action, ref.parts, ref.values)
     if magic is not None:
         magic_order, headline = magic
@@ -136,6 +154,30 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
         chosen = kind_counts(ruleset, [kinds.get(u, "?") for u in ids])
         head = f"Casualties chosen: {chosen} (R-COMBAT-06)."
     await seat.give(order, expect=expect, headline=head, news=news_of(ruleset))
+
+
+def _after_battle_order(
+    decision: PendingDecision, action: str, values: Sequence[str], ruleset: Ruleset
+) -> tuple[Order, str] | None:
+    """The order of a click on a won battle's message: blitz on or stop (R-ATTR-BLITZ-02), go
+    ashore or back (R-ATTR-AMPH-02); ``None`` for other controls. The order names the decision,
+    so the rules refuse it if another is pending by then."""
+    detail = decision.detail
+    faction = decision.faction
+    if isinstance(detail, BlitzDetail) and action == "blitz":
+        where = space_name(ruleset, values[0])
+        order: Order = BlitzOn(faction, detail.units, values[0], decision=decision.id)
+        return order, f"Your blitz units move on to {where} (R-ATTR-BLITZ-02)."
+    if isinstance(detail, BlitzDetail) and action == "stop":
+        return BlitzStop(faction, decision=decision.id), "Your blitz stops (R-ATTR-BLITZ-02)."
+    if isinstance(detail, ComeAshoreDetail) and action in ("ashore", "home"):
+        place = values[0] if action == "ashore" else None
+        where = space_name(ruleset, place) if place else "where they came from"
+        return (
+            ComeAshore(faction, place, decision=decision.id),
+            f"Your Amphibian units go ashore: {where} (R-ATTR-AMPH-02).",
+        )
+    return None
 
 
 async def on_change(interaction: discord.Interaction, ref: views.ComponentRef) -> None:

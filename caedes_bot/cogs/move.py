@@ -182,16 +182,20 @@ async def on_move_component(interaction: discord.Interaction, ref: views.Compone
 
 
 def blitz_order(
-    seat: Seat, destination: str | None, via: tuple[str, ...] = ()
+    seat: Seat,
+    destination: str | None,
+    via: tuple[str, ...] = (),
+    decision_id: int | None = None,
 ) -> BlitzOn | BlitzStop:
     """Move the units of the pending blitz on to ``destination``, or stop them (``None``)
-    (R-ATTR-BLITZ-02)."""
+    (R-ATTR-BLITZ-02). ``decision_id``: the decision the control was drawn for; the rules
+    refuse the order if another is pending now (a double click after a later battle)."""
     if destination is None:
-        return BlitzStop(seat.faction)
+        return BlitzStop(seat.faction, decision=decision_id)
     decision = pending_blitz(seat.state, seat.faction)
     detail = decision.detail if decision is not None else None
     units = detail.units if isinstance(detail, BlitzDetail) else ()
-    return BlitzOn(seat.faction, tuple(units), destination, None, via)
+    return BlitzOn(seat.faction, tuple(units), destination, None, via, decision=decision_id)
 
 
 async def _unit_autocomplete(

@@ -198,7 +198,8 @@ async def on_panel(interaction: discord.Interaction, ref: views.ComponentRef) ->
         await odds_panel(seat)
     elif ref.action in ("blitz", "stop"):
         seat.require_own()
-        await seat.give(blitz_order(seat, ref.values[0] if ref.action == "blitz" else None))
+        place = ref.values[0] if ref.action == "blitz" else None
+        await seat.give(blitz_order(seat, place, decision_id=int(ref.parts[4])))
     elif ref.action in ("ashore", "home"):  # R-ATTR-AMPH-02: the decision's id is part 4
         seat.require_own()
         place = ref.values[0] if ref.action == "ashore" else None

@@ -65,7 +65,16 @@ from caedes_bot.rules.state import (
 )
 from caedes_bot.ui import views, wording
 from caedes_bot.ui.describe import faction_name, turn_summary
-from caedes_bot.ui.embeds import BattleHistory, battle_message, decision_text, timestamp, turn_panel
+from caedes_bot.ui.embeds import (
+    AFTER_BATTLE_ANSWERED,
+    BattleHistory,
+    after_battle_components,
+    after_battle_of,
+    battle_message,
+    decision_text,
+    timestamp,
+    turn_panel,
+)
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption
 from caedes_bot.ui.text import split_message
@@ -438,7 +447,7 @@ class RichAnnouncer:
             else:
                 payload["message_key"] = battle_key(battle_id)
                 out.append(OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload))
-        return out
+        return out + _after_battle_edits(campaign.info.id, state, ruleset, before, ids)
 
     def _trade_offers(
         self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
@@ -567,6 +576,53 @@ def _from_battle(battle: Battle) -> BattleHistory:
         illusion_rules=dict(battle.illusion_rules),
         enchanted=list(battle.enchanted),
     )
+
+
+def _after_battle_edits(
+    campaign_id: int,
+    state: GameState,
+    ruleset: Ruleset,
+    before: GameState | None,
+    rendered: Sequence[int],
+) -> list[OutboxMessage]:
+    """Edits of the messages of battles that ended in earlier orders whose after-battle
+    decisions (a blitz, R-ATTR-BLITZ-02; going ashore, R-ATTR-AMPH-02) this order answered or
+    asked: the controls of what is asked now, or none, and a line saying which (the embed is
+    kept: the ended battle is no longer in the state to draw it again)."""
+    if before is None:
+        return []
+
+    def asked(st: GameState) -> dict[int, int]:
+        found = {d.id: after_battle_of(d) for d in st.pending}
+        return {d: b for d, b in found.items() if b is not None}
+
+    old, new = asked(before), asked(state)
+    if old == new:
+        return []
+    changed = {
+        b
+        for b in {*old.values(), *new.values()}
+        if {d for d, x in old.items() if x == b} != {d for d, x in new.items() if x == b}
+    }
+    out = []
+    for battle_id in sorted(changed - set(rendered)):
+        waiting = [d for d in state.pending if after_battle_of(d) == battle_id]
+        text = (
+            "\n".join(
+                f"Waiting for {faction_name(ruleset, d.faction)}: {decision_text(ruleset, d)}"
+                for d in waiting
+            )
+            if waiting
+            else AFTER_BATTLE_ANSWERED
+        )
+        rows = views.layout(after_battle_components(campaign_id, state, ruleset, battle_id))
+        payload: dict[str, Any] = {
+            "message_key": battle_key(battle_id),
+            "content": text,
+            "components": rows,
+        }
+        out.append(OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload))
+    return out
 
 
 def battle_history(

@@ -150,8 +150,9 @@ SHAPES: Mapping[str, Shape] = {
             "undo": Action(extra=(Part.NUMBER,)),  # the undo records shown (a double click)
             "fight": Action(Value.SPACE),
             "odds": BUTTON,
-            "blitz": Action(Value.SPACE),
-            "stop": BUTTON,
+            # a blitz after a won battle (R-ATTR-BLITZ-02): the decision's id
+            "blitz": Action(Value.SPACE, extra=(Part.NUMBER,)),
+            "stop": Action(extra=(Part.NUMBER,)),
             # Amphibian units that won at sea (R-ATTR-AMPH-02): the decision's id
             "ashore": Action(Value.SPACE, extra=(Part.NUMBER,)),
             "home": Action(extra=(Part.NUMBER,)),
@@ -164,6 +165,12 @@ SHAPES: Mapping[str, Shape] = {
             "press": BUTTON,
             "withdraw": BUTTON,
             "seaward": Action(Value.SPACE),  # a retreat by sea (R-ATTR-AMPH-03)
+            # after a won battle: blitz on or stop (R-ATTR-BLITZ-02), go ashore or home
+            # (R-ATTR-AMPH-02); the decision is the one in the object
+            "blitz": Action(Value.SPACE),
+            "stop": BUTTON,
+            "ashore": Action(Value.SPACE),
+            "home": BUTTON,
             "default": BUTTON,
             "pick": Action(Value.CASUALTY),
             # battle magic (R-COMBAT-12, R-MAGIC-ILL-01, R-MAGIC-ENCH-01): ui/battle_magic.py

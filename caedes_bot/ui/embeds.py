@@ -162,6 +162,10 @@ ASHORE_PLACEHOLDER = "Go ashore at…"
 ASHORE_HOME = "Back where they came from"
 #: The battle message's select of a retreat by sea (R-ATTR-AMPH-03).
 SEAWARD_PLACEHOLDER = "Withdraw; Amphibians retreat by sea to…"
+#: A won battle's message once what it led to (a blitz, a landing) is answered.
+AFTER_BATTLE_ANSWERED = (
+    "After this battle nothing more is asked: the blitz or the landing is settled."
+)
 
 #: The turn panel's button of step 6 that takes back the last order (``/undo``).
 UNDO_BUTTON = "Undo last move"
@@ -355,14 +359,18 @@ def panel_components(
     ashore = amphibian.pending_ashore(state, faction) if step is Step.COMBAT else None
     reach = blitz.blitz_destinations(state, ruleset, faction) if step is Step.COMBAT else {}
     if ashore is not None:
-        items += ashore_components(campaign_id, ruleset, obj, ashore)
+        items += ashore_components(campaign_id, ruleset, [*obj, ashore.id], ashore)
     elif reach:  # R-ATTR-BLITZ-02: the units that won may move on, or stop
         options = [
             views.option(space_name(ruleset, s) + (" - starts a battle" if attack else ""), s)
             for s, attack in sorted(reach.items(), key=lambda kv: space_name(ruleset, kv[0]))
         ][:25]
-        items.append(views.select(cid("blitz"), options, placeholder=BLITZ_PLACEHOLDER))
-        items.append(views.button(cid("stop"), BLITZ_STOP, style="secondary"))
+        asked = blitz.pending_blitz(state, faction)
+        number = asked.id if asked is not None else 0
+        blitz_id = views.custom_id(campaign_id, [*obj, number], "blitz")
+        items.append(views.select(blitz_id, options, placeholder=BLITZ_PLACEHOLDER))
+        stop_id = views.custom_id(campaign_id, [*obj, number], "stop")
+        items.append(views.button(stop_id, BLITZ_STOP, style="secondary"))
     elif step is Step.COMBAT and state.battle is None and state.battles_due:
         options = [
             views.option(FIGHT_OPTION.format(place=space_name(ruleset, s)), s)
@@ -835,6 +843,17 @@ def battle_message(
         )
     rows: list[JSON] = []
     if history.ended is not None:
+        after = [d for d in state.pending if after_battle_of(d) == history.id]
+        if after:
+            embed.add_field(
+                name="Waiting for",
+                value="\n".join(
+                    f"{faction_name(ruleset, d.faction)}: {decision_text(ruleset, d)}"
+                    for d in after
+                ),
+                inline=False,
+            )
+            rows = views.layout(after_battle_components(campaign_id, state, ruleset, history.id))
         ended = history.ended
         owner = faction_name(ruleset, ended.owner) if ended.owner else "nobody"
         survivors = (
@@ -867,6 +886,50 @@ def battle_message(
     return fit_embed(embed), rows
 
 
+def after_battle_of(decision: PendingDecision) -> int | None:
+    """The battle a decision asked after it ended belongs to: a blitz (R-ATTR-BLITZ-02) or
+    Amphibian units going ashore (R-ATTR-AMPH-02); ``None`` for any other."""
+    detail = decision.detail
+    if isinstance(detail, BlitzDetail | ComeAshoreDetail):
+        return detail.after_battle
+    return None
+
+
+def after_battle_components(
+    campaign_id: int, state: GameState, ruleset: Ruleset, battle_id: int
+) -> list[JSON]:
+    """The controls a battle message keeps after battle ``battle_id`` ended, while a decision
+    it led to is pending: **Blitz on to…** and **Stop the blitz** (R-ATTR-BLITZ-02), or
+    **Go ashore at…** and **Back where they came from** (R-ATTR-AMPH-02). Each names its
+    decision (``dec.<id>``), so a click after it was answered, or on an earlier blitz's
+    controls after a second battle, changes nothing."""
+    items: list[JSON] = []
+    for decision in state.pending:
+        if after_battle_of(decision) != battle_id:
+            continue
+        obj: list[object] = ["dec", decision.id]
+        if isinstance(decision.detail, ComeAshoreDetail):
+            items += ashore_components(campaign_id, ruleset, obj, decision)
+            continue
+        reach = blitz.blitz_destinations(state, ruleset, decision.faction)
+        options = [
+            views.option(space_name(ruleset, s) + (" - starts a battle" if attack else ""), s)
+            for s, attack in sorted(reach.items(), key=lambda kv: space_name(ruleset, kv[0]))
+        ][:25]
+        if options:
+            items.append(
+                views.select(
+                    views.custom_id(campaign_id, obj, "blitz"),
+                    options,
+                    placeholder=BLITZ_PLACEHOLDER,
+                )
+            )
+        items.append(
+            views.button(views.custom_id(campaign_id, obj, "stop"), BLITZ_STOP, style="secondary")
+        )
+    return items
+
+
 def _standing_text(ruleset: Ruleset, history: BattleHistory) -> str:
     factions = list(
         dict.fromkeys([*(o.faction for o in history.standing), *history.illusion_rules])
@@ -880,16 +943,15 @@ def _standing_text(ruleset: Ruleset, history: BattleHistory) -> str:
 
 
 def ashore_components(
-    campaign_id: int, ruleset: Ruleset, obj: Sequence[object], decision: PendingDecision
+    campaign_id: int, ruleset: Ruleset, where: Sequence[object], decision: PendingDecision
 ) -> list[JSON]:
-    """The turn panel's controls of a ``come_ashore`` decision (R-ATTR-AMPH-02): a select of
-    where the units may go ashore and a button sending each back where it came from (the
-    default). Both carry the decision's id, so a click meant for an earlier landing (a double
-    click after a later battle at sea) is refused."""
+    """The controls of a ``come_ashore`` decision (R-ATTR-AMPH-02), on the turn panel or the
+    battle message (object ``where``, which names the decision): a select of where the units
+    may go ashore and a button sending each back where it came from (the default). Both name
+    the decision, so a click meant for an earlier landing is refused."""
     detail = decision.detail
     assert isinstance(detail, ComeAshoreDetail)
     items: list[JSON] = []
-    where = [*obj, decision.id]
     if detail.choices:
         options = [views.option(space_name(ruleset, p), p) for p in detail.choices][:25]
         items.append(

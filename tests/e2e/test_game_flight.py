@@ -10,11 +10,21 @@ not border Harrowgate. Rule IDs: R-ATTR-FLY-01, R-MOVE-02, R-MOVE-01.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 from caedes_bot.gamedata.model import Ruleset, Scenario, ScenarioFaction, ScenarioUnit
 from tests.e2e.conftest import MakeBot
-from tests.e2e.gameplay import QueuedDice, Table, battle, control, panel, staffed_campaign
+from tests.e2e.gameplay import (
+    QueuedDice,
+    Table,
+    battle,
+    control,
+    custom_ids,
+    option_values,
+    panel,
+    staffed_campaign,
+)
 from tests.fakediscord import FakeDiscord, FakeUser, message_text
 
 
@@ -129,4 +139,46 @@ async def test_blitz_knights_take_a_province_and_attack_the_next(
     assert "Sarnath Fields is held by" in message_text(over)
     status = await fake.slash(rider, "province", name="Kestrel Downs", channel=daw)
     assert "Dawnians" in status.text
+    dice.assert_used_up()
+
+
+async def test_blitz_from_the_battle_message_and_a_double_click_after_the_second_battle(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-ATTR-BLITZ-02: after the Knights win at Kestrel Downs (dice 1 and 9) the battle
+    message itself asks whether they blitz on: a **Blitz on to…** select (Sarnath Fields, a
+    battle) and **Stop the blitz**. Choosing Sarnath Fields there fights that battle at once
+    (dice 2 and 8: won again). The same select clicked again on the first message, as it was
+    drawn (a double click arriving after the second battle), is refused privately and changes
+    nothing: no die is rolled, the Knights stay in Sarnath Fields, and the first message no
+    longer offers the blitz."""
+    dice = QueuedDice()
+    shipped = _flight(ruleset, rider="U-DAW-04", second=True)
+    await make_bot(service_options={"dice_factory": dice.factory()}, ruleset=shipped)
+    rider = fake.players[0]
+    table = await staffed_campaign(fake, scenario="flight", seats={"DAW": rider})
+    daw = table.thread("DAW")
+    await _to_step_6(fake, table, rider)
+    where: dict[str, str] = {"from": "Harrowgate"}
+    await fake.slash(rider, "move", units="all", to="Kestrel Downs", channel=daw, **where)
+    await fake.slash(rider, "done", channel=daw)
+
+    dice.push(1, 9)
+    await fake.slash(rider, "attack", province="Kestrel Downs", channel=daw)
+    first = await battle(fake, table, "Kestrel Downs", showing="The attacker won")
+    assert "Blitz on to…" in str(first["components"]) and control(first, "stop")
+    assert "sarnath-fields" in option_values(first, "blitz")
+    drawn = copy.deepcopy(first)
+
+    dice.push(2, 8)
+    onward = await fake.select(rider, first, control(first, "blitz"), ["sarnath-fields"])
+    assert "move on to Sarnath Fields" in onward.text
+    await battle(fake, table, "Sarnath Fields", showing="The attacker won")
+    settled = await battle(fake, table, "Kestrel Downs", showing="nothing more is asked")
+    assert not custom_ids(settled)
+
+    again = await fake.select(rider, drawn, control(drawn, "blitz"), ["sarnath-fields"])
+    assert again.ephemeral and "R-ATTR-BLITZ-02" in again.text
+    status = await fake.slash(rider, "province", name="Sarnath Fields", channel=daw)
+    assert "Dawnian Knights" in status.text
     dice.assert_used_up()

@@ -58,6 +58,9 @@ class BlitzOn(Order):
         unit_ids: units of the pending ``blitz`` decision; all or none move.
         destination: a province id.
         terrain, via: as in :class:`~caedes_bot.rules.movement.MoveUnits`.
+        decision: the ``blitz`` decision the member answered (the controls carry it); refused
+            if another is pending now, so a double click after a second battle does not move
+            the units on again. ``None`` (``/blitz``): not checked.
     """
 
     label = "Blitzing on"
@@ -66,13 +69,17 @@ class BlitzOn(Order):
     destination: str
     terrain: str | None = None
     via: tuple[str, ...] = ()
+    decision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class BlitzStop(Order):
-    """The blitz units of the pending ``blitz`` decision stay where they are (R-ATTR-BLITZ-02)."""
+    """The blitz units of the pending ``blitz`` decision stay where they are (R-ATTR-BLITZ-02).
+    ``decision``: as in :class:`BlitzOn`."""
 
     label = "Stopping the blitz"
+
+    decision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +181,30 @@ def pending_blitz(state: GameState, faction: str) -> PendingDecision | None:
     )
 
 
+def _answered(state: GameState, faction: str, decision_id: int | None) -> PendingDecision:
+    """The pending ``blitz`` decision an order answers (R-ATTR-BLITZ-02).
+
+    Raises:
+        IllegalCombat: none is pending, or another than ``decision_id`` (a click on controls
+            drawn for an earlier blitz); nothing changes.
+    """
+    decision = pending_blitz(state, faction)
+    if decision is None or not isinstance(decision.detail, BlitzDetail):
+        raise IllegalCombat(
+            "No blitz waits for your units now.",
+            rule="R-ATTR-BLITZ-02",
+            allowed="stop or move on only when the bot asks, after a battle your blitz units won",
+        )
+    if decision_id is not None and decision_id != decision.id:
+        raise IllegalCombat(
+            "That blitz was answered already; nothing changed (a double click, or controls "
+            "drawn before a later battle).",
+            rule="R-ATTR-BLITZ-02",
+            allowed="the blitz controls drawn after the latest battle",
+        )
+    return decision
+
+
 def _drop(state: GameState, decision: PendingDecision) -> None:
     state.pending = [d for d in state.pending if d.id != decision.id]
 
@@ -208,18 +239,13 @@ def handle_blitz_on(state: GameState, order: Order, ruleset: Ruleset, dice: Dice
     an empty province with movement left asks again (R-ATTR-BLITZ-02).
 
     Raises:
-        IllegalCombat: no ``blitz`` decision waits for the faction.
+        IllegalCombat: no ``blitz`` decision waits for the faction, or not ``order.decision``.
         RuleViolation: a unit not offered; IllegalMove: a unit cannot reach the destination.
     """
     assert isinstance(order, BlitzOn)
-    decision = pending_blitz(state, order.faction)
-    if decision is None or not isinstance(decision.detail, BlitzDetail):
-        raise IllegalCombat(
-            "No blitz waits for your units now.",
-            rule="R-ATTR-BLITZ-02",
-            allowed="blitz only after a battle your blitz units won, with movement left",
-        )
+    decision = _answered(state, order.faction, order.decision)
     detail = decision.detail
+    assert isinstance(detail, BlitzDetail)
     if not order.unit_ids or not set(order.unit_ids) <= set(detail.units):
         offered = ", ".join(f"#{u}" for u in detail.units)
         raise RuleViolation(
@@ -257,18 +283,14 @@ def handle_blitz_stop(state: GameState, order: Order, ruleset: Ruleset, dice: Di
     """Apply :class:`BlitzStop` (R-ATTR-BLITZ-02).
 
     Raises:
-        IllegalCombat: no ``blitz`` decision waits for the faction.
+        IllegalCombat: no ``blitz`` decision waits for the faction, or not ``order.decision``.
     """
     assert isinstance(order, BlitzStop)
-    decision = pending_blitz(state, order.faction)
-    if decision is None or not isinstance(decision.detail, BlitzDetail):
-        raise IllegalCombat(
-            "No blitz waits for your units now.",
-            rule="R-ATTR-BLITZ-02",
-            allowed="stop or move on only when the bot asks, after a battle your blitz units won",
-        )
+    decision = _answered(state, order.faction, order.decision)
+    detail = decision.detail
+    assert isinstance(detail, BlitzDetail)
     _drop(state, decision)
-    return [BlitzEnded(order.faction, decision.detail.space, decision.detail.units)]
+    return [BlitzEnded(order.faction, detail.space, detail.units)]
 
 
 def stop_by_default(
