@@ -492,7 +492,9 @@ class OutboxDispatcher:
 
 def superseding_edit(rows: Sequence[OutboxRecord], index: int) -> OutboxRecord | None:
     """The newest later edit of the same message in ``rows`` (one queue's pending rows, in
-    order) that supersedes the edit ``rows[index]``, or ``None``. A post that ``replaces``
+    order) that supersedes the edit ``rows[index]``, or ``None``. A later edit without
+    ``embeds`` (a won battle's controls once its blitz is answered) never supersedes one with
+    them: the embed it carries is still owed. A post that ``replaces``
     the message's key (or is posted under it) ends the search: the edits before it are meant
     for the message posted before."""
     record = rows[index]
@@ -507,5 +509,7 @@ def superseding_edit(rows: Sequence[OutboxRecord], index: int) -> OutboxRecord |
         ):
             break
         if later.kind is OutboxKind.EDIT and later.payload.get("message_key") == key:
+            if "embeds" in record.payload and "embeds" not in later.payload:
+                continue  # it changes the text and controls only: the embed is still owed
             newest = later
     return newest

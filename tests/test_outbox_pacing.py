@@ -172,3 +172,39 @@ async def test_edits_not_marked_paced_go_at_once(
         await _queue(db, cid, [_edit(f"panel v{n}", "panel:1")])
         assert await dispatcher.run_once() >= 1
         assert await _battles_texts(service, discord, cid) == [f"panel v{n}"]
+
+
+def test_an_edit_of_text_and_controls_only_never_supersedes_an_embed() -> None:
+    """R-ATTR-BLITZ-02 (decision 0015): a won battle's result (an edit with its embed) and,
+    queued behind it, the edit that takes the blitz controls away once answered (text and
+    controls only): both are owed, since the second does not carry the embed; a full edit
+    after them supersedes both."""
+    from caedes_bot.domain.records import OutboxRecord
+    from caedes_bot.outbox import superseding_edit
+
+    def row(n: int, payload: dict[str, Any]) -> OutboxRecord:
+        return OutboxRecord(
+            id=n,
+            campaign_id=1,
+            channel_key=BATTLES,
+            kind=OutboxKind.EDIT,
+            payload={"message_key": "battle:1", **payload},
+            dedupe_key=None,
+            nonce=f"n{n}",
+            status=OutboxStatus.PENDING,
+            attempts=0,
+            next_attempt_at=T0,
+            last_error=None,
+            delivered_at=None,
+            discord_message_id=None,
+            result=None,
+            depends_on=None,
+            created_at=T0,
+        )
+
+    full = row(1, {"embeds": [{"title": "Battle"}], "components": []})
+    partial = row(2, {"content": "answered", "components": []})
+    assert superseding_edit([full, partial], 0) is None
+    later = row(3, {"embeds": [{"title": "Battle"}], "components": []})
+    rows = [full, partial, later]
+    assert superseding_edit(rows, 0) is later and superseding_edit(rows, 1) is later

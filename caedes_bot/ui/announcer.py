@@ -620,6 +620,7 @@ def _after_battle_edits(
             "message_key": battle_key(battle_id),
             "content": text,
             "components": rows,
+            "paced": True,  # written in turn with the battle's own edits (decision 0015)
         }
         out.append(OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload))
     return out
