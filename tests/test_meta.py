@@ -111,7 +111,9 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
             "mv",
             "pact",
             "panel",
+            "sh",
             "sum",
+            "sv",
             "trade",
         ]
     finally:

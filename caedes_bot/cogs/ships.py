@@ -6,17 +6,39 @@ each option offers only what is legal now: ships that can still sail and the wat
 reach (attacks marked), units that can board and the ships with room for them, units aboard
 and the provinces they can land in (amphibious assaults marked). The rules check everything
 again (:mod:`caedes_bot.rules.ships`, :mod:`caedes_bot.rules.cargo`).
+
+The turn panel's **Ships…** button (step 6) opens the same orders privately: a select of the
+faction's ships that can do something, then, for the ship chosen, **Sail to…**, **Take aboard…**
+and **Land the cargo at…** selects. A sail destination may be a river edge, whose id does not
+fit a select value's grammar, so the sail select sends the destination's place in the list
+the rules give (:func:`~caedes_bot.rules.ships.sail_destinations`, in id order), and its
+custom id carries a digest of that list: a click after the list changed (the ship sailed, a
+restart with a changed board) is refused and the menu is drawn again, never read against
+another list (decision 0016). Everything the controls need is in their custom ids, so they
+work after a restart like the others.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from caedes_bot.cogs._play import PlayCog, Table, add_play_cog, own_choices_for, seat_for_command
+from caedes_bot.cogs._play import (
+    PlayCog,
+    Seat,
+    Table,
+    add_play_cog,
+    answer,
+    asking,
+    own_choices_for,
+    seat_for_command,
+    seat_for_faction,
+    turn_expect,
+)
 from caedes_bot.cogs._transformers import Choice, resolve_own_unit, resolve_province
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.cogs.move import TERRAINS
@@ -24,8 +46,9 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.gamedata.names import contains
 from caedes_bot.rules import cargo, ships
 from caedes_bot.rules.errors import RuleViolation
-from caedes_bot.rules.state import GameState
-from caedes_bot.service import Expect
+from caedes_bot.rules.state import GameState, Step, Unit
+from caedes_bot.service import Expect, StaleOrder
+from caedes_bot.ui import views
 from caedes_bot.ui.describe import space_name, unit_label
 from caedes_bot.ui.fleet import ship_label
 
@@ -271,6 +294,171 @@ class ShipsCog(PlayCog):
         return await own_choices_for(interaction, make)
 
 
+# --------------------------------------------------------------------------- the Ships… menu
+
+
+def _digest(destinations: list[str]) -> int:
+    """A short number that changes when the list of sail destinations changes."""
+    return zlib.crc32("|".join(destinations).encode()) % 1_000_000_000
+
+
+def _boarders(state: GameState, ruleset: Ruleset, ship: Unit) -> list[Unit]:
+    """The faction's units that may go aboard ``ship`` now (R-MOVE-14, R-MOVE-15)."""
+    return [
+        u
+        for u in state.peek_units_of(ship.owner)
+        if any(s.id == ship.id for s in cargo.ships_to_board(state, ruleset, u))
+    ]
+
+
+def _landings(state: GameState, ruleset: Ruleset, ship: Unit) -> dict[str, bool]:
+    """Where every unit aboard ``ship`` may land together now, each ``True`` for an amphibious
+    assault (R-MOVE-15..17)."""
+    found: dict[str, bool] | None = None
+    for unit in ships.cargo_of(state, ship.id):
+        here = cargo.landing_places(state, ruleset, unit)
+        found = here if found is None else {p: a for p, a in found.items() if p in here}
+    return found or {}
+
+
+def _busy(state: GameState, ruleset: Ruleset, ship: Unit) -> bool:
+    return bool(
+        ships.sail_destinations(state, ruleset, ship)
+        or _boarders(state, ruleset, ship)
+        or _landings(state, ruleset, ship)
+    )
+
+
+def ship_rows(seat: Seat) -> list[views.JSON]:
+    """The first select of "Ships…": the faction's ships that can sail, take units aboard or
+    land their cargo now."""
+    st, rs = seat.state, seat.ruleset
+    found = [
+        (ship_label(st, rs, u), str(u.id))
+        for u in st.peek_units_of(seat.faction)
+        if ships.is_ship(rs, u) and _busy(st, rs, u)
+    ][:_MAX]
+    cid = views.custom_id(seat.campaign_id, ["sh", seat.faction, st.round], "ship")
+    return views.select_rows(cid, views.options(found), placeholder="Which ship…")
+
+
+#: "Ships…" opened: which ship?
+ships_menu = asking(
+    ship_rows,
+    "Which ship? (R-MOVE-18, R-MOVE-15)",
+    "None of your ships can sail, take units aboard or land them now.",
+)
+
+
+def ship_menu(seat: Seat, ship: Unit) -> tuple[str, list[views.JSON]]:
+    """The second step of "Ships…": where ``ship`` may sail (R-MOVE-18), who may go aboard
+    (R-MOVE-14, R-MOVE-15) and where its cargo may land (R-MOVE-15..17)."""
+    st, rs = seat.state, seat.ruleset
+    destinations = list(ships.sail_destinations(st, rs, ship).items())
+    obj = ["sv", seat.faction, st.round, ship.id, _digest([d for d, _ in destinations])]
+    items: list[views.JSON] = []
+    if destinations:
+        options = [
+            views.option(space_name(rs, d) + (" - attack" if plan.attack else ""), str(n))
+            for n, (d, plan) in enumerate(destinations)
+        ][:_MAX]
+        items.append(
+            views.select(
+                views.custom_id(seat.campaign_id, obj, "sail"), options, placeholder="Sail to…"
+            )
+        )
+    boarders = _boarders(st, rs, ship)[:_MAX]
+    if boarders:
+        options = [
+            views.option(unit_label(rs, u.id, u.kind, u.location), str(u.id)) for u in boarders
+        ]
+        items.append(
+            views.select(
+                views.custom_id(seat.campaign_id, obj, "board"),
+                options,
+                placeholder="Take aboard…",
+                min_values=1,
+                max_values=len(options),
+            )
+        )
+    landings = _landings(st, rs, ship)
+    if landings:
+        options = [
+            views.option(space_name(rs, p) + (" - amphibious assault" if a else ""), p)
+            for p, a in landings.items()
+        ][:_MAX]
+        items.append(
+            views.select(
+                views.custom_id(seat.campaign_id, obj, "land"),
+                options,
+                placeholder="Land the cargo at…",
+            )
+        )
+    text = ship_label(st, rs, ship) + "."
+    if not items:
+        text += " It can do nothing more this turn."
+    return text, views.layout(items)
+
+
+def _ship_of(seat: Seat, ship_id: int) -> Unit:
+    ship = seat.state.units.get(str(ship_id))
+    if ship is None or ship.owner != seat.faction or not ships.is_ship(seat.ruleset, ship):
+        raise StaleOrder(
+            "That ship is no longer yours on the board; nothing was done.",
+            rule="R-MOVE-18",
+            allowed="open Ships… on the turn panel again",
+        )
+    return ship
+
+
+async def on_ship_component(interaction: discord.Interaction, ref: views.ComponentRef) -> None:
+    """A ship chosen in "Ships…" (``sh``): its orders; or one of them (``sv``): sail, take
+    aboard, land (R-MOVE-14..18)."""
+    faction, round_no = ref.parts[1], ref.parts[2]
+    seat = await seat_for_faction(interaction, ref.campaign_id, faction)
+    seat.require_own()
+    expect = turn_expect(faction, round_no, Step.MOVE)
+    seat.check(expect)
+    if ref.kind == "sh":
+        text, rows = ship_menu(seat, _ship_of(seat, int(ref.values[0])))
+        await answer(interaction, text, rows, update=True)
+        return
+    ship = _ship_of(seat, int(ref.parts[3]))
+
+    def again(new: Seat) -> tuple[str, list[views.JSON]]:
+        return (
+            ship_menu(new, new.state.unit(ship.id))
+            if str(ship.id) in new.state.units
+            else (
+                "",
+                [],
+            )
+        )
+
+    if ref.action == "sail":
+        destinations = list(ships.sail_destinations(seat.state, seat.ruleset, ship))
+        index = int(ref.values[0])
+        if _digest(destinations) != int(ref.parts[4]) or index >= len(destinations):
+            text, rows = ship_menu(seat, ship)
+            await answer(
+                interaction,
+                "Where the ship can sail has changed since this menu was drawn; nothing was "
+                f"done. Choose again (R-MOVE-18).\n\n{text}",
+                rows,
+                update=True,
+            )
+            return
+        order: ships.SailShips | cargo.Embark | cargo.Disembark = ships.SailShips(
+            faction, (ship.id,), destinations[index]
+        )
+    elif ref.action == "board":
+        order = cargo.Embark(faction, tuple(int(v) for v in ref.values), ship.id)
+    else:
+        aboard = tuple(u.id for u in ships.cargo_of(seat.state, ship.id))
+        order = cargo.Disembark(faction, aboard, ref.values[0])
+    await seat.give(order, expect=expect, then=again, update=True)
+
+
 async def setup(bot: commands.Bot) -> None:
-    """Extension entry point."""
-    await add_play_cog(bot, ShipsCog)
+    """Extension entry point: the commands and the controls of the "Ships…" menu."""
+    await add_play_cog(bot, ShipsCog, {"sh": on_ship_component, "sv": on_ship_component})

@@ -42,6 +42,7 @@ from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status
 from caedes_bot.cogs.move import blitz_order, move_menu
 from caedes_bot.cogs.muster import muster_menu
 from caedes_bot.cogs.odds import odds_panel
+from caedes_bot.cogs.ships import ships_menu
 from caedes_bot.rules import upkeep, upkeep_marks
 from caedes_bot.rules.movement.amphibian import ComeAshore
 from caedes_bot.rules.state import PendingDecision, Step, UpkeepDisbandDetail
@@ -169,6 +170,7 @@ MENUS: dict[str, tuple[Step | None, Menu]] = {
     "disband": (None, disband_menu),
     "buy": (Step.BUY, buy_menu),
     "move": (Step.MOVE, move_menu),
+    "ships": (Step.MOVE, ships_menu),
     "muster": (Step.MUSTER, muster_menu),
 }
 

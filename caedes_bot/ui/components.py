@@ -146,6 +146,7 @@ SHAPES: Mapping[str, Shape] = {
             "disband": BUTTON,
             "buy": BUTTON,
             "move": BUTTON,
+            "ships": BUTTON,  # "Ships…" in step 6 (R-MOVE-14..18)
             "muster": BUTTON,
             "undo": Action(extra=(Part.NUMBER,)),  # the undo records shown (a double click)
             "fight": Action(Value.SPACE),
@@ -209,6 +210,13 @@ SHAPES: Mapping[str, Shape] = {
         {"count": Action(Value.COUNT), "to": Action(Value.SPACE)},
     ),
     "mu": Shape(_TURN, {"kind": Action(Value.KIND)}),
+    # "Ships…" of step 6 (R-MOVE-14..18): sh.<faction>.<round>, then
+    # sv.<faction>.<round>.<ship>.<digest of the sail destinations> (cogs/ships.py)
+    "sh": Shape(_TURN, {"ship": Action(Value.UNIT)}),
+    "sv": Shape(
+        (*_TURN, Part.NUMBER, Part.NUMBER),
+        {"sail": Action(Value.NUMBER), "board": Action(Value.UNIT), "land": Action(Value.SPACE)},
+    ),
     "mp": Shape((*_TURN, Part.KIND), {"to": Action(Value.SPACE)}),
     "db": Shape(_TURN, {"pick": Action(Value.UNIT), "default": Action(extra=(Part.NUMBER,))}),
     # "Disband at upkeep…": dm.<faction>.<round>.<step>; no unit chosen takes every mark back.

@@ -338,6 +338,8 @@ def upkeep_due_text(bill: upkeep.UpkeepBill) -> str:
 #: (issue 13).
 ODDS_STEPS = (Step.MOVE, Step.COMBAT)
 ODDS_BUTTON = "Odds"
+#: The step-6 turn panel's button of the faction's ships (R-MOVE-14..18; cogs/ships.py).
+SHIPS_BUTTON = "Ships…"
 
 
 def panel_components(
@@ -382,6 +384,10 @@ def panel_components(
         menu = MARKS_MENU  # R-UPK-02: units are marked in steps 1 to 4
     if menu is not None and (step is not Step.MUSTER or state.factions[faction].purchases):
         items.append(views.button(cid(menu.action), menu.label, style=menu.style, emoji=menu.emoji))
+    if step is Step.MOVE and any(
+        ruleset.kind(u.kind).base_type is BaseType.SHIP for u in state.peek_units_of(faction)
+    ):  # R-MOVE-14..18: sail, take aboard, land
+        items.append(views.button(cid("ships"), SHIPS_BUTTON, emoji="⛵"))
     if step in ODDS_STEPS:
         items.append(views.button(cid("odds"), ODDS_BUTTON))
     if step is Step.MOVE:  # takes back the last move while nothing has rolled since

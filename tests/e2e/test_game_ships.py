@@ -29,6 +29,8 @@ from tests.e2e.gameplay import (
     battle,
     control,
     custom_ids,
+    option_labels,
+    option_values,
     panel,
     panels,
     staffed_campaign,
@@ -265,4 +267,50 @@ async def test_refused_orders_at_sea_say_what_is_allowed(
         assert says in refused.text and f"({rule})" in refused.text, refused.text
         assert "\nAllowed: " in refused.text, refused.text
     assert (await fake.slash(elf, "status", channel=hel)).text == before
+    dice.assert_used_up()
+
+
+async def test_the_turn_panel_ships_an_army_and_survives_a_restart(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-MOVE-14, R-MOVE-15, R-MOVE-18: the step-6 panel's **Ships…** lists the ships that can
+    act; ship #5 chosen, **Take aboard…** puts #2 and #3 on it. The bot restarts; the same
+    menu message still works: **Sail to…** (a destination's place in the rules' list, since a
+    river edge's id does not fit a select value) takes it to the Silver Gulf, and **Land the
+    cargo at…** lands both in Silverbirch. A sail choice from the menu as drawn before the ship
+    sailed is refused and changes nothing: the list it was drawn from has changed."""
+    dice = QueuedDice()
+    runner = await make_bot(
+        service_options={"dice_factory": dice.factory()}, ruleset=_voyage(ruleset)
+    )
+    elf = fake.players[0]
+    table = await staffed_campaign(fake, scenario="voyage", seats={"HEL": elf})
+    hel = table.thread("HEL")
+    for _ in range(4):  # Trade, perhaps Redeem, then Buy wait (R-TURN-02)
+        done = await fake.slash(elf, "done", channel=hel)
+        if "Step 5 Buy is over." in done.text:
+            break
+    board = await panel(fake, table, "HEL", 1, showing="**Step 6 Move**")
+    opened = await fake.click(elf, board, control(board, "ships"))
+    assert opened.ephemeral and "Which ship?" in opened.text
+    assert option_values(opened.reply, "ship") == ["4", "5"]
+    chosen = await fake.select(elf, opened.reply, control(opened.reply, "ship"), ["5"])
+    assert {"2", "3"} <= set(option_values(chosen.reply, "board"))
+    boarded = await fake.select(elf, chosen.reply, control(chosen.reply, "board"), ["2", "3"])
+    assert "put 2 High Elven Infantry from Silverhaven aboard a ship" in boarded.text
+    menu = copy.deepcopy(boarded.reply)
+
+    await runner.stop()  # a restart: the menu's controls carry all they need
+    await make_bot(service_options={"dice_factory": dice.factory()}, ruleset=_voyage(ruleset))
+    labels = option_labels(menu, "sail")
+    gulf = next(v for v, label in labels.items() if label.startswith("Silver Gulf"))
+    drawn = copy.deepcopy(menu)  # the menu as drawn before the ship sailed
+    sailed = await fake.select(elf, menu, control(menu, "sail"), [gulf])
+    assert "sailed 1 High Elven Ship from Strait of Estlon to Silver Gulf" in sailed.text
+    stale = await fake.select(elf, drawn, control(drawn, "sail"), [gulf])
+    assert "has changed since this menu was drawn; nothing was done" in stale.text
+    landed = await fake.select(elf, sailed.reply, control(sailed.reply, "land"), ["silverbirch"])
+    assert "landed 2 High Elven Infantry from Silver Gulf in Silverbirch." in landed.text
+    status = await fake.slash(elf, "status", channel=hel)
+    assert "High Elven Ship #5 in Silver Gulf, 1 move left, empty" in status.text
     dice.assert_used_up()
