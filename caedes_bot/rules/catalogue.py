@@ -71,6 +71,7 @@ from caedes_bot.rules.movement import orders as movement_orders
 from caedes_bot.rules.movement import plans as movement_plans
 from caedes_bot.rules.movement import reach as movement_reach
 from caedes_bot.rules.movement import refusals as movement_refusals
+from caedes_bot.rules.movement import steps_table as movement_steps_table
 from caedes_bot.rules.movement import stuck as movement_stuck
 from caedes_bot.rules.odds import exact as odds_exact
 from caedes_bot.rules.odds import model as odds_model
@@ -138,6 +139,7 @@ MODULES = (
     movement_plans,
     movement_reach,
     movement_refusals,
+    movement_steps_table,
     movement_stuck,
 )
 

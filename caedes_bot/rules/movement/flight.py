@@ -21,9 +21,9 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 
 from caedes_bot.gamedata.model import Attribute, GameMap, Ruleset, Terrain
-from caedes_bot.rules.combat.arithmetic import combat_terrain_key
 from caedes_bot.rules.movement.costs import Occupation
 from caedes_bot.rules.movement.plans import MoveKind, MovePlan
+from caedes_bot.rules.movement.steps_table import kind_table
 from caedes_bot.rules.movement.stuck import blocked
 from caedes_bot.rules.state import GameState, Unit
 
@@ -116,23 +116,23 @@ def plan_flights(
     if occupation is None:
         occupation = Occupation(state, ruleset, unit.owner)
     single_choice = state.options.terrain_single_choice
+    stop = state.options.entire_move_mode == "stop_on_entry"
+    best = kind_table(ruleset, kind, single_choice, stop).best_terrain
+    provinces = game_map.provinces
+    hostile = occupation.hostile
     plans: dict[str, MovePlan] = {}
     for dest in sorted(reach):
-        path = prefix + reach[dest]
-        if dest == start or not path or dest not in game_map.provinces:
+        if dest == start or dest not in provinces:
             continue
-        province = game_map.provinces[dest]
-        if terrain is not None and terrain not in province.terrains:
+        path = prefix + reach[dest]
+        if not path:
             continue
         if terrain is not None:
+            if terrain not in provinces[dest].terrains:
+                continue
             stored: Terrain | None = terrain
-        elif single_choice and len(province.terrains) > 1:
-            stored = max(
-                province.terrains,
-                key=lambda t: (*combat_terrain_key(kind, t), -province.terrains.index(t)),
-            )
         else:
-            stored = None
+            stored = best[dest]
         plans[dest] = MovePlan(
             unit_id=unit.id,
             origin=start,
@@ -140,7 +140,7 @@ def plan_flights(
             terrain=stored,
             cost=len(path),
             entire=False,
-            attack=occupation.hostile(dest),
+            attack=hostile(dest),
             how=MoveKind.FLIGHT,
         )
     return plans

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from caedes_bot.gamedata.model import Terrain
 
@@ -21,9 +21,11 @@ class MoveKind(enum.StrEnum):
     """An Amphibian attack on units in a sea zone next to its province (R-ATTR-AMPH-02)."""
 
 
-@dataclass(frozen=True, slots=True)
-class MovePlan:
+class MovePlan(NamedTuple):
     """A legal move of one unit to one destination (what :class:`MoveUnits` carries out).
+
+    An immutable named tuple rather than a frozen dataclass: a route search makes one per
+    destination for every query, and a tuple is made in a third of the time (decision 0016).
 
     Attributes:
         unit_id: the unit.

@@ -16,6 +16,7 @@ from caedes_bot.rules.movement.costs import (
 )
 from caedes_bot.rules.movement.flight import plan_flights
 from caedes_bot.rules.movement.plans import MoveKind, MovePlan
+from caedes_bot.rules.movement.steps_table import Choice, KindTable, kind_table
 from caedes_bot.rules.movement.stuck import Stuck, blocked
 from caedes_bot.rules.state import GameState, Unit
 
@@ -60,6 +61,24 @@ def plan_moves(
         :func:`why_stuck` for the reason). Provinces are in id order.
     """
     kind = ruleset.kind(unit.kind)
+    options = state.options
+    if terrain is None and not via:  # the common question, from the precomputed steps
+        single = options.terrain_single_choice
+        stop = options.entire_move_mode == "stop_on_entry"
+        table = kind_table(ruleset, kind, single, stop)
+        left = table.allowance - unit.movement_used
+        if (
+            table.never_moves
+            or unit.aboard is not None
+            or unit.location not in table.steps
+            or unit.attacking
+            or unit.move_ended
+            or left <= 0
+        ):
+            return {}  # as blocked() says (R-MOVE-01, -22, R-ATTR-FORT-01)
+        if occupation is None:
+            occupation = Occupation(state, ruleset, unit.owner)
+        return _routes(table, unit, left, unit.movement_used == 0, stop, occupation)
     if blocked(ruleset, unit, kind) is not None:
         return {}
     remaining = remaining_movement(unit, kind)
@@ -150,6 +169,110 @@ def plan_moves(
             if dest not in best:
                 best[dest] = ((len(plan.path), 0, plan.path), plan)
     return {dest: best[dest][1] for dest in sorted(best)}
+
+
+def _routes(
+    table: KindTable,
+    unit: Unit,
+    remaining: int,
+    first_move: bool,
+    stop_on_entry: bool,
+    occupation: Occupation,
+) -> dict[str, MovePlan]:
+    """:func:`plan_moves` without a named terrain or ``via``, from the precomputed steps of
+    the unit's kind (:mod:`.steps_table`): a breadth-first search that settles each province
+    once, at the fewest steps, keeping for each the best route by the same order as the full
+    search (fewer provinces of other factions passed, then the first by province ids). The
+    results are the same: a route a step longer never beats a shorter one, and the best route
+    to a province is made of the best route to the one before it."""
+    start = unit.location
+    hostile = occupation.hostile
+    foreign = occupation.foreign
+    steps = table.steps
+    # province -> (other factions' provinces passed, path) of the best route that may go on
+    reached: dict[str, tuple[int, tuple[str, ...]]] = {start: (0, ())}
+    frontier = [start]
+    found: dict[str, tuple[int, tuple[str, ...], Choice]] = {}
+    depth = 0
+    while frontier and depth < remaining:
+        depth += 1
+        entire_ok = stop_on_entry or (first_move and depth == 1)
+        go_on = depth < remaining
+        arrived: dict[str, tuple[int, tuple[str, ...], Choice]] = {}
+        onward: dict[str, tuple[int, tuple[str, ...]]] = {}
+        for here in frontier:
+            passed, path = reached[here]
+            if here != start and foreign(here):
+                passed += 1
+            for step in steps[here]:
+                to = step.to
+                if to == start:
+                    continue
+                route = (*path, to)
+                if to not in found:
+                    choice = step.first if entire_ok else step.later
+                    if choice is not None:
+                        known = arrived.get(to)
+                        if known is None or (passed, route) < (known[0], known[1]):
+                            arrived[to] = (passed, route, choice)
+                if go_on and step.normal and to not in reached and not hostile(to):
+                    known_on = onward.get(to)
+                    if known_on is None or (passed, route) < known_on:
+                        onward[to] = (passed, route)
+        found.update(arrived)
+        if not go_on:
+            break
+        reached.update(onward)
+        frontier = list(onward)
+    crossings = (
+        _table_crossings(table, unit, occupation)
+        if table.amphibian and first_move and not unit.path
+        else ()
+    )
+    plans: dict[str, MovePlan] = {}
+    uid = unit.id
+    for dest in sorted([*found, *(d for d, _ in crossings if d not in found)]):
+        hit = found.get(dest)
+        if hit is not None:
+            _passed, path, choice = hit
+            entire = choice.entire
+            plans[dest] = MovePlan(
+                uid,
+                start,
+                path,
+                choice.terrain,
+                remaining if entire else len(path),
+                entire,
+                hostile(dest),
+            )
+        else:
+            route, landing = dict(crossings)[dest]
+            plans[dest] = MovePlan(
+                uid, start, route, landing, remaining, True, hostile(dest), MoveKind.CROSSING
+            )
+    return plans
+
+
+def _table_crossings(
+    table: KindTable, unit: Unit, occupation: Occupation
+) -> list[tuple[str, tuple[tuple[str, str], Terrain | None]]]:
+    """The Amphibian crossings of ``unit`` from the precomputed landings (R-ATTR-AMPH-01), as
+    :func:`_crossings` finds them without a named terrain or ``via``: the first sea zone by id
+    that reaches each province."""
+    out: list[tuple[str, tuple[tuple[str, str], Terrain | None]]] = []
+    seen: set[str] = set()
+    for sea in table.seas.get(unit.location, ()):
+        if occupation.hostile(sea):
+            continue
+        for dest in table.coasts[sea]:
+            if dest == unit.location or dest in seen:
+                continue
+            landing = table.landings[dest]
+            if landing is None:
+                continue
+            seen.add(dest)
+            out.append((dest, ((sea, dest), landing.terrain)))
+    return out
 
 
 def _crossings(
