@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from caedes_bot.gamedata.model import Attribute, Race, Ruleset, UnitKind
 from caedes_bot.rules.events import Event
@@ -134,7 +135,7 @@ def lose_bound_units(
     """
     # the kinds on the board that hang on a bond or hold one up, each asked once (not per
     # unit: this runs after every order and after every casualty removal in a battle)
-    bonded = {k for k in {unit.kind for unit in state.peek_units()} if _bonded(ruleset.kind(k))}
+    bonded = {k for k in set(map(_KIND, state.peek_units())) if _bonded(ruleset.kind(k))}
     if not bonded:
         return [], set()
     by_owner: dict[str, list[Unit]] = {}
@@ -171,6 +172,7 @@ def _bonded(kind: UnitKind) -> bool:
     return kind.race in _BOUND_RACES or not kind.attributes.isdisjoint(_MASTERS)
 
 
+_KIND = attrgetter("kind")
 #: the attributes that hold a bond up (Necromancer, Summoner)
 _MASTERS = frozenset(bond.master for bond in BONDS)
 #: the races that hang on a bond (what :func:`bound_to` looks for), for one set test per kind

@@ -49,12 +49,16 @@ class CowTable(dict[str, T]):
     this table's current view: shared objects for what nobody changed, own copies for the rest.
     """
 
-    __slots__ = ("_own",)
+    __slots__ = ("_own", "writes")
 
     def __init__(self, items: Iterable[tuple[str, T]] | dict[str, T] = ()) -> None:
         super().__init__(items)
         #: keys whose objects belong to this table alone (it may hand them out as they are)
         self._own: set[str] = set()
+        #: how many times an object was handed out for writing, set or deleted: while it is
+        #: unchanged, nothing in the table can have changed through the table (a reader that
+        #: keeps something worked out from the objects checks it, decision 0013)
+        self.writes = 0
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (CowTable, (dict(self.peek_items()),))
@@ -67,6 +71,7 @@ class CowTable(dict[str, T]):
 
     def _mine(self, key: str) -> T:
         value = dict.__getitem__(self, key)
+        self.writes += 1
         if key not in self._own:
             value = copy_plain(value)
             dict.__setitem__(self, key, value)
@@ -81,10 +86,12 @@ class CowTable(dict[str, T]):
     def __setitem__(self, key: str, value: T) -> None:
         dict.__setitem__(self, key, value)
         self._own.add(key)
+        self.writes += 1
 
     def __delitem__(self, key: str) -> None:
         dict.__delitem__(self, key)
         self._own.discard(key)
+        self.writes += 1
 
     @overload
     def get(self, key: str, default: None = None, /) -> T | None: ...

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from caedes_bot.gamedata.model import Attribute, Options, Ruleset
 from caedes_bot.rules.combat.arithmetic import Fighter, StepContext, die_target, morale
 from caedes_bot.rules.combat.magic_events import DeclarationsOwed, StandingOrdersSet
-from caedes_bot.rules.combat.sides import battle_context, battle_fighters
+from caedes_bot.rules.combat.sides import battle_context, battle_fighters, battle_roster
 from caedes_bot.rules.combat.specials import special_action, uses_action_by_default
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import IllegalCombat
@@ -99,7 +99,7 @@ def declarers(state: GameState, ruleset: Ruleset, battle: Battle, side: Side) ->
     """The factions on ``side`` with special actions or Illusionists, in hand-out order
     (attacker; defenders from the province owner), their units grouped by kind in id order."""
     found: dict[str, Declarer] = {}
-    for f in sorted(battle_fighters(state, ruleset, battle), key=lambda f: f.id):
+    for f in battle_roster(state, ruleset, battle).specials():  # in id order
         if f.side is not side:
             continue
         action = special_action(f.kind)

@@ -41,14 +41,11 @@ from caedes_bot.rules.combat.actions import default_declarations
 from caedes_bot.rules.combat.arithmetic import (
     DIE_SIDES,
     BattleResult,
-    Fighter,
     StepContext,
     apply_hits,
     classify,
     default_casualties,
     handout_order,
-    has_real_choice,
-    is_hit,
     share_hits,
     step_dice,
 )
@@ -64,6 +61,7 @@ from caedes_bot.rules.combat.events import (
     CasualtiesRemoved,
     WithdrawalOffered,
 )
+from caedes_bot.rules.combat.kept import Roster, normal_die
 from caedes_bot.rules.combat.magic import (
     enchant,
     enchantment_phase,
@@ -80,6 +78,7 @@ from caedes_bot.rules.combat.sides import (
     battle_candidates,
     battle_context,
     battle_fighters,
+    battle_roster,
     battle_sides,
 )
 from caedes_bot.rules.combat.specials import judge, special_action
@@ -403,15 +402,20 @@ def _roll_step(
     state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle, step: CombatStep
 ) -> list[Event]:
     """Roll every die of ``step`` and work out who owes casualties (R-COMBAT-04, -05, -06)."""
-    fighters = battle_fighters(state, ruleset, battle)
-    ctx = battle_context(state, ruleset, battle, fighters)
-    declared = set(battle.declared)
-    actions = {
-        f.id: action
-        for f in fighters
-        if f.id in declared and (action := special_action(f.kind)) is not None
-    }
-    specs = step_dice(step, fighters, ctx, actions, state.options, idle=idle_illusionists(battle))
+    roster = battle_roster(state, ruleset, battle)
+    idle = idle_illusionists(battle)
+    if battle.declared or idle:
+        fighters = roster.fighters
+        ctx = battle_context(state, ruleset, battle, fighters)
+        declared = set(battle.declared)
+        actions = {
+            f.id: action
+            for f in fighters
+            if f.id in declared and (action := special_action(f.kind)) is not None
+        }
+        specs = step_dice(step, fighters, ctx, actions, state.options, idle=idle)
+    else:  # the dice the roster keeps from step to step (decision 0013)
+        specs = roster.specs(step, battle.round)
     if not specs:
         return []
     name = ruleset.map.space_name(battle.space)
@@ -429,16 +433,7 @@ def _roll_step(
         )
         for spec, face in zip(mine, faces, strict=True):
             if spec.purpose is DiePurpose.NORMAL:
-                rolled.append(
-                    BattleDie(
-                        spec.unit,
-                        spec.kind,
-                        spec.side,
-                        spec.target,
-                        face,
-                        is_hit(face, spec.target),
-                    )
-                )
+                rolled.append(normal_die(spec, face))
             else:
                 hit, own = judge(spec.purpose, face, spec.target, state.options)
                 rolled.append(
@@ -487,8 +482,8 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
         *battle.enchant_successes,
         *(d.unit for d in record.dice if d.counts and d.purpose is DiePurpose.ENCHANT and d.hit),
     ]
-    fighters = battle_fighters(state, ruleset, battle)
-    ctx = battle_context(state, ruleset, battle, fighters)
+    roster = battle_roster(state, ruleset, battle)
+    ctx = battle_context(state, ruleset, battle, roster.fighters)
     events: list[Event] = [
         BattleStepResolved(
             battle.id,
@@ -500,8 +495,8 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
             on_defender,
         )
     ]
-    events += _owe(state, ruleset, battle, fighters, ctx, Side.ATTACKER, on_attacker)
-    events += _owe(state, ruleset, battle, fighters, ctx, Side.DEFENDER, on_defender)
+    events += _owe(state, ruleset, battle, roster, ctx, Side.ATTACKER, on_attacker)
+    events += _owe(state, ruleset, battle, roster, ctx, Side.DEFENDER, on_defender)
     return events
 
 
@@ -509,26 +504,35 @@ def _owe(
     state: GameState,
     ruleset: Ruleset,
     battle: Battle,
-    fighters: Sequence[Fighter],
+    roster: Roster,
     ctx: StepContext,
     side: Side,
     hits: int,
 ) -> list[Event]:
-    """Record the casualties ``side`` owes; ask a faction only when it has a real choice."""
+    """Record the casualties ``side`` owes; ask a faction only when it has a real choice.
+    Reads the roster's kept lists (each faction's fighters, the hits they can take, their
+    casualty order) instead of working them out from the fighter list."""
     if hits <= 0:
         return []
-    on_side = [f for f in fighters if f.side is side]
     order = [battle.attacker] if side is Side.ATTACKER else battle.defenders
+    if len(order) == 1:  # share_hits of one faction: every hit, as far as its units can take
+        given = min(hits, roster.room(side, order[0]))
+        shares = [(order[0], given)] if given > 0 else []
+    else:
+        shares = share_hits(roster.side(side), hits, order)
     events: list[Event] = []
-    for faction, share_count in share_hits(on_side, hits, order):
-        mine = [f for f in on_side if f.faction == faction]
+    for faction, share_count in shares:
+        mine = roster.of(side, faction)
         if state.options.casualty_chooser == "opponent":
             chooser = battle.defenders[0] if side is Side.ATTACKER else battle.attacker
         else:
             chooser = faction
         share = CasualtyShare(faction, side, share_count, chooser)
-        default = default_casualties(mine, share_count, ctx)
-        if has_real_choice(mine, share_count):
+        if roster.magic is None:  # no shields: the roster's kept casualty order
+            default = roster.default_casualties(side, faction, share_count, ctx)
+        else:
+            default = default_casualties(mine, share_count, ctx)
+        if roster.real_choice(side, faction, share_count):
             decision = PendingDecision(
                 id=state.new_id(),
                 faction=chooser,
@@ -560,13 +564,14 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
     """Remove the step's casualties from both sides at once (R-COMBAT-04, -06, R-ATTR-FORTI-01)."""
     if not battle.owed:
         return []
-    fighters = battle_fighters(state, ruleset, battle)
+    by_id = battle_roster(state, ruleset, battle).by_id
     destroyed: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
     wounded: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
     absorbed: list[int] = []
     for share in battle.owed:
         assert share.assignment is not None
-        gone, hurt, saved = apply_hits(fighters, share.assignment)
+        hit = [by_id[uid] for uid in dict.fromkeys(share.assignment)]
+        gone, hurt, saved = apply_hits(hit, share.assignment)
         destroyed[share.side] += gone
         wounded[share.side] += hurt
         absorbed += saved
@@ -620,7 +625,7 @@ def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list
     ]
     if battle.hitless_rounds >= state.options.stalemate_rounds:
         return events + end_battle(state, ruleset, battle, BattleResult.STALEMATE), False
-    attackers = [f for f in battle_fighters(state, ruleset, battle) if f.side is Side.ATTACKER]
+    attackers = battle_roster(state, ruleset, battle).side(Side.ATTACKER)
     leaving = tuple(f.id for f in attackers if f.can_withdraw)
     staying = tuple(f.id for f in attackers if not f.can_withdraw)
     if not leaving or (staying and state.options.withdraw_mixed == "forbidden"):
@@ -693,12 +698,12 @@ def end_battle(
         remove_units(state, battle, destroyed_at_end)
     enchanted = {e.unit for e in battle.enchanted}
     for uid in battle.attacker_units + battle.defender_units + battle.withdrawn:
-        unit = state.units.get(str(uid))
+        unit = dict.get(state.units, str(uid))  # read only: copied below if it changes
         if uid in enchanted:
             destroyed_at_end.append(uid)  # R-MAGIC-ENCH-03
         elif unit is not None and unit.wounded:
             if state.options.fortitude_end == "heal":
-                unit.wounded = False
+                state.unit(uid).wounded = False
             else:
                 destroyed_at_end.append(uid)
     battle.enchanted = []

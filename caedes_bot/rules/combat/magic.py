@@ -33,7 +33,12 @@ from caedes_bot.rules.combat.magic_events import (
     UnitsEnchanted,
 )
 from caedes_bot.rules.combat.roster import move_to_other_side
-from caedes_bot.rules.combat.sides import battle_context, battle_fighters, controller
+from caedes_bot.rules.combat.sides import (
+    battle_context,
+    battle_fighters,
+    battle_roster,
+    controller,
+)
 from caedes_bot.rules.combat.specials import judge
 from caedes_bot.rules.dependants import is_immune_to_magic
 from caedes_bot.rules.dice import Dice
@@ -96,8 +101,9 @@ def _illusionists(fighters: Sequence[Fighter], battle: Battle) -> dict[tuple[Sid
 def illusion_check(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> list[Event]:
     """After a step's dice: each side's Illusionists, attacker's first, reroll by their
     standing rule or are asked (R-MAGIC-ILL-01). Mutates the step's record."""
-    fighters = battle_fighters(state, ruleset, battle)
-    found = _illusionists(fighters, battle)
+    roster = battle_roster(state, ruleset, battle)
+    found = _illusionists(roster.specials(), battle)  # the Illusionists are among them
+    fighters = roster.fighters
     if not found or not battle.records:
         return []
     record = battle.records[-1]

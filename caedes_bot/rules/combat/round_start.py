@@ -39,7 +39,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.actions import declare_actions
 from caedes_bot.rules.combat.arithmetic import mercenary_losses
 from caedes_bot.rules.combat.roster import remove_units
-from caedes_bot.rules.combat.sides import battle_context, battle_fighters
+from caedes_bot.rules.combat.sides import battle_context, battle_roster
 from caedes_bot.rules.dependants import lose_bound_units
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.events import Event
@@ -71,9 +71,11 @@ def mercenary_check(
 ) -> list[Event]:
     """Excess Mercenaries of each faction on ``side`` go, cheapest first (R-ATTR-MERC-01,
     R-ATTR-MERC-02); the choice is the default one."""
-    fighters = battle_fighters(state, ruleset, battle)
-    mine = [f for f in fighters if f.side is side]
-    lost = mercenary_losses(mine, battle_context(state, ruleset, battle, fighters))
+    roster = battle_roster(state, ruleset, battle)
+    mine = roster.side(side)
+    if not any(f.mercenary for f in mine):
+        return []
+    lost = mercenary_losses(mine, battle_context(state, ruleset, battle, roster.fighters))
     if not lost:
         return []
     gone = set(lost)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options, Ruleset, Terrain
 from caedes_bot.rules.combat.arithmetic import (
@@ -18,6 +19,7 @@ from caedes_bot.rules.combat.arithmetic import (
     fighter_values,
     step_context,
 )
+from caedes_bot.rules.combat.kept import Roster
 from caedes_bot.rules.combat.naval import (
     attack_penalty,
     fighting_defenders,
@@ -162,11 +164,8 @@ class _Memo:
         self.fighters: dict[Side, dict[int, Fighter]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
         #: :func:`fighter_values` of each kind id and terrain
         self.values: dict[tuple[str, Terrain | None], FighterValues] = {}
-        #: the last list made: the unit lists and the wounds it was made from, the units' keys
-        #: in the state's table, and the list
-        self.last: (
-            tuple[list[int], list[int], list[bool], list[str], list[Fighter], object] | None
-        ) = None
+        #: the last roster made (:func:`battle_roster`)
+        self.last: Roster | None = None
         self.context: tuple[list[Fighter], int, StepContext] | None = None
         #: each fighter's line in a casualty decision, by ``id(fighter)`` with the fighter
         #: (kept, so that its id is not reused while the line is)
@@ -187,14 +186,22 @@ def _memo(state: GameState, ruleset: Ruleset, battle: Battle) -> _Memo:
 
 
 def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Fighter]:
-    """The fighters of ``battle``, attackers then defenders, in the order of its unit lists.
+    """The fighters of ``battle``, attackers then defenders, in the order of its unit lists:
+    :attr:`Roster.fighters` of :func:`battle_roster`. The caller must not change the list."""
+    return battle_roster(state, ruleset, battle).fighters
 
-    Worked out once per battle and kept (:meth:`Battle.memo`): while a unit fights only its
-    wound changes (it neither moves nor changes kind, owner, terrain or origin until it
-    withdraws or the battle ends, R-COMBAT-03..13), so a unit's fighter is kept by id and side
-    for the ruleset, options and space it was made for, and remade when its wound changes.
-    The list itself is the same object while the units and their wounds are unchanged; the
-    caller must not change it. Reads the units without copying them."""
+
+def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
+    """The :class:`~caedes_bot.rules.combat.kept.Roster` of ``battle`` as it stands.
+
+    Kept from one call to the next (:meth:`Battle.memo`): while a unit fights only its wound
+    changes (it neither moves nor changes kind, owner, terrain or origin until it withdraws or
+    the battle ends, R-COMBAT-03..13), so a unit's fighter is kept by id and side for the
+    ruleset, options and space it was made for, and remade when its wound changes. The roster
+    is the same object while the unit lists and the unit objects are unchanged; when units have
+    only left the lists or changed their wounds (and no battle magic is in play) the next
+    roster is made from the last by taking them out (:meth:`Roster.without`); otherwise it is
+    made again from the unit lists. Reads the units without copying them."""
     held = _memo(state, ruleset, battle)
     units = state.units
     attackers, defenders = battle.attacker_units, battle.defender_units
@@ -204,12 +211,28 @@ def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[
         else None
     )
     last = held.last
-    if last is not None and last[0] == attackers and last[1] == defenders and last[5] == magic:
-        look = dict.__getitem__  # reads without copying, even in a CowTable
-        if last[2] == [look(units, key).wounded for key in last[3]]:
-            return last[4]
+    if last is not None and last.magic == magic:
+        if last.attackers == attackers and last.defenders == defenders:
+            if last.table is units and last.writes == getattr(units, "writes", None):
+                return last  # nothing handed out for writing since it was checked
+            look = dict.__getitem__  # reads without copying, even in a CowTable
+            try:
+                now = list(map(look, repeat(units), last.keys))
+            except KeyError:
+                now = None
+            if now is not None and (
+                all(map(is_, now, last.units))
+                or [u.wounded for u in now] == [f.wounded for f in last.fighters]
+            ):
+                last.seen(units, now)
+                return last
+        if magic is None:
+            derived = _derive(held, last, units, attackers, defenders)
+            if derived is not None:
+                held.last = derived
+                return derived
     keys: list[str] = []
-    wounds: list[bool] = []
+    objs: list[Unit] = []
     out: list[Fighter] = []
     for side, ids in ((Side.ATTACKER, attackers), (Side.DEFENDER, defenders)):
         known = held.fighters[side]
@@ -223,12 +246,54 @@ def battle_fighters(state: GameState, ruleset: Ruleset, battle: Battle) -> list[
             elif fighter.wounded is not unit.wounded:
                 fighter = known[uid] = replace(fighter, wounded=unit.wounded)
             keys.append(key)
-            wounds.append(unit.wounded)
+            objs.append(unit)
             out.append(fighter)
     if magic is not None:
         out = _with_magic(state, battle, out)
-    held.last = (list(attackers), list(defenders), wounds, keys, out, magic)
-    return out
+    roster = Roster(list(attackers), list(defenders), keys, objs, out, state.options, magic)
+    roster.seen(units, objs)
+    held.last = roster
+    return roster
+
+
+def _derive(
+    held: _Memo,
+    last: Roster,
+    units: dict[str, Unit],
+    attackers: list[int],
+    defenders: list[int],
+) -> Roster | None:
+    """The roster after units left ``last``'s lists or changed their wounds, made from
+    ``last`` (:meth:`Roster.without`); ``None`` when the lists changed otherwise (a unit joined
+    or changed sides) or a unit is not on the board."""
+    staying = set(attackers)
+    staying.update(defenders)
+    gone = set(last.attackers)
+    gone.update(last.defenders)
+    gone -= staying
+    if [u for u in last.attackers if u not in gone] != attackers:
+        return None
+    if [u for u in last.defenders if u not in gone] != defenders:
+        return None
+    keys = list(map(str, attackers + defenders))
+    try:
+        now = list(map(dict.__getitem__, repeat(units), keys))  # no copy, even in a CowTable
+    except KeyError:
+        return None
+    if gone:
+        fighters = [f for f in last.fighters if f.id not in gone]
+        before = [u for u, f in zip(last.units, last.fighters, strict=True) if f.id not in gone]
+    else:
+        fighters, before = last.fighters, last.units
+    swapped: dict[int, Fighter] = {}
+    if not all(map(is_, now, before)):
+        for unit, f in zip(now, fighters, strict=True):
+            if unit.wounded is not f.wounded:
+                f = held.fighters[f.side][f.id] = replace(f, wounded=unit.wounded)
+                swapped[f.id] = f
+    roster = last.without(gone, swapped, list(attackers), list(defenders), keys, now)
+    roster.seen(units, now)
+    return roster
 
 
 def controller(state: GameState, battle: Battle, unit_id: int) -> str:
@@ -267,6 +332,8 @@ def battle_context(
     :func:`battle_fighters` returned them) in the battle's current round, kept while the same
     list is asked for in the same round."""
     held = _memo(state, ruleset, battle)
+    if held.last is not None and held.last.fighters is fighters:
+        return held.last.context(battle.round)
     known = held.context
     if known is not None and known[0] is fighters and known[1] == battle.round:
         return known[2]
