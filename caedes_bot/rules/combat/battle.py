@@ -113,6 +113,9 @@ from caedes_bot.rules.state import (
 
 # --------------------------------------------------------------------------- step 7
 
+#: the two sides, attacker first (a tuple: iterating the enum costs more)
+_SIDES = (Side.ATTACKER, Side.DEFENDER)
+
 
 def begin_combat_step(state: GameState, ruleset: Ruleset) -> list[Event]:
     """List the active faction's battles when step 6 ends (R-COMBAT-01, R-COMBAT-02).
@@ -575,9 +578,9 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
         destroyed[share.side] += gone
         wounded[share.side] += hurt
         absorbed += saved
-    for side in Side:  # R-MOVE-19: the units aboard a sunk ship go down with it
+    for side in _SIDES:  # R-MOVE-19: the units aboard a sunk ship go down with it
         destroyed[side] += lost_with_ships(state, ruleset, destroyed[side])
-    for side in Side:
+    for side in _SIDES:
         for uid in wounded[side]:
             state.unit(uid).wounded = True
     battle.abjured = [*battle.abjured, *absorbed]

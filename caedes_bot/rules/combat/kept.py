@@ -44,6 +44,8 @@ from caedes_bot.rules.sharing import CowTable
 from caedes_bot.rules.state import BattleDie, CombatStep, DiePurpose, Side, Unit
 
 _BY_ID = attrgetter("id")
+_CAPACITY = attrgetter("capacity")
+_KIND_ID = attrgetter("kind.id")
 
 
 class Roster:
@@ -119,15 +121,16 @@ class Roster:
 
     # -------------------------------------------------------------- the lists
 
-    def _carried(self, key: object, *, context: bool = False) -> object:
+    def _carried(self, key: object, *, context: bool = False, wounds: bool = False) -> object:
         """The list kept under ``key`` by the roster this one was made from, without the units
         gone since and with the fighters swapped; ``None`` if it had none (or, for what
-        depends on the ``context``, if the context changed)."""
+        depends on the ``context``, if the context changed; for what depends on the
+        ``wounds``, if a wound changed)."""
         carry = self._carry
         if carry is None:
             return None
         parent, gone, swapped, same_context = carry
-        if context and not same_context:
+        if (context and not same_context) or (wounds and swapped):
             return None
         value = parent._cache.get(key)
         if value is None:
@@ -168,7 +171,7 @@ class Roster:
         key = ("room", side, faction)
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = sum(f.capacity for f in self.of(side, faction))
+            found = self._cache[key] = sum(map(_CAPACITY, self.of(side, faction)))
         return found  # type: ignore[return-value]
 
     def context(self, round_no: int) -> StepContext:
@@ -242,9 +245,15 @@ class Roster:
         ``faction`` on ``side`` (R-COMBAT-06, R-ATTR-FORTI-01), from the kept casualty order:
         a wounded Fortitude unit first, then by rank, each unit taking what it can. Only for a
         roster without battle magic (no shields, R-MAGIC-ABJ-01)."""
-        ranked = self.ranked(side, faction, ctx)
-        hurt = [f for f in ranked if f.wounded and f.fortitude]
-        order = hurt + [f for f in ranked if not (f.wounded and f.fortitude)] if hurt else ranked
+        key = ("order", side, faction, ctx.predator)
+        order: list[Fighter] | None = self._cache.get(key)  # type: ignore[assignment]
+        if order is None:
+            order = self._carried(key, context=True, wounds=True)  # type: ignore[assignment]
+            if order is None:
+                ranked = self.ranked(side, faction, ctx)
+                hurt = [f for f in ranked if f.wounded and f.fortitude]
+                order = hurt + [f for f in ranked if not (f.wounded and f.fortitude)]
+            self._cache[key] = order
         out: list[int] = []
         left = hits
         for f in order:
@@ -262,7 +271,10 @@ class Roster:
         applied = min(hits, room)
         if applied <= 0 or applied == room:
             return False
-        return has_real_choice(self.of(side, faction), hits)
+        fighters = self.of(side, faction)
+        if len(set(map(_KIND_ID, fighters))) > 1:
+            return True  # two kinds are two classes of units: has_real_choice says so too
+        return has_real_choice(fighters, hits)
 
     # -------------------------------------------------------------- the next roster
 
@@ -296,6 +308,11 @@ class Roster:
                 break
         self._carry = None  # carried one roster on at most, so no chain is kept alive
         new._carry = (self, gone, swapped, same_context)
+        if same_context:  # each step asks for the other step's dice: carried at once
+            cache = new._cache
+            for key, value in self._cache.items():
+                if key[0] == "specs":  # type: ignore[index]
+                    cache[key] = [d for d in value if d.unit not in gone]  # type: ignore[attr-defined]
         return new
 
 
