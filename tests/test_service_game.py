@@ -40,10 +40,17 @@ async def service(db: Database, rules: Ruleset) -> AsyncIterator[RulesService]:
     yield RulesService(db, rules)
 
 
-async def play_first_round(service: RulesService, campaign_id: int) -> int:
+async def play_first_round(
+    service: RulesService,
+    campaign_id: int,
+    *,
+    daw: Actor | None = None,
+    umpire: Actor | None = None,
+) -> int:
     """Dawnians buy 3 Infantry and send both Knights into Sarnath Fields (held by the
     Acherousians); every decision is answered by its default through the umpire; everyone
-    else passes. Returns the number of orders given."""
+    else passes. ``daw`` and ``umpire`` give the orders (by default the members ``PLAYER_DAW``
+    and ``UMPIRE``). Returns the number of orders given."""
     given = 0
 
     async def give(actor: Actor, order: Order) -> None:
@@ -51,7 +58,8 @@ async def play_first_round(service: RulesService, campaign_id: int) -> int:
         await service.submit(campaign_id, actor, order, interaction_id=f"o{given}")
         given += 1
 
-    daw, umpire = Actor(PLAYER_DAW), Actor(UMPIRE)
+    daw = daw or Actor(PLAYER_DAW)
+    umpire = umpire or Actor(UMPIRE)
     state = await service.get_state(campaign_id)
     bought = moved = False
     for _ in range(500):

@@ -15,6 +15,8 @@ handler shows them (:mod:`caedes_bot.cogs._errors`).
   the umpire (R-SETUP-02, R-PBP-UMP-02).
 * ``/campaign start`` (umpire or admin): game round 1 begins (R-TURN-01); factions nobody holds
   are run by the umpire.
+* ``/campaign export`` (umpire or admin) and ``/campaign import`` (admin): the campaign as a
+  gzipped JSON file, and a new campaign from one (:mod:`._exports`, decision 0023).
 * ``/campaign info`` (anyone in the campaign): name, scenario, status, umpire, who plays what;
   for the umpire and admins also what the bot could not deliver to Discord. Used by an admin
   outside any campaign, it lists the server's campaigns and any set-up that failed.
@@ -32,6 +34,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs import _exports
 from caedes_bot.cogs._checks import Need, campaign_context, find_campaign, is_admin, require_admin
 from caedes_bot.cogs._errors import NotInCampaign, UserError
 from caedes_bot.cogs._limits import require_room
@@ -319,6 +322,27 @@ class CampaignCog(commands.Cog):
                 + "."
             )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    # ----------------------------------------------------------------------- export, import
+
+    @campaign.command(
+        name="export", description="The campaign as a file: its state and its logs (umpire)"
+    )
+    async def export(self, interaction: discord.Interaction) -> None:
+        await _exports.export_campaign(self.service, interaction)
+
+    @campaign.command(name="import", description="Start a new campaign from an exported file")
+    @app_commands.describe(
+        file="A .json.gz file made by /campaign export",
+        name="The new campaign's name, also its category's name",
+    )
+    async def import_(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        name: app_commands.Range[str, 1, NAME_MAX],
+    ) -> None:
+        await _exports.import_campaign(self.service, self.ruleset, interaction, file, name)
 
     # ----------------------------------------------------------------------- /campaign info
 

@@ -9,6 +9,8 @@
 * ``/umpire pause`` and ``/umpire resume`` (the campaign's umpire only, R-PBP-UMP-05) stop
   and restart the campaign's clock: no orders, deadlines or reminders while paused, and each
   deadline gets back the time it had left (:mod:`caedes_bot.service.pausing`).
+* ``/umpire rollback`` takes the campaign back to an earlier point of the current game round,
+  picked with autocomplete (:mod:`._exports`, :mod:`caedes_bot.rules.replay`); announced.
 * ``/umpire audit`` shows the latest entries of the campaign's audit log.
 
 Every order given here is written to the audit log by the service, with who gave it.
@@ -20,6 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs import _exports
 from caedes_bot.cogs._checks import Need, campaign_context
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.cogs._play import (
@@ -201,6 +204,22 @@ class UmpireCog(PlayCog):
         mark_committed(interaction)
         state = await self.bot.service.get_state(view.info.id)
         await answer(interaction, status_change_reply(view, state, self.bot.ruleset))
+
+    @umpire.command(
+        name="rollback",
+        description="Take the campaign back to an earlier point of this game round",
+    )
+    @app_commands.describe(point="The point to go back to: the state right after that order")
+    async def rollback(self, interaction: discord.Interaction, point: str) -> None:
+        await _exports.rollback(self.bot.service, self.bot.ruleset, interaction, point)
+
+    @rollback.autocomplete("point")
+    async def _points(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _exports.rollback_choices(
+            self.bot.service, self.bot.ruleset, interaction, current
+        )
 
     @umpire.command(name="audit", description="The latest entries of the campaign's audit log")
     async def audit(self, interaction: discord.Interaction) -> None:

@@ -32,6 +32,7 @@ from caedes_bot.rules import (
     ownership,
     pacts,
     redeem,
+    replay,
     setup,
     sharing,
     ships,
@@ -104,6 +105,7 @@ MODULES = (
     ownership,
     pacts,
     redeem,
+    replay,
     setup,
     sharing,
     ships,
@@ -160,8 +162,8 @@ STEP_SPECS: tuple[StepSpec, ...] = (
 
 #: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
 #: the marks to disband at upkeep (R-UPK-02), the ship and cargo orders of step 6
-#: (R-MOVE-14..18), taking back orders (/undo), summons (R-MAGIC-SUMM-01) and the answer to a
-#: summons offer in a battle.
+#: (R-MOVE-14..18), taking back orders (/undo), summons (R-MAGIC-SUMM-01), the answer to a
+#: summons offer in a battle, and the umpire's rollback and continuing an imported campaign.
 ANYTIME_SPECS: tuple[StepSpec, ...] = (
     umpire.SPEC,
     upkeep_marks.SPEC,
@@ -172,4 +174,5 @@ ANYTIME_SPECS: tuple[StepSpec, ...] = (
     summon_answer.SPEC,
     pacts.SPEC,
     victory.SPEC,
+    replay.SPEC,
 )

@@ -7,6 +7,8 @@ under the campaign's lock. The package holds one module per job:
   replay a campaign from its order log;
 * :mod:`.campaigns`: create, start and finish a campaign; its name;
 * :mod:`.pausing`: the umpire pauses and resumes a campaign, and its deadlines with it;
+* :mod:`.exports`, :mod:`.seeds`, :mod:`.rollback`: a campaign to and from a file, its dice
+  seed committed and revealed, and the umpire's rollback (decision 0023);
 * :mod:`.access`: who plays which faction, the umpire, and the threads and channel access
   that follow;
 * :mod:`.deadlines` (and :mod:`.policy`): reminders and passed deadlines for the scheduler;
@@ -49,12 +51,15 @@ from caedes_bot.service.errors import (
     StaleOrder,
     UnknownCampaign,
 )
+from caedes_bot.service.exports import MAX_IMPORT_BYTES, ImportRefused
 from caedes_bot.service.facade import RulesService
 from caedes_bot.service.policy import DeadlinePolicy
+from caedes_bot.service.rollback import RollbackPoint
 from caedes_bot.service.values import Actor, Expect, SubmitResult, UmpireChange
 
 __all__ = [
     "CAMPAIGN_CHANNELS",
+    "MAX_IMPORT_BYTES",
     "NAME_ALLOWED",
     "NAME_MAX",
     "THREAD_PARENT",
@@ -70,6 +75,7 @@ __all__ = [
     "Delivery",
     "Expect",
     "FactionHeld",
+    "ImportRefused",
     "InvalidCampaignName",
     "NewGameFn",
     "NoUmpire",
@@ -78,6 +84,7 @@ __all__ = [
     "PlainAnnouncer",
     "QueueContext",
     "ReplayMismatch",
+    "RollbackPoint",
     "RulesService",
     "StaleOrder",
     "SubmitResult",

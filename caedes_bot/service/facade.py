@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from caedes_bot.domain.records import CampaignStatus
 from caedes_bot.service.access import Access
-from caedes_bot.service.campaigns import Campaigns
 from caedes_bot.service.deadlines import Deadlines
+from caedes_bot.service.exports import Exports
 from caedes_bot.service.queries import Queries
 from caedes_bot.service.reports import DeliveryReports
 
 
-class RulesService(Campaigns, Access, Deadlines, Queries, DeliveryReports):
+class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
     """The only door to campaign state. One instance per process.
 
     Its parts share one :class:`~caedes_bot.service.core.ServiceCore` (the database, the game
@@ -19,6 +19,9 @@ class RulesService(Campaigns, Access, Deadlines, Queries, DeliveryReports):
     * orders (:mod:`.orders`): ``submit``, ``replay``;
     * campaigns (:mod:`.campaigns`): ``create_campaign``, ``start``, ``set_status``;
     * pausing (:mod:`.pausing`): ``pause``, ``resume`` (R-PBP-UMP-05);
+    * exports (:mod:`.exports`): ``export_campaign``, ``import_campaign`` (decision 0023);
+      rollbacks (:mod:`.rollback`) go through ``submit``, their points through
+      ``rollback_points``;
     * access (:mod:`.access`): ``assign``, ``unassign``, ``set_umpire``, ``open_thread``;
     * deadlines (:mod:`.deadlines`): ``due_reminders``, ``due_deadlines``, ``remind``,
       ``mark_deadline_fired``, ``move_deadline``, ``next_deadline_time``;

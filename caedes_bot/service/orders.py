@@ -15,6 +15,7 @@ same interaction id twice has one effect and returns the first result.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 
@@ -38,10 +39,10 @@ from caedes_bot.persistence.mappers import (
 from caedes_bot.persistence.repository import CampaignRecord, StaleVersion
 from caedes_bot.persistence.stateparts import diff_state, load_parts
 from caedes_bot.rules import engine
-from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.replay import Replay, RollBack
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import TurnEnded
@@ -52,6 +53,7 @@ from caedes_bot.service.errors import (
     ReplayMismatch,
     UnknownCampaign,
 )
+from caedes_bot.service.rollback import replay_rollback
 from caedes_bot.service.seeds import seed_messages
 from caedes_bot.service.values import Actor, Expect, SubmitResult
 from caedes_bot.ui import wording
@@ -121,8 +123,11 @@ class Orders(ServiceCore):
                     state = cached.state
                     if expect is not None:
                         expect.check(state, self.ruleset)
-                    dice = self._dice_factory(state)
-                    outcome = self._apply(state, order, self.ruleset, dice)
+                    if isinstance(order, RollBack):
+                        outcome = await self._rolled_back(cached, order)
+                    else:
+                        dice = self._dice_factory(state)
+                        outcome = self._apply(state, order, self.ruleset, dice)
                 except RuleViolation:
                     if interaction_id is not None:
                         first = await self._first_result(campaign_id, interaction_id)
@@ -302,6 +307,22 @@ class Orders(ServiceCore):
             info.id, events, version, version, acting_as, False, new_state, cached.state
         )
 
+    async def _rolled_back(self, cached: Cached, order: RollBack) -> engine.Outcome:
+        """The outcome of the umpire's :class:`RollBack`: the log replayed from the first state
+        (:mod:`.rollback`), then the rollback applied by the replay (R-PBP-UMP-01).
+
+        Raises:
+            RuleViolation: the log does not replay to the current state, or the point is not
+                an earlier point of the current game round.
+        """
+        info, now = cached.info, cached.state
+        orders = await self.db.read(lambda conn: repo.list_orders(conn, info.id))
+        first = self._new_game(self.ruleset, info.scenario, now.dice_seed)
+        done = await asyncio.to_thread(
+            replay_rollback, first, self.ruleset, self._apply, orders, now, order, info.version + 1
+        )
+        return engine.Outcome(done.state, done.events)
+
     async def _first_result(self, campaign_id: int, interaction_id: str) -> SubmitResult | None:
         found = await self.db.read(lambda conn: repo.get_processed(conn, interaction_id))
         if found is None:
@@ -324,7 +345,8 @@ class Orders(ServiceCore):
 
     async def replay(self, campaign_id: int, *, check: bool = True) -> GameState:
         """The campaign's state rebuilt from its order log: ``new_game`` with the stored seed,
-        then every stored order applied with the campaign's seeded dice (R-GEN-01).
+        then every stored order applied with the campaign's seeded dice (R-GEN-01), rollbacks
+        included (:class:`~caedes_bot.rules.replay.Replay`, where replay lives).
 
         Args:
             check: compare each order's dice counts with the log, and the end state with the
@@ -344,17 +366,21 @@ class Orders(ServiceCore):
 
         record, orders = await self.db.read(_tx)
         stored = load_parts(record.parts)
-        state = self._new_game(self.ruleset, record.info.scenario, stored.dice_seed)
+        replay = Replay(
+            self._new_game(self.ruleset, record.info.scenario, stored.dice_seed),
+            self.ruleset,
+            self._apply,
+        )
         for row in orders:
-            if check and row.dice_before != state.dice_rolls:
+            if check and row.dice_before != replay.state.dice_rolls:
                 raise ReplayMismatch(
-                    f"order {row.seq}: {state.dice_rolls} dice rolled before, log says "
+                    f"order {row.seq}: {replay.state.dice_rolls} dice rolled before, log says "
                     f"{row.dice_before}"
                 )
-            dice = SeededDice(state.dice_seed, state.dice_rolls)
-            state = self._apply(state, load_order(row.payload), self.ruleset, dice).state
+            state = replay.give(row.seq, load_order(row.payload)).state
             if check and row.dice_after != state.dice_rolls:
                 raise ReplayMismatch(f"order {row.seq}: dice count differs after it")
+        state = replay.state
         if check and dump_state(state) != dump_state(stored):
             raise ReplayMismatch(f"campaign {campaign_id}: replayed state differs from stored")
         return state

@@ -19,11 +19,13 @@ from caedes_bot.domain.records import (
     ChannelRecord,
     DeadlineRecord,
     StoredEvent,
+    StoredOrder,
 )
 from caedes_bot.persistence import repository as repo
 from caedes_bot.rules.state import GameState
 from caedes_bot.service.core import ServiceCore
 from caedes_bot.service.errors import UnknownCampaign
+from caedes_bot.service.rollback import ROUND_BEGINS, RollbackPoint, points_of
 
 
 class Queries(ServiceCore):
@@ -114,6 +116,16 @@ class Queries(ServiceCore):
             return repo.list_events(conn, campaign_id, after_seq=after_seq, limit=limit)
 
         return await self.db.read(_tx)
+
+    async def rollback_points(self, campaign_id: int) -> list[RollbackPoint]:
+        """The points of the current game round ``/umpire rollback`` may return to, oldest
+        first (:func:`~caedes_bot.service.rollback.points_of`); empty before the first round."""
+
+        def _tx(conn: Connection) -> list[StoredOrder]:
+            start = repo.latest_order_with_event(conn, campaign_id, ROUND_BEGINS)
+            return repo.list_orders(conn, campaign_id, from_seq=start) if start else []
+
+        return points_of(await self.db.read(_tx))
 
     async def deadlines(self, campaign_id: int) -> list[DeadlineRecord]:
         """The campaign's open deadlines, soonest first."""

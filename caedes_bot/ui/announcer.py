@@ -54,6 +54,7 @@ from caedes_bot.rules import dependants, pacts, summons, trade, turn
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.replay import CampaignContinued
 from caedes_bot.rules.state import (
     Battle,
     BattleNote,
@@ -375,7 +376,8 @@ class RichAnnouncer:
             return []
         faction, round_no = state.active, state.round
         began = any(
-            isinstance(e, turn.TurnBegan) and e.faction == faction and e.round == round_no
+            (isinstance(e, turn.TurnBegan) and e.faction == faction and e.round == round_no)
+            or isinstance(e, CampaignContinued)  # an imported campaign's first panel
             for e in events
         )
         payload = self._open_panel(campaign, state, ruleset)

@@ -75,6 +75,8 @@ def _order_text(ruleset: Ruleset, order: Mapping[str, Any]) -> str:
         return f"gave {place} to the {_faction(ruleset, owner)}"
     if kind == "StartCampaign":
         return "started the campaign"
+    if kind == "RollBack":
+        return f"rolled the campaign back to the state after order #{order.get('to_seq')}"
     if kind == "UmpireAdvance":
         return f"moved the turn of the {_faction(ruleset, faction)} on"
     return f"gave the {_faction(ruleset, faction)}' order: {_words(kind)}"
@@ -108,6 +110,11 @@ def _admin_text(ruleset: Ruleset, action: str, d: Mapping[str, Any]) -> str:
             f"moved the deadline {d.get('deadline')} to {_when(d.get('due_at'))}"
         ),
         "thread_opened": lambda: f"opened the thread {d.get('key')}",
+        "campaign_exported": lambda: (
+            f"exported the campaign ({d.get('orders')} orders, "
+            + ("with the dice seed)" if d.get("with_seed") else "without the dice seed)")
+        ),
+        "campaign_imported": lambda: f"imported {d.get('source')} as {d.get('name')}",
         "thread_reused": lambda: f"asked again for the thread {d.get('key')}",
         "delivery_failed": lambda: (
             f"could not deliver to Discord ({d.get('kind')} in "

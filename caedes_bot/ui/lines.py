@@ -30,6 +30,7 @@ from caedes_bot.rules import (
     ownership,
     pacts,
     redeem,
+    replay,
     ships,
     summons,
     trade,
@@ -54,6 +55,7 @@ from caedes_bot.ui.describe import (
     space_name,
     unit_label,
 )
+from caedes_bot.ui.wording import moment
 
 __all__ = ["BATTLE_DETAIL", "LINES", "SILENT", "NoWording", "event_line"]
 
@@ -728,6 +730,25 @@ def _treasury_overridden(
 ) -> str:
     item = "RP" if event.item == "rp" else event.item.title()
     return f"The umpire set your {item} from {event.before} to {event.after} (R-PBP-UMP-01)."
+
+
+@_line(replay.RolledBack)
+def _rolled_back(event: replay.RolledBack, state: GameState, ruleset: Ruleset) -> str:
+    where = moment(ruleset, event.step, event.active, event.round)
+    return (
+        f"The umpire rolled the campaign back to the state after order #{event.to_seq}: "
+        f"{where}. The {event.voided} order(s) given since no longer count; the dice rolled "
+        "since stay rolled, so the next dice are new ones (R-PBP-UMP-01)."
+    )
+
+
+@_line(replay.CampaignContinued)
+def _continued(event: replay.CampaignContinued, state: GameState, ruleset: Ruleset) -> str:
+    where = moment(ruleset, event.step, event.active, event.round)
+    return (
+        f"This campaign continues **{event.source}** from {where}, with dice from a new seed "
+        "(R-GEN-01)."
+    )
 
 
 # --------------------------------------------------------------------------- trade

@@ -40,7 +40,16 @@ async def test_bot_starts_and_syncs_commands_to_the_dev_guild(
     assert bot.bot.is_ready()
     campaign = next(c for c in fake.synced[fake.guild_id] if c["name"] == "campaign")
     subcommands = sorted(o["name"] for o in campaign["options"])
-    assert subcommands == ["assign", "info", "new", "start", "umpire", "unassign"]
+    assert subcommands == [
+        "assign",
+        "export",
+        "import",
+        "info",
+        "new",
+        "start",
+        "umpire",
+        "unassign",
+    ]
     assert None not in fake.synced  # nothing synced globally
     assert fake.sessions[-1].intents == discord.Intents.default().value
 

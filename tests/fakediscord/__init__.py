@@ -6,7 +6,7 @@ Start a :class:`FakeDiscord`, point discord.py at it (``discord.http.Route.BASE`
 :meth:`FakeDiscord.autocomplete`. ``tests/e2e/harness.py`` does the wiring.
 """
 
-from tests.fakediscord.commands import CommandNotSynced
+from tests.fakediscord.commands import CommandNotSynced, FakeFile
 from tests.fakediscord.server import (
     DROP,
     LOSE_ANSWER,
@@ -30,6 +30,7 @@ __all__ = [
     "Chaos",
     "CommandNotSynced",
     "FakeDiscord",
+    "FakeFile",
     "FakeTimeout",
     "FakeUser",
     "InteractionRecord",

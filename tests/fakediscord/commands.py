@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tests.fakediscord.world import (
@@ -34,6 +35,21 @@ NUMBER = 10
 ATTACHMENT = 11
 
 _NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@dataclass(frozen=True)
+class FakeFile:
+    """A file a member attaches to an attachment option (``file=FakeFile("a.json.gz", data)``).
+
+    As in Discord, the interaction carries an attachment object under ``resolved.attachments``
+    (id, filename, size, url, proxy_url, content_type); the bot fetches the bytes from its
+    ``url`` (https://discord.com/developers/docs/interactions/receiving-and-responding#interaction-object-resolved-data-structure),
+    which the fake serves (``World.cdn_base``).
+    """
+
+    filename: str
+    data: bytes
+    content_type: str = "application/gzip"
 
 
 class CommandNotSynced(AssertionError):
@@ -252,6 +268,21 @@ def _option_value(
                 if "thread_metadata" in channel
                 else {}
             ),
+        }
+    elif otype == ATTACHMENT:
+        if not isinstance(value, FakeFile):
+            raise CommandNotSynced(f"option {name!r} takes a FakeFile, got {value!r}")
+        aid = world.ids.next()
+        world.files[aid] = value.data
+        url = f"{world.cdn_base}/attachments/{aid}/{value.filename}"
+        out["value"] = str(aid)
+        resolved.setdefault("attachments", {})[str(aid)] = {
+            "id": str(aid),
+            "filename": value.filename,
+            "size": len(value.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": value.content_type,
         }
     elif otype == ROLE:
         rid = int(value)

@@ -451,6 +451,7 @@ class FakeDiscord:
         # past Discord's limit through, so that the fake answers as Discord does (uploads.py)
         app = web.Application(middlewares=[], client_max_size=2 * UPLOAD_LIMIT)
         app.router.add_get("/gateway-ws", self._gateway)
+        app.router.add_get("/cdn/attachments/{aid}/{filename}", self._cdn)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._dispatch)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
         await self._runner.setup()
@@ -459,6 +460,15 @@ class FakeDiscord:
         server = site._server
         assert server is not None and server.sockets  # type: ignore[attr-defined]
         self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+        self.world.cdn_base = f"{self.url}/cdn"
+
+    async def _cdn(self, request: web.Request) -> web.StreamResponse:
+        """The bytes of an attachment (uploaded, or attached by a member to an option); 404
+        for an id the fake does not hold, as Discord's CDN answers."""
+        data = self.world.files.get(int(request.match_info["aid"]))
+        if data is None:
+            return web.Response(status=404, text="Not Found")
+        return web.Response(body=data, content_type="application/octet-stream")
 
     async def stop(self) -> None:
         for session in list(self.sessions):

@@ -262,6 +262,8 @@ class World:
         self.messages: dict[int, list[JSON]] = {}
         #: The bytes of every uploaded file, by attachment id (tests/fakediscord/uploads.py).
         self.files: dict[int, bytes] = {}
+        #: Where attachment urls point: the fake's own address (set when the server starts).
+        self.cdn_base = "http://127.0.0.1:0/cdn"
         self.message_index: dict[int, JSON] = {}
         self.ephemeral: dict[int, JSON] = {}
         self.nonces: dict[tuple[int, int, str], tuple[int, dt.datetime]] = {}

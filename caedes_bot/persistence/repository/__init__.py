@@ -66,6 +66,7 @@ from caedes_bot.persistence.repository.eventlog import (
     insert_events,
     insert_order,
     insert_processed,
+    latest_order_with_event,
     list_events,
     list_orders,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "insert_outbox",
     "insert_processed",
     "last_posted_message_id",
+    "latest_order_with_event",
     "list_audit",
     "list_campaigns",
     "list_events",

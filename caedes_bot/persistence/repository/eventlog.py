@@ -102,11 +102,11 @@ def insert_events(
     )
 
 
-def list_orders(conn: Connection, campaign_id: int) -> list[StoredOrder]:
-    """The campaign's order log in order."""
+def list_orders(conn: Connection, campaign_id: int, *, from_seq: int = 0) -> list[StoredOrder]:
+    """The campaign's order log in order (the orders numbered ``from_seq`` and after)."""
     rows = conn.execute(
         sa.select(campaign_orders)
-        .where(campaign_orders.c.campaign_id == campaign_id)
+        .where(campaign_orders.c.campaign_id == campaign_id, campaign_orders.c.seq >= from_seq)
         .order_by(campaign_orders.c.seq)
     )
     return [
@@ -150,6 +150,17 @@ def list_events(
         )
         for r in conn.execute(stmt)
     ]
+
+
+def latest_order_with_event(conn: Connection, campaign_id: int, types: Sequence[str]) -> int:
+    """The number of the latest order that gave an event of one of ``types`` (0 if none)."""
+    value = conn.scalar(
+        sa.select(sa.func.max(campaign_events.c.order_seq)).where(
+            campaign_events.c.campaign_id == campaign_id,
+            campaign_events.c.type.in_(list(types)),
+        )
+    )
+    return int(value or 0)
 
 
 def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEvent]:
