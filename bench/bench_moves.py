@@ -25,6 +25,7 @@ The cold figure is printed beside it and not held to the target.
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -102,6 +103,7 @@ def bench_kind(ruleset: Ruleset, state: GameState, label: str) -> tuple[float, f
 
 
 def main() -> int:
+    print(f"load average at the start: {os.getloadavg()[0]:.1f}")
     base = load_ruleset()
     ruleset = replace(base, units={**base.units, **{k.id: k for k in KINDS.values()}})
     state = new_game(ruleset, "default", "bench")
@@ -115,6 +117,7 @@ def main() -> int:
             f"{ratio:5.1f}x (target {TARGET:.0f}x) | cold {cold * 1e6:6.1f} us "
             f"{cold / plain:5.1f}x"
         )
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     return 0 if worst <= TARGET else 1
 
 
