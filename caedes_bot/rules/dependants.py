@@ -166,6 +166,12 @@ def lose_bound_units(
     return events, gone
 
 
+def holds_a_bond(kind: UnitKind) -> bool:
+    """Whether ``kind`` holds a bond up (a Necromancer or a Summoner, R-ATTR-UNDEAD-03,
+    R-MAGIC-SUMM-03): only losing such a unit can leave bound units without their master."""
+    return not kind.attributes.isdisjoint(_MASTERS)
+
+
 def _bonded(kind: UnitKind) -> bool:
     """``kind`` hangs on a bond or holds one up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03); Heroes
     included, as :meth:`Ruleset.kind` finds them."""

@@ -82,7 +82,7 @@ from caedes_bot.rules.combat.sides import (
     battle_sides,
 )
 from caedes_bot.rules.combat.specials import judge, special_action
-from caedes_bot.rules.dependants import lose_bound_units
+from caedes_bot.rules.dependants import holds_a_bond, lose_bound_units
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import (
     IllegalCombat,
@@ -481,10 +481,15 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
         return []
     on_attacker, on_defender = step_hits(record.dice)
     record.hits_on_attacker, record.hits_on_defender = on_attacker, on_defender
-    battle.enchant_successes = [
-        *battle.enchant_successes,
-        *(d.unit for d in record.dice if d.counts and d.purpose is DiePurpose.ENCHANT and d.hit),
-    ]
+    if battle.declared:  # only a declared Enchanter rolls an enchant die (R-MAGIC-ENCH-01)
+        battle.enchant_successes = [
+            *battle.enchant_successes,
+            *(
+                d.unit
+                for d in record.dice
+                if d.counts and d.purpose is DiePurpose.ENCHANT and d.hit
+            ),
+        ]
     roster = battle_roster(state, ruleset, battle)
     ctx = battle_context(state, ruleset, battle, roster.fighters)
     events: list[Event] = [
@@ -607,7 +612,12 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
         ),
         *broken,
     ]
-    return removed + _lose_bound(state, ruleset, battle)
+    # bound units can only be left without their master when a master goes (the checks
+    # after every order leave none without one); a unit the battle did not list (cargo gone
+    # down with its ship) is not known here, so it is checked too
+    if any(uid not in by_id or holds_a_bond(by_id[uid].kind) for uid in record.destroyed):
+        removed += _lose_bound(state, ruleset, battle)
+    return removed
 
 
 def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list[Event], bool]:

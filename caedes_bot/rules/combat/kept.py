@@ -26,7 +26,6 @@ objects, the options), :func:`caedes_bot.rules.combat.sides.battle_fighters`.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from operator import attrgetter
 
 from caedes_bot.gamedata.model import Attribute, Options
@@ -184,8 +183,17 @@ class Roster:
             if found.round_no == round_no:
                 self._cache[key] = found
                 return found
-            # the same units in another round: only the round differs
-            found = replace(found, round_no=round_no)
+            # the same units in another round: only the round differs (made field by field:
+            # dataclasses.replace costs several times more)
+            found = StepContext(
+                round_no,
+                found.predator,
+                found.fear,
+                found.inspiring,
+                found.predator_symmetric,
+                found.allied_includes_pacts,
+                found.led,
+            )
         else:
             found = step_context(self.fighters, round_no, self.options)
         self._cache[key] = found
@@ -213,6 +221,17 @@ class Roster:
             found = self._carried(key, context=True)
             if found is None:
                 found = sorted(self.of(side, faction), key=lambda f: casualty_rank(f, ctx))
+            self._cache[key] = found
+        return found  # type: ignore[return-value]
+
+    def summoners(self, side: Side) -> list[Fighter]:
+        """The fighters on ``side`` with the Summoner power (R-MAGIC-SUMM-01)."""
+        key = ("summoners", side)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._carried(key)
+            if found is None:
+                found = [f for f in self.side(side) if Attribute.SUMMONER in f.kind.attributes]
             self._cache[key] = found
         return found  # type: ignore[return-value]
 

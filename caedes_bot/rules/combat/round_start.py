@@ -101,10 +101,20 @@ def mercenary_check(
     return events + lose_bound_units(state, ruleset, battle=battle.id)[0]  # R-ATTR-UNDEAD-03
 
 
+def summons_offer(
+    state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle, side: Side
+) -> list[Event]:
+    """The summons slot (R-MAGIC-SUMM-01): :func:`offer_summons`, asked only when a Summoner
+    fights on ``side`` (the battle's roster keeps them; most battles have none)."""
+    if not battle_roster(state, ruleset, battle).summoners(side):
+        return []
+    return offer_summons(state, ruleset, dice, battle, side)
+
+
 #: The round-start actions in order (R-COMBAT-03); see the module docstring to add one.
 ROUND_START_ACTIONS: list[RoundStartAction] = [
     RoundStartAction("mercenary", mercenary_check),
-    RoundStartAction("summons", offer_summons),  # R-MAGIC-SUMM-01
+    RoundStartAction("summons", summons_offer),  # R-MAGIC-SUMM-01
     RoundStartAction("declarations", declare_actions, together=True),
 ]
 
