@@ -68,13 +68,33 @@ def load_game_data(settings: Settings) -> Ruleset | str:
         return f"CAEDES_CONFIG_DIR: {first}{tail}. Use {ACCEPTS['config_dir']}."
 
 
+#: This process's claim on its SQLite file, held while it runs (a second process is refused).
+_claim: object = None
+
+
 def open_database(settings: Settings) -> str | None:
-    """Bring the database to head; ``None``, or the one-line reason it failed."""
+    """Claim a SQLite file for this process and bring the database to head; ``None``, or the
+    one-line reason it failed."""
+    global _claim
     import sqlalchemy as sa
     from sqlalchemy.engine import make_url
 
-    from caedes_bot.persistence.db import is_sqlite, sync_url
+    from caedes_bot.persistence.db import (
+        DatabaseInUse,
+        SqliteClaim,
+        claim_sqlite_file,
+        is_sqlite,
+        sync_url,
+    )
 
+    if isinstance(_claim, SqliteClaim):
+        _claim.release()  # a second start in the same process (tests) claims afresh
+    try:
+        _claim = claim_sqlite_file(settings.database_url)
+    except DatabaseInUse as err:
+        return f"CAEDES_DATABASE_URL: {err}."
+    except OSError:
+        _claim = None  # the folder is missing or read-only: the probe below says so
     try:
         if is_sqlite(settings.database_url):
             # open it synchronously first: a SQLite file that cannot be opened would otherwise

@@ -5,6 +5,9 @@ The URL comes, in order, from ``-x url=...``, the ``sqlalchemy.url`` option set 
 (``CAEDES_DATABASE_URL``). ``render_as_batch`` lets ALTERs work on SQLite.
 
 This file calls :func:`asyncio.run`: run migrations before the bot's event loop starts.
+
+On PostgreSQL the migrations run under an advisory lock, so that bot processes started at
+once on one database migrate it once: the others wait, then find it at head (decision 0024).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from sqlalchemy import pool
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from caedes_bot.persistence.locks import MIGRATION_NAMESPACE
 from caedes_bot.persistence.tables import Base, UTCDateTime
 
 config = context.config
@@ -70,8 +74,18 @@ async def _run_async() -> None:
         async with engine.connect() as connection:
             if connection.dialect.name == "sqlite":
                 await connection.exec_driver_sql("PRAGMA journal_mode=WAL")
+            postgres = connection.dialect.name == "postgresql"
+            if postgres:
+                await connection.exec_driver_sql(
+                    f"SELECT pg_advisory_lock({MIGRATION_NAMESPACE}, 0)"
+                )
             await connection.run_sync(_run_sync)
             await connection.commit()
+            if postgres:
+                await connection.exec_driver_sql(
+                    f"SELECT pg_advisory_unlock({MIGRATION_NAMESPACE}, 0)"
+                )
+                await connection.commit()
     finally:
         await engine.dispose()
 

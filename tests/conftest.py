@@ -24,8 +24,12 @@ _SKIPPED_POSTGRES = (
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Run each test that uses a database once per store (SQLite, and PostgreSQL when a server
-    is given), or on SQLite only when it is marked ``sqlite_only``."""
+    is given), or on SQLite only when it is marked ``sqlite_only``, or on PostgreSQL only when
+    it is marked ``postgres_only`` (skipped without a server)."""
     if "db_backend" not in metafunc.fixturenames:
+        return
+    if metafunc.definition.get_closest_marker("postgres_only") is not None:
+        metafunc.parametrize("db_backend", ("postgresql",), indirect=True)
         return
     only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
     if only_sqlite or postgres.server_url() is None:

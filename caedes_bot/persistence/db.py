@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -35,6 +36,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from caedes_bot.persistence.locks import CampaignLocks, Held
 from caedes_bot.persistence.writer import (
     BUSY_CHECKPOINT_WRITES,
     IDLE_CHECKPOINT_SECONDS,
@@ -49,6 +51,9 @@ T = TypeVar("T")
 
 #: Milliseconds a SQLite connection waits for a lock before failing with "database is locked".
 BUSY_TIMEOUT_MS = 30_000
+
+#: Campaign locks a process holds at once on PostgreSQL (each pins a connection).
+LOCK_CONNECTIONS = 8
 
 #: Async driver -> the synchronous driver of the same database.
 SYNC_DRIVERS: dict[str, str] = {
@@ -126,6 +131,25 @@ def _make_engine(
     return engine
 
 
+def _lock_engine(url: URL, *, pool_size: int, echo: bool) -> Engine:
+    """The engine of the campaign locks (PostgreSQL): its commits (the ``lock_seq`` moves)
+    need not wait for the disk, since losing one only makes a process reload a campaign."""
+    engine = sa.create_engine(
+        url, echo=echo, pool_size=pool_size, max_overflow=0, pool_timeout=600
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SET synchronous_commit = off")
+        cursor.close()
+        dbapi_connection.autocommit = autocommit
+
+    return engine
+
+
 class Database:
     """The bot's database: one writer thread with one connection, and a few reader threads.
 
@@ -165,6 +189,38 @@ class Database:
             busy_writes=busy_checkpoint,
         )
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="caedes-db-reader")
+        self.locks: CampaignLocks | None = None
+        if not self._sqlite:
+            self.locks = CampaignLocks(
+                _lock_engine(target, pool_size=LOCK_CONNECTIONS, echo=echo),
+                connections=LOCK_CONNECTIONS,
+            )
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may use the database too (PostgreSQL; a SQLite file
+        serves one process, :func:`claim_sqlite_file`)."""
+        return not self._sqlite
+
+    @asynccontextmanager
+    async def campaign_lock(self, campaign_id: int) -> AsyncIterator[Held | None]:
+        """Hold the campaign's lock across processes while the block runs (PostgreSQL: an
+        advisory lock, :mod:`caedes_bot.persistence.locks`); it is let go when the block
+        ends, also by an exception or a cancellation.
+
+        Yields:
+            The lock held (``before``: ``lock_seq`` when taken; ``after`` is set once the
+            block has ended), or ``None`` on SQLite, where one process owns the file and
+            the service's own per-campaign lock is enough.
+        """
+        if self.locks is None:
+            yield None
+            return
+        held = await self.locks.acquire(campaign_id)
+        try:
+            yield held
+        finally:
+            await self.locks.release(held)
 
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         with self.writer.begin() as conn:
@@ -222,6 +278,64 @@ class Database:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._read_threads, self.reader.dispose)
         self._read_threads.shutdown(wait=True)
+        if self.locks is not None:
+            await asyncio.to_thread(self.locks.close)
+
+
+class DatabaseInUse(Exception):
+    """Another process uses this SQLite file already (:func:`claim_sqlite_file`)."""
+
+
+class SqliteClaim:
+    """This process's claim on a SQLite file: an exclusive ``flock`` on ``<file>-lock``
+    beside it, held until :meth:`release` or the process ends (also by SIGKILL)."""
+
+    def __init__(self, path: Path, handle: Any) -> None:
+        self.path = path
+        self._handle = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+
+def claim_sqlite_file(url: str | URL) -> SqliteClaim | None:
+    """Claim the SQLite file of ``url`` for this process, so that a second bot process on the
+    same file is refused at start (one SQLite file has one writer: several processes need
+    PostgreSQL, decision 0024).
+
+    Returns:
+        The claim (keep it for the life of the process), or ``None`` when ``url`` is not a
+        SQLite file (PostgreSQL, or an in-memory database).
+
+    Raises:
+        DatabaseInUse: another process holds the file; the message is one line that names it.
+    """
+    import fcntl
+    import os
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database).resolve()
+    lock = path.with_name(path.name + "-lock")
+    handle = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 (held for the process)
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        raise DatabaseInUse(
+            f"another Caedes Bot process (pid {holder}) is using the SQLite file {path}; a "
+            "SQLite file serves one process: stop the other one, or use PostgreSQL for several"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return SqliteClaim(lock, handle)
 
 
 def repo_root() -> Path:

@@ -131,6 +131,9 @@ class Campaign(Base):
     #: ``seq`` of the campaign's latest ``TurnBegan`` event (0 before any): where the events of
     #: the turn being played start, found without scanning the event log.
     turn_start_seq: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    #: moved on by each holder of the campaign's lock across processes, odd while held
+    #: (PostgreSQL; :meth:`caedes_bot.persistence.db.Database.campaign_lock`, decision 0024).
+    lock_seq: Mapped[int] = mapped_column(sa.BigInteger, default=0, server_default="0")
     created_by: Mapped[int] = mapped_column(sa.BigInteger)
     umpire_user_id: Mapped[int | None] = mapped_column(sa.BigInteger)
     category_id: Mapped[int | None] = mapped_column(sa.BigInteger)

@@ -137,7 +137,7 @@ class Access(ServiceCore):
             FactionHeld: another member plays it and ``replace`` is false (R-SETUP-02).
             UnknownCampaign: no such campaign.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             if faction not in cached.state.in_play:
                 raise UnknownName(
@@ -175,7 +175,7 @@ class Access(ServiceCore):
         Raises:
             UnknownCampaign: no such campaign.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             previous = cached.players.get(faction)
             if previous is None:
@@ -262,7 +262,7 @@ class Access(ServiceCore):
             The thread's record as it was before this call (``None`` if new) and whether it is
             new. Its ``discord_id`` is ``None`` until the outbox has made it.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             await self._load(campaign_id)
             now = self._clock()
 
@@ -312,7 +312,7 @@ class Access(ServiceCore):
         Raises:
             UnknownCampaign: no such campaign.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             previous = cached.info.umpire_user_id
             plays = tuple(sorted(f for f, u in cached.players.items() if u == user_id))

@@ -314,7 +314,7 @@ class Campaigns(Orders, Pausing):
             status is CampaignStatus.ACTIVE
         ):
             return (await self.resume(campaign_id, actor)).info
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             now = self._clock()
 

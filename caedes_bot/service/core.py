@@ -17,11 +17,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.engine import Connection
 
@@ -29,6 +32,7 @@ from caedes_bot.domain.records import CampaignInfo, CampaignView, DeadlineRecord
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.locks import Held
 from caedes_bot.persistence.repository import CampaignRecord
 from caedes_bot.persistence.stateparts import load_parts
 from caedes_bot.rules import engine, setup
@@ -49,6 +53,15 @@ NewGameFn = Callable[[Ruleset, str, str], GameState]
 
 #: Campaigns whose last state the service keeps in memory, by default (``CAEDES_STATE_CACHE_SIZE``).
 DEFAULT_CACHE_SIZE = 100
+
+#: On a database shared with other processes (PostgreSQL), the seconds a read may be answered
+#: from the cache before the service checks that no other process changed the campaign
+#: (decision 0024). Changes always check, under the campaign's lock.
+READ_RECHECK_SECONDS = 2.0
+
+#: Changes of one process in a row that may keep a campaign's database lock while more of
+#: them wait, before it is let go for other processes (decision 0024).
+LOCK_BATCH = 16
 
 
 def seeded_dice(state: GameState) -> Dice:
@@ -104,9 +117,18 @@ class WakeHold:
 
 @dataclass
 class Locks:
-    """One lock per campaign: the service's changes to a campaign are made one at a time."""
+    """One lock per campaign: the service's changes to a campaign are made one at a time.
+
+    Attributes:
+        by_campaign: this process's lock of each campaign.
+        waiting: per campaign, the changes waiting for its lock.
+        held: per campaign, the database's lock held (PostgreSQL) and how many changes
+            have had it since it was taken.
+    """
 
     by_campaign: dict[int, asyncio.Lock] = field(default_factory=dict)
+    waiting: dict[int, int] = field(default_factory=dict)
+    held: dict[int, list[Any]] = field(default_factory=dict)
 
     def get(self, campaign_id: int) -> asyncio.Lock:
         lock = self.by_campaign.get(campaign_id)
@@ -168,6 +190,12 @@ class ServiceCore:
         self._cache: OrderedDict[int, Cached] = OrderedDict()
         self._generations: dict[int, int] = {}
         self._locks = Locks()
+        #: per campaign: the ``lock_seq`` this process last saw with nobody holding the lock
+        #: (decision 0024); the cache is trusted only while the database still shows it
+        self._lock_seen: dict[int, int] = {}
+        self._checked_at: dict[int, float] = {}
+        self._holding: set[int] = set()
+        self.read_recheck = READ_RECHECK_SECONDS
         self._listeners: list[Callable[[int], None]] = []
         self._hold: ContextVar[WakeHold | None] = ContextVar("caedes_wake_hold", default=None)
         self.delivery = Delivery(db)
@@ -206,6 +234,59 @@ class ServiceCore:
             except Exception:  # a listener must never undo a committed order
                 log.exception("listener failed after commit of campaign %s", campaign_id)
 
+    @asynccontextmanager
+    async def _campaign_lock(self, campaign_id: int) -> AsyncIterator[None]:
+        """Hold the campaign's lock while the block changes it: this process's lock, then the
+        database's (PostgreSQL: an advisory lock, so changes from every process sharing the
+        database are made one at a time, decision 0024).
+
+        Taking the database's lock checks the campaign's ``lock_seq``: if another process
+        held it since this one last saw the campaign, the cached campaign is forgotten and
+        the block reads it again. When more of this process's changes to the campaign are
+        waiting, the database's lock passes to them without being let go, up to
+        :data:`LOCK_BATCH` changes, so two busy processes take turns in batches rather than
+        reloading the campaign at every change."""
+        locks = self._locks
+        locks.waiting[campaign_id] = locks.waiting.get(campaign_id, 0) + 1
+        try:
+            await locks.get(campaign_id).acquire()
+        finally:
+            locks.waiting[campaign_id] -= 1
+        try:
+            if self.db.locks is not None and campaign_id not in locks.held:
+                held = await self.db.locks.acquire(campaign_id)
+                if held.before % 2 or self._lock_seen.get(campaign_id) != held.before:
+                    self.forget(campaign_id)
+                locks.held[campaign_id] = [held, 0]
+            self._holding.add(campaign_id)
+            try:
+                yield
+            finally:
+                self._holding.discard(campaign_id)
+                entry = locks.held.get(campaign_id)
+                if entry is not None:
+                    entry[1] += 1
+                    if locks.waiting.get(campaign_id, 0) == 0 or entry[1] >= LOCK_BATCH:
+                        del locks.held[campaign_id]
+                        await self._let_go(entry[0])
+        finally:
+            locks.get(campaign_id).release()
+
+    async def _let_go(self, held: Held) -> None:
+        assert self.db.locks is not None
+        try:
+            await self.db.locks.release(held)
+        finally:
+            self._lock_seen[held.campaign_id] = held.after
+            self._checked_at[held.campaign_id] = time.monotonic()
+
+    async def _still_current(self, campaign_id: int) -> bool:
+        """Whether no other process changed the campaign since this one last saw it
+        (its ``lock_seq`` in the database is the one seen)."""
+        seq = await self.db.read(lambda conn: repo.lock_seq(conn, campaign_id))
+        self._checked_at[campaign_id] = time.monotonic()
+        return seq is not None and seq == self._lock_seen.get(campaign_id)
+
     def _cached(self, campaign_id: int) -> Cached | None:
         """The campaign's cached entry, now the most recently used; ``None`` if not cached."""
         cached = self._cache.get(campaign_id)
@@ -233,20 +314,40 @@ class ServiceCore:
         while True:
             cached = self._cached(campaign_id)
             if cached is not None:
+                if (
+                    self.db.shared
+                    and campaign_id not in self._holding
+                    and time.monotonic() - self._checked_at.get(campaign_id, 0.0)
+                    > self.read_recheck
+                ):
+                    generation = self._generations.get(campaign_id, 0)
+                    unchanged = await self._still_current(campaign_id)
+                    if not unchanged and self._generations.get(campaign_id, 0) == generation:
+                        self.forget(campaign_id)  # another process changed it
+                        continue
+                    cached = self._cached(campaign_id)
+                    if cached is None:
+                        continue
                 return cached
             generation = self._generations.get(campaign_id, 0)
-            loaded = await self._read_campaign(campaign_id)
+            loaded, seq = await self._read_campaign(campaign_id)
             if self._generations.get(campaign_id, 0) != generation:
                 continue  # changed while it was read: what was read may be older
             current = self._cached(campaign_id)
             if current is not None and current.info.version >= loaded.info.version:
                 return current  # another read of the same campaign came first
             self._cache[campaign_id] = loaded
+            if campaign_id not in self._holding:
+                # odd: a process holds the lock (or died holding it); trust nothing yet
+                self._lock_seen[campaign_id] = seq if seq % 2 == 0 else -1
+            self._checked_at[campaign_id] = time.monotonic()
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
             return loaded
 
-    async def _read_campaign(self, campaign_id: int) -> Cached:
+    async def _read_campaign(self, campaign_id: int) -> tuple[Cached, int]:
+        """The campaign read from the database, and its ``lock_seq`` in the same snapshot."""
+
         def _tx(
             conn: Connection,
         ) -> tuple[CampaignRecord, GameState, dict[str, int], list[DeadlineRecord], set[str]]:
@@ -264,7 +365,7 @@ class ServiceCore:
             return record, state, players, open_deadlines, armed
 
         record, state, players, open_deadlines, armed = await self.db.read(_tx)
-        return Cached(
+        cached = Cached(
             record.info,
             state,
             record.last_event_seq,
@@ -272,6 +373,7 @@ class ServiceCore:
             frozenset(d.decision_key for d in open_deadlines) | armed,
             {d.decision_key: d.due_at for d in open_deadlines},
         )
+        return cached, record.lock_seq
 
     def cached_campaigns(self) -> list[int]:
         """The ids of the campaigns in the cache, least recently used first."""

@@ -42,7 +42,7 @@ class Deadlines(ServiceCore):
         if not post:
             await self.db.write(lambda conn: repo.mark_reminded(conn, deadline.id))
             return
-        async with self._locks.get(deadline.campaign_id):
+        async with self._campaign_lock(deadline.campaign_id):
             cached = await self._load(deadline.campaign_id)
             if cached.info.status is not CampaignStatus.ACTIVE:
                 return  # paused since it was read: the reminder waits (R-PBP-UMP-05)
@@ -103,7 +103,7 @@ class Deadlines(ServiceCore):
                 now=now,
             )
 
-        async with self._locks.get(deadline.campaign_id):
+        async with self._campaign_lock(deadline.campaign_id):
             await self.db.write(_tx)
             cached = self._cached(deadline.campaign_id)
             if cached is None:

@@ -115,7 +115,7 @@ class Orders(ServiceCore):
         to_status: CampaignStatus | None = None,
         expect: Expect | None = None,
     ) -> SubmitResult:
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             for _attempt in range(self._max_retries):
                 cached = await self._load(campaign_id)
                 try:

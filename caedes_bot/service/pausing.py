@@ -45,7 +45,7 @@ class Pausing(ServiceCore):
             PauseRefused: the campaign is already paused, or is not under way.
             UnknownCampaign: no such campaign.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             info = cached.info
             self._check_umpire(info, actor)
@@ -89,7 +89,7 @@ class Pausing(ServiceCore):
             PauseRefused: the campaign is not paused.
             UnknownCampaign: no such campaign.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             info = cached.info
             self._check_umpire(info, actor)

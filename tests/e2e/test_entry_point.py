@@ -16,6 +16,7 @@ import pytest
 
 import bot as entry_point
 from caedes_bot.app import CaedesBot
+from caedes_bot.persistence.db import SqliteClaim, claim_sqlite_file
 from caedes_bot.settings import Settings
 from tests.fakediscord import FakeDiscord
 
@@ -103,6 +104,27 @@ def test_unwritable_sqlite_path_is_one_line_and_exit_2(
     err = one_line(capsys.readouterr().err)
     assert "CAEDES_DATABASE_URL=" in err and "cannot be opened" in err and "writable" in err
     assert logins == []
+
+
+def test_a_second_process_on_one_sqlite_file_is_one_line_and_exit_2(
+    ready_env: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    logins = no_login(monkeypatch)
+    url = f"sqlite+aiosqlite:///{ready_env / 'caedes.db'}"
+    assert entry_point.main() == 0  # the first start claims the file (and keeps it)
+    other = entry_point._claim
+    entry_point._claim = None  # as a second process: the first one still holds the file
+    try:
+        assert entry_point.main() == 2
+        err = one_line(capsys.readouterr().err)
+        assert "CAEDES_DATABASE_URL" in err and "another Caedes Bot process" in err
+        assert "use PostgreSQL for several" in err
+    finally:
+        assert isinstance(other, SqliteClaim)
+        other.release()
+    assert logins == ["a-token"]
+    # once the first process has stopped, the file may be used again
+    assert claim_sqlite_file(url) is not None
 
 
 def test_missing_game_data_is_one_line_before_login_and_exit_2(

@@ -25,11 +25,13 @@ from caedes_bot.persistence.tables import campaign_state_parts, campaigns
 @dataclass(frozen=True, slots=True)
 class CampaignRecord:
     """A campaign with its state's parts (``(key, JSON text)`` in ``ord`` order, for
-    :func:`~caedes_bot.persistence.stateparts.load_parts`) and the last event sequence number."""
+    :func:`~caedes_bot.persistence.stateparts.load_parts`), the last event sequence number and
+    the campaign lock's counter (``lock_seq``, decision 0024)."""
 
     info: CampaignInfo
     parts: list[tuple[str, str]]
     last_event_seq: int
+    lock_seq: int = 0
 
 
 class StaleVersion(Exception):
@@ -187,7 +189,7 @@ def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
     """The campaign with its state's parts, or ``None``."""
     row = (
         conn.execute(
-            sa.select(*_INFO_COLUMNS, campaigns.c.last_event_seq).where(
+            sa.select(*_INFO_COLUMNS, campaigns.c.last_event_seq, campaigns.c.lock_seq).where(
                 campaigns.c.id == campaign_id
             )
         )
@@ -195,7 +197,18 @@ def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
     if row is None:
         return None
     parts = load_parts(conn, campaign_id)
-    return CampaignRecord(_info(row), parts, row._mapping["last_event_seq"])
+    m = row._mapping
+    return CampaignRecord(_info(row), parts, m["last_event_seq"], int(m["lock_seq"]))
+
+
+_LOCK_SEQ = sa.select(campaigns.c.lock_seq).where(campaigns.c.id == sa.bindparam("b_id"))
+
+
+def lock_seq(conn: Connection, campaign_id: int) -> int | None:
+    """The campaign lock's counter (odd while a process holds the lock, decision 0024), or
+    ``None`` if there is no such campaign."""
+    value = conn.scalar(_LOCK_SEQ, {"b_id": campaign_id})
+    return None if value is None else int(value)
 
 
 def campaign_info(conn: Connection, campaign_id: int) -> CampaignInfo | None:
