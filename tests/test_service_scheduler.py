@@ -12,6 +12,7 @@ all defending at 3 (plains: no terrain modifier).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -415,3 +416,33 @@ async def test_run_sleeps_until_the_next_reminder_or_deadline(
     await scheduler.run()
     assert sleeps == [22 * 3600, 2 * 3600, 22 * 3600]
     assert (await service.get_state(cid)).active == "ORC"
+
+
+async def test_two_processes_schedulers_at_once_remind_and_act_once(
+    db_url: str, rules: Ruleset, clock: FakeClock, dice: QueuedDice
+) -> None:
+    """R-PBP-DEAD-02/03 with two bot processes on one database (decision 0024): both
+    schedulers see the same reminder and the same passed deadline at the same moment; the
+    campaign lock in the database lets one act and the other find it done. One reminder, one
+    ForfeitTurn, one deadline for the next turn."""
+    first, second = Database(db_url), Database(db_url)
+    try:
+        one = RulesService(first, rules, clock=clock, dice_factory=dice.factory())
+        two = RulesService(second, rules, clock=clock, dice_factory=dice.factory())
+        cid = await _started(one)
+        await two.get_state(cid)  # both have the campaign cached
+        clock.set(hours=22)
+        await asyncio.gather(Scheduler(one, clock=clock).tick(), Scheduler(two, clock=clock).tick())
+        assert len(await _reminders(one, cid)) == 1
+        clock.set(hours=24)
+        await asyncio.gather(Scheduler(one, clock=clock).tick(), Scheduler(two, clock=clock).tick())
+        forfeits = [o for o in await _orders(one, cid) if o.type == "ForfeitTurn"]
+        assert len(forfeits) == 1
+        for service in (one, two):
+            state = await service.get_state(cid)
+            assert (state.active, state.step) == ("ORC", Step.TRADE)
+            (orc,) = await service.deadlines(cid)
+            assert orc.decision_key == "turn:1:ORC"
+    finally:
+        await first.dispose()
+        await second.dispose()
