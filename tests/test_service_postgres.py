@@ -215,3 +215,23 @@ def test_migrations_started_at_once_run_once() -> None:
         assert {"campaigns", "campaign_orders", "outbox", "deadlines"} <= tables
     finally:
         postgres.drop_database(server, name)
+
+
+async def test_a_cancelled_wait_for_a_campaign_lock_leaves_it_free(pg_url: str) -> None:
+    databases = [Database(pg_url) for _ in range(3)]
+    try:
+        [cid] = await _active_campaigns(_service(databases[0]), 1)
+        async with databases[0].campaign_lock(cid) as held:
+            assert held is not None and held.before % 2 == 0
+            waiting = asyncio.create_task(databases[1].campaign_lock(cid).__aenter__())
+            await asyncio.sleep(0)  # it is waiting for the lock held above
+            waiting.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await waiting
+        assert held.after == held.before + 2
+        # the cancelled waiter got the lock once it was free, and let it go at once
+        async with databases[2].campaign_lock(cid) as third:
+            assert third is not None and third.before % 2 == 0
+    finally:
+        for database in databases:
+            await database.dispose()
