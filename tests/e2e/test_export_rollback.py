@@ -5,7 +5,8 @@ The bot rolls the campaign's own seeded dice. The default scenario's first game 
 through the service (the Dawnian Knights fight for Sarnath Fields: dice are rolled), then:
 
 * ``/campaign export`` by the umpire answers privately with the file; under way it holds no
-  seed, and the commitment posted at the start is its SHA-256;
+  seed, and the commitment posted at the start is its SHA-256; imported by an admin, such a
+  file continues in a new campaign with a fresh seed, whose SHA-256 is posted there;
 * once finished, the export holds the seed, ``python -m caedes_bot.verify`` passes it (exit 0)
   and fails the same file with one die changed (exit 1); ``/campaign import`` of it by an admin
   makes a second campaign that plays identically;
@@ -30,6 +31,7 @@ from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Actor
 from caedes_bot.verify import main as verify_main
+from tests.e2e.campaigns import DEFAULT_FACTIONS, setup_done
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import Table, staffed_campaign
 from tests.e2e.harness import BotRunner
@@ -76,6 +78,22 @@ async def test_export_verify_and_import_of_a_finished_campaign(
     for channel in fake.world.messages:  # nothing posted or replied shows the seed
         assert seed not in all_text(fake.world.messages[channel])
 
+    # an unfinished file continues in a new campaign, with a fresh seed committed in public
+    going = await fake.slash(
+        fake.admin, "campaign import", file=FakeFile("mid.json.gz", data), name="Continued"
+    )
+    assert going.ephemeral and "continues **Seven Swords**" in going.text
+    (continued,) = [c for c in await service.campaigns(guild_id=fake.guild_id) if c.id != 1]
+    fresh = (await service.get_state(continued.id)).dice_seed
+    assert fresh != seed
+    places = await fake.wait_for(
+        lambda: setup_done(fake, "Continued", DEFAULT_FACTIONS), what="the new campaign's set-up"
+    )
+    await fake.wait_for(
+        lambda: seed_commitment(fresh) in all_text(fake.messages_in(places["announcements"])),
+        what="the commitment to the new seed",
+    )
+
     await service.set_status(1, CampaignStatus.FINISHED, by=table.umpire.id)
     await fake.wait_for(
         lambda: seed in all_text(fake.messages_in(table.announcements)),
@@ -108,8 +126,7 @@ async def test_export_verify_and_import_of_a_finished_campaign(
         fake.admin, "campaign import", file=FakeFile(name, data), name="Replayed"
     )
     assert imported.ephemeral and "every die, event and the final state match" in imported.text
-    second = await service.campaigns(guild_id=fake.guild_id)
-    (copy,) = [c for c in second if c.name == "Replayed"]
+    (copy,) = [c for c in await service.campaigns(guild_id=fake.guild_id) if c.name == "Replayed"]
     assert copy.status is CampaignStatus.FINISHED
     assert await service.get_state(copy.id) == await service.get_state(1)
     assert [e.payload for e in await service.events(copy.id)] == [
