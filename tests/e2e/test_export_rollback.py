@@ -39,6 +39,10 @@ from tests.fakediscord import FakeDiscord, FakeFile, all_text
 from tests.test_service_export import _changed_die
 from tests.test_service_game import play_first_round
 
+#: Seconds to wait for a post in #announcements: it is delivered after every post of the game
+#: round before it, at the pace of the fake's rate limits, and a loaded machine is slow.
+DELIVERY = 60.0
+
 
 async def _round_played(fake: FakeDiscord, make_bot: MakeBot) -> tuple[BotRunner, Table]:
     runner = await make_bot()  # the campaign's own seeded dice
@@ -67,6 +71,7 @@ async def test_export_verify_and_import_of_a_finished_campaign(
     await fake.wait_for(
         lambda: seed_commitment(seed) in all_text(fake.messages_in(table.announcements)),
         what="the commitment to the dice seed",
+        timeout=DELIVERY,
     )
 
     refused = await fake.slash(fake.players[0], "campaign export", channel=talk)
@@ -87,17 +92,21 @@ async def test_export_verify_and_import_of_a_finished_campaign(
     fresh = (await service.get_state(continued.id)).dice_seed
     assert fresh != seed
     places = await fake.wait_for(
-        lambda: setup_done(fake, "Continued", DEFAULT_FACTIONS), what="the new campaign's set-up"
+        lambda: setup_done(fake, "Continued", DEFAULT_FACTIONS),
+        what="the new campaign's set-up",
+        timeout=DELIVERY,
     )
     await fake.wait_for(
         lambda: seed_commitment(fresh) in all_text(fake.messages_in(places["announcements"])),
         what="the commitment to the new seed",
+        timeout=DELIVERY,
     )
 
     await service.set_status(1, CampaignStatus.FINISHED, by=table.umpire.id)
     await fake.wait_for(
         lambda: seed in all_text(fake.messages_in(table.announcements)),
         what="the seed revealed at the end",
+        timeout=DELIVERY,
     )
     done = await fake.slash(table.umpire, "campaign export", channel=talk)
     name, data = _file(done, fake)
@@ -167,6 +176,7 @@ async def test_rollback_from_its_autocomplete_then_a_replay_matches(
             "The umpire rolled the campaign back" in all_text(fake.messages_in(table.announcements))
         ),
         what="the notice of the rollback",
+        timeout=DELIVERY,
     )
     audit = await fake.slash(table.umpire, "umpire audit", channel=talk)
     assert f"rolled the campaign back to the state after order #{newest['value']}" in audit.text
