@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import difflib
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import (
@@ -429,7 +429,7 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
             )
         path = _route_via(state, ruleset, ship, stops)
         if path is None:
-            raise _why_unreachable(state, ruleset, ship, destination)
+            raise _why_unreachable(state, ruleset, ship, stops)
         plans.append(
             SailPlan(ship.id, ship.location, path, hostile_at(state, destination, ship.owner))
         )
@@ -437,9 +437,13 @@ def plan_sail(state: GameState, ruleset: Ruleset, order: SailShips) -> list[Sail
 
 
 def _why_unreachable(
-    state: GameState, ruleset: Ruleset, ship: Unit, destination: str
+    state: GameState, ruleset: Ruleset, ship: Unit, stops: Sequence[str]
 ) -> IllegalMove:
-    """The clearest reason ``ship`` cannot sail to ``destination`` (R-MOVE-13, R-MOVE-18)."""
+    """The clearest reason ``ship`` cannot sail through ``stops`` (the ``via`` spaces, then
+    the destination, last) (R-MOVE-13, R-MOVE-18): a river edge it may not attack into, no
+    water route, too far (straight or through the ``via`` spaces), a ``via`` space where the
+    ship already is at that point of the route; else another faction's ships in the way."""
+    destination = stops[-1]
     game_map = ruleset.map
     label = unit_label(ruleset, ship)
     name = game_map.space_name(destination)
@@ -456,7 +460,8 @@ def _why_unreachable(
             rule="R-MOVE-13",
             allowed=allowed,
         )
-    free = _distance(game_map_neighbours(ruleset), ship.location, destination)
+    links = game_map_neighbours(ruleset)
+    free = _distance(links, ship.location, destination)
     if free is None:
         return IllegalMove(
             f"No water route links {game_map.space_name(ship.location)} to {name}.",
@@ -469,12 +474,48 @@ def _why_unreachable(
             rule="R-MOVE-18",
             allowed=allowed,
         )
+    via = _why_via_blocks(links, ship, stops, label, left, game_map.space_name)
+    if via is not None:
+        return IllegalMove(via, rule="R-MOVE-18", allowed=allowed)
     return IllegalMove(
         f"{label} cannot reach {name} that way: another faction's ships stand on the route, "
         "where a ship must stop, or the last step would attack from a river edge.",
         rule="R-MOVE-18" if ship.location not in game_map.rivers else "R-MOVE-13",
         allowed=allowed,
     )
+
+
+def _why_via_blocks(
+    links: dict[str, frozenset[str]],
+    ship: Unit,
+    stops: Sequence[str],
+    label: str,
+    left: int,
+    space_name: Callable[[str], str],
+) -> str | None:
+    """Why the route through ``stops`` (``via`` spaces, then the destination) fails whatever
+    other ships stand on the water, or ``None`` if it does not on an empty sea (R-MOVE-18):
+    a stop that is where the ship already is at that point, or a route longer than ``left``."""
+    if len(stops) < 2:
+        return None
+    here, total = ship.location, 0
+    for stop in stops:
+        if stop == here:
+            return (
+                f"The route names {space_name(stop)} where {label} already is at that point; "
+                "each space of via and the destination must be a step onward."
+            )
+        leg = _distance(links, here, stop)
+        if leg is None:
+            return f"No water route links {space_name(here)} to {space_name(stop)}."
+        here, total = stop, total + leg
+    if total > left:
+        names = ", ".join(space_name(s) for s in stops[:-1])
+        return (
+            f"Through {names}, {space_name(stops[-1])} is {total} spaces away by water; "
+            f"{label} has {left} movement left."
+        )
+    return None
 
 
 def game_map_neighbours(ruleset: Ruleset) -> dict[str, frozenset[str]]:

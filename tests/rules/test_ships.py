@@ -293,6 +293,37 @@ def test_r_move_18_via_names_the_route() -> None:
     assert _sail_refused(st2, rs, (1,), "s2", "s3", "s1") == "R-MOVE-18"
 
 
+def _sail_refusal(st: GameState, rs: Ruleset, to: str, *via: str) -> IllegalMove:
+    with pytest.raises(IllegalMove) as err:
+        apply(st, SailShips("DAW", (1,), to, tuple(via)), rs, NO_DICE)
+    return err.value
+
+
+def test_r_move_18_a_via_that_blocks_says_why_not_enemy_ships() -> None:
+    """R-MOVE-18, issue 11 ("a refused move names the rule and where it blocks"): with no
+    other ship on the water, a refused via names its own fault, never "another faction's ships
+    stand on the route". From s2 (2 moves): via s3 to s1 is 1 + 2 = 3 spaces; via s1, s1 to
+    s2 names s1 twice (the second is no step onward); via s2 (where the ship is) to s1 too.
+    The builder names sea zone s1 "S1"."""
+    rs = _rs()
+    st = state(rs, units=[("SHIP", "DAW", "s2")])
+    too_far = _sail_refusal(st, rs, "s1", "s3")
+    assert too_far.rule == "R-MOVE-18"
+    assert too_far.message == (
+        "Through S3, S1 is 3 spaces away by water; Dawnian Ship #1 has 2 movement left."
+    )
+    assert too_far.allowed is not None and too_far.allowed.startswith("Dawnian Ship #1 can reach")
+    twice = _sail_refusal(st, rs, "s2", "s1", "s1")
+    assert twice.message == (
+        "The route names S1 where Dawnian Ship #1 already is at that point; each space of via "
+        "and the destination must be a step onward."
+    )
+    here = _sail_refusal(st, rs, "s1", "s2")
+    assert "The route names S2 where Dawnian Ship #1 already is" in here.message
+    for refusal in (too_far, twice, here):
+        assert "another faction" not in refusal.message
+
+
 def test_r_move_18_entering_enemy_ships_ends_the_move_as_an_attack() -> None:
     """R-MOVE-18: an Orc ship on s2: the Dawnian ship may go to s2 (an attack, move ended) but
     not past it to s3."""
