@@ -89,3 +89,21 @@ def test_r_move_18_sail_with_a_ship_that_is_no_unit_cites_the_sailing_rule() -> 
     with pytest.raises(UnknownName) as boarding:
         _unit_ids(board, RS, "DAW", "-1")
     assert boarding.value.rule == "R-MOVE-15"
+
+
+def test_r_move_02_a_refused_move_with_via_lists_where_the_unit_can_go() -> None:
+    """R-MOVE-02, R-MOVE-01: cavalry (2 movement) in a; Orc infantry in b, on the only way to
+    c (a-b-c, and a-d). ``/move to:c via:a`` is refused because b stops every way to c, and
+    the Allowed line lists where the cavalry can go at all (b, an attack, and d), never "cannot
+    move anywhere" because the via (its own province) fits no route."""
+    rs = ruleset(
+        provinces={p: ("plains",) for p in "abcd"},
+        borders=[("a", "b"), ("b", "c"), ("a", "d")],
+        kinds=[kind("CAV", "DAW", "cavalry", name="Dawnian Cavalry"), kind("ORCI", "ORC")],
+    )
+    board = state(rs, units=[("CAV", "DAW", "a"), ("ORCI", "ORC", "b")], step=Step.MOVE)
+    for via in ((), ("a",)):
+        with pytest.raises(IllegalMove) as refused:
+            apply(board, MoveUnits("DAW", (1,), "c", None, via), rs, ScriptedDice([]))
+        assert refused.value.rule == "R-MOVE-02", via
+        assert refused.value.allowed == "Dawnian Cavalry #1 can reach: B, D", via

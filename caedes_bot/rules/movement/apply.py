@@ -140,7 +140,9 @@ def plan_order(state: GameState, ruleset: Ruleset, order: MoveUnits) -> list[Mov
                 allowed="leave via out to let the bot find the route, or name other spaces",
             )
         if plan is None:
-            raise why_unreachable(state, ruleset, unit, destination, terrain, list(options))
+            # where it can go at all, not only through ``via``: the list is what is allowed
+            reachable = plan_moves(state, ruleset, unit, terrain) if order.via else options
+            raise why_unreachable(state, ruleset, unit, destination, terrain, list(reachable))
         plans.append(plan)
     return plans
 
