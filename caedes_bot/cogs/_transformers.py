@@ -102,7 +102,7 @@ def resolve_province(
         UnknownName: no such province; carries up to three near matches by name
             ("No province 'Ormee'. Did you mean Orme?").
         AmbiguousName: ``text`` is the start of several names; lists them.
-        RuleViolation: ``text`` names a sea zone.
+        RuleViolation: ``text`` names a sea zone (what is allowed: a province's name).
     """
     found = _find_space(ruleset, text)
     game_map = ruleset.map
@@ -111,7 +111,7 @@ def resolve_province(
     if found.item is not None:
         sea_rule, why = at_sea or (rule, "a province is needed here")
         name = game_map.space_name(found.item)
-        raise RuleViolation(f"{name} is a sea zone; {why}.", rule=sea_rule)
+        raise RuleViolation(f"{name} is a sea zone; {why}.", rule=sea_rule, allowed=_PICK_PROVINCE)
     if found.ambiguous:
         names = tuple(game_map.space_name(s) for s in found.ambiguous)
         raise AmbiguousName("place", _echo(text), names, rule=rule)

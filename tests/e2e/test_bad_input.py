@@ -404,8 +404,9 @@ async def test_refusals_name_the_reason_in_a_players_words(
         channel=daw,
         **{"from": "Harrowgate"},
     )
-    assert (
-        sea.text == "Bay of Sorrows is a sea zone; land units move between provinces. (R-MOVE-09)"
+    assert sea.text == (
+        "Bay of Sorrows is a sea zone; land units move between provinces. (R-MOVE-09)\n"
+        "Allowed: a province's name (or its start); the list offers them as you type"
     )
     typo = await fake.slash(
         alice, "move", units="1 Infantri", to="Wolfsgate", channel=daw, **{"from": "Harrowgate"}

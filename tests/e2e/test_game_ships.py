@@ -259,6 +259,7 @@ async def test_refused_orders_at_sea_say_what_is_allowed(
         ("embark", {"units": "#2, #2", "ship": "#5"}, "listed twice", "R-MOVE-15"),
         ("embark", {"units": "#99", "ship": "#5"}, "no unit #99", "R-MOVE-15"),
         ("disembark", {"units": "#2", "to": "Silverbirch"}, "not aboard", "R-MOVE-15"),
+        ("disembark", {"units": "#6", "to": "Silver Gulf"}, "is a sea zone", "R-MOVE-15"),
         ("teleport", {"unit": "#2", "to": "Mossvale"}, "no Teleportation", "R-MAGIC-TELE-01"),
     ]
     for command, options, says, rule in refusals:

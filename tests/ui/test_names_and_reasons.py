@@ -120,6 +120,9 @@ def test_r_move_09_a_sea_zone_is_not_a_province() -> None:
     assert (
         refused.value.message == "Bay of Sorrows is a sea zone; land units move between provinces."
     )
+    assert refused.value.allowed == (
+        "a province's name (or its start); the list offers them as you type"
+    )
 
 
 def _mustering() -> GameState:
