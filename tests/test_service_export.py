@@ -230,3 +230,57 @@ async def test_r_pbp_ump_01_a_rollback_replays_exactly_and_never_rewinds_the_dic
     assert now.factions["DAW"].rp == rp - 6
     service.forget()
     assert await service.replay(cid) == now
+
+
+async def test_hand_edited_files_are_refused_before_anything_is_stored(
+    service: RulesService,
+) -> None:
+    """A finished export edited by hand, or cut short, is refused by the verifier and by the
+    import in words, never with an exception (R-GEN-01): JSON nested too deeply, a file missing
+    its gzip ending, rows whose numbers do not rise or whose capacity, faction, member or
+    audience is of the wrong kind, and a private event made public (its dice and state are
+    untouched, so only its audience tells it)."""
+    cid = await _played(service)
+    await service.set_status(cid, CampaignStatus.FINISHED, by=UMPIRE)
+    _, data = await service.export_campaign(cid, by=UMPIRE)
+    assert verify(data)[0]
+
+    def edited(change: Any) -> bytes:
+        doc = _doc(data)
+        change(doc)
+        return encode_export(doc)
+
+    def _swap(doc: dict[str, Any]) -> None:
+        doc["orders"][2], doc["orders"][3] = doc["orders"][3], doc["orders"][2]
+
+    def _public(doc: dict[str, Any]) -> None:
+        private = next(r for r in doc["events"] if r["audience"])
+        private["audience"] = None
+
+    cases: dict[str, tuple[bytes, str]] = {
+        "deep": (gzip.compress(b"[" * 100_000), "nested too deeply"),
+        "cut": (data[:-4], "cut short"),
+        "swapped": (edited(_swap), "the numbers must rise"),
+        "same event": (
+            edited(lambda d: d["events"][1].update(seq=d["events"][0]["seq"])),
+            "the numbers must rise",
+        ),
+        "capacity": (
+            edited(lambda d: d["orders"][3].update(acting_as="king")),
+            "given as 'king'; allowed: admin, player, system, umpire",
+        ),
+        "faction": (edited(lambda d: d["orders"][3].update(faction=["DAW"])), "not text"),
+        "member": (edited(lambda d: d["orders"][3].update(actor="bob")), "not a number"),
+        "audience": (
+            edited(lambda d: d["events"][0].update(audience=5)),
+            "not a list of factions",
+        ),
+        "made public": (edited(_public), "is seen by everyone in the file but by"),
+    }
+    for case, (bad, words) in cases.items():
+        passed, line = verify(bad, "edited.json.gz")
+        assert not passed and line.startswith("FAIL: ") and words in line, (case, line)
+        assert "\n" not in line, case
+        with pytest.raises(ImportRefused, match=words):
+            await service.import_campaign(1, "Edited", bad, UMPIRE)
+    assert [c.id for c in await service.campaigns(guild_id=1)] == [cid]

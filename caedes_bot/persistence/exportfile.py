@@ -39,7 +39,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from caedes_bot.domain.records import CampaignInfo, CampaignStatus, StoredEvent, StoredOrder
+from caedes_bot.domain.records import (
+    ActingAs,
+    CampaignInfo,
+    CampaignStatus,
+    StoredEvent,
+    StoredOrder,
+)
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.mappers import (
     UnknownType,
@@ -215,10 +221,17 @@ def _unpack(data: bytes) -> dict[str, Any]:
             raise BadExport(f"The file unpacks to more than {MAX_JSON:,} bytes.")
     except zlib.error as err:
         raise BadExport("The file is not gzipped (an export is a .json.gz file).") from err
+    if not unpacker.eof:
+        # the gzip trailer (length and checksum) is missing: the file was cut short
+        raise BadExport("The file is cut short (its gzip ending is missing).")
     try:
         doc = json.loads(text)
     except (UnicodeDecodeError, ValueError) as err:
         raise BadExport(f"The file does not hold JSON ({err}).") from err
+    except RecursionError as err:
+        raise BadExport(
+            "The file does not hold an export (its JSON is nested too deeply)."
+        ) from err
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise BadExport("The file is not a Caedes Bot campaign export (no `format` field).")
     return doc
@@ -290,6 +303,7 @@ def read_export(data: bytes) -> CampaignExport:
         raise BadExport(f"The state in the file cannot be read: {where}: {first['msg']}.") from err
     except (KeyError, TypeError, ValueError) as err:
         raise BadExport(f"An order or event of the file is incomplete ({err}).") from err
+    _check_rows(orders, events)
     if seed is not None and state.dice_seed != seed:
         raise BadExport("The state's dice seed is not the seed the file reveals.")
     return CampaignExport(
@@ -304,6 +318,46 @@ def read_export(data: bytes) -> CampaignExport:
         orders=orders,
         events=events,
     )
+
+
+_ACTING_AS = frozenset(a.value for a in ActingAs)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_rows(orders: Sequence[ExportedOrder], events: Sequence[ExportedEvent]) -> None:
+    """Refuse rows that could not be stored as they are: numbers out of order or repeated,
+    a capacity, faction, member or audience of the wrong kind."""
+    last = 0
+    for o in orders:
+        if o.seq <= last:
+            raise BadExport(
+                f"Order {o.seq} of the file follows order {last}; the numbers must rise."
+            )
+        last = o.seq
+        if o.acting_as not in _ACTING_AS:
+            raise BadExport(
+                f"Order {o.seq} of the file was given as {o.acting_as!r}; allowed: "
+                f"{', '.join(sorted(_ACTING_AS))}."
+            )
+        if o.faction is not None and not isinstance(o.faction, str):
+            raise BadExport(f"The faction of order {o.seq} of the file is not text.")
+        if o.actor is not None and not _is_int(o.actor):
+            raise BadExport(f"The member who gave order {o.seq} of the file is not a number.")
+    last = 0
+    for e in events:
+        if e.seq <= last:
+            raise BadExport(
+                f"Event {e.seq} of the file follows event {last}; the numbers must rise."
+            )
+        last = e.seq
+        audience = e.audience
+        if audience is not None and not (
+            isinstance(audience, list) and all(isinstance(f, str) for f in audience)
+        ):
+            raise BadExport(f"The audience of event {e.seq} of the file is not a list of factions.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +383,10 @@ def _difference(mine: Mapping[str, Any], theirs: Mapping[str, Any]) -> str:
         if mine.get(key) != theirs.get(key):
             return f"{key} is {theirs.get(key)!r} in the file but {mine.get(key)!r} in the replay"
     return "they differ"
+
+
+def _seen_by(audience: list[str] | None) -> str:
+    return "everyone" if audience is None else ", ".join(audience) or "no faction"
 
 
 def check_export(
@@ -389,6 +447,20 @@ def check_export(
                     False,
                     f"FAIL: {name}: {what}: event {i + 1} ({b.get('type')}) differs: "
                     f"{_difference(a, b)}.",
+                    done.state,
+                    done.state.dice_rolls,
+                )
+        for i, (replayed, row_event) in enumerate(
+            zip(done.events, by_order.get(row.seq, []), strict=False)
+        ):
+            audience = replayed.audience()
+            seen_by = None if audience is None else list(audience)
+            if seen_by != row_event.audience:
+                return Verdict(
+                    False,
+                    f"FAIL: {name}: {what}: event {i + 1} ({row_event.event.get('type')}) is "
+                    f"seen by {_seen_by(row_event.audience)} in the file but by "
+                    f"{_seen_by(seen_by)} in the replay.",
                     done.state,
                     done.state.dice_rolls,
                 )
