@@ -284,3 +284,57 @@ async def test_hand_edited_files_are_refused_before_anything_is_stored(
         with pytest.raises(ImportRefused, match=words):
             await service.import_campaign(1, "Edited", bad, UMPIRE)
     assert [c.id for c in await service.campaigns(guild_id=1)] == [cid]
+
+
+async def test_an_export_holds_only_the_logs_of_its_state(
+    service: RulesService, db: Database, rules: Ruleset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An order committed (by another process) after the export read the state but before it
+    read the logs is left out, so the file's state is the end of its order log (R-GEN-01)."""
+    cid = await _played(service)
+    await service.get_state(cid)  # cached: the export starts from this state
+    before = await service.get_campaign(cid)
+    other = RulesService(db, rules)
+    real_read = db.read
+    raced: list[int] = []
+
+    async def read_after_an_order(work: Any) -> Any:
+        if not raced:
+            raced.append(0)  # once: the other service's own reads come through here too
+            done = await other.submit(cid, Actor(UMPIRE), EndStep("DAW"))
+            raced[0] = len(done.events)
+        return await real_read(work)
+
+    monkeypatch.setattr(db, "read", read_after_an_order)
+    _, data = await service.export_campaign(cid, by=UMPIRE)
+    doc = _doc(data)
+    assert raced and raced[0] > 0
+    assert len(doc["orders"]) == before.version
+    assert doc["orders"][-1]["dice_after"] == doc["dice"]["rolled"]
+    assert doc["events"][-1]["seq"] == len(await other.events(cid)) - raced[0]
+
+
+async def test_files_are_packed_and_unpacked_off_the_event_loop(
+    service: RulesService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Building, packing and reading an export (up to 200 MB of JSON) run in a worker thread,
+    never on the bot's event loop."""
+    import threading
+
+    from caedes_bot.service import exports
+
+    threads: dict[str, bool] = {}
+
+    def watched(name: str, real: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            threads[name] = threading.current_thread() is threading.main_thread()
+            return real(*args, **kwargs)
+
+        return run
+
+    for name in ("build_export", "encode_export", "read_export"):
+        monkeypatch.setattr(exports, name, watched(name, getattr(exports, name)))
+    cid = await _played(service)
+    _, data = await service.export_campaign(cid, by=UMPIRE)
+    await service.import_campaign(1, "Elsewhere", data, UMPIRE)
+    assert threads == {"build_export": False, "encode_export": False, "read_export": False}

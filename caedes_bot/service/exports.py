@@ -63,15 +63,21 @@ class Exports(Campaigns):
             UnknownCampaign: no such campaign.
         """
         cached = await self._load(campaign_id)
-        info, state = cached.info, cached.state
+        info, state, last_event = cached.info, cached.state, cached.last_event_seq
 
         def _tx(conn: Connection) -> tuple[list[StoredOrder], list[StoredEvent]]:
-            return repo.list_orders(conn, campaign_id), repo.list_events(conn, campaign_id)
+            # only the logs the state read above has seen: an order committed in between is
+            # left out, so the file's state is always the end of its own order log
+            orders = [o for o in repo.list_orders(conn, campaign_id) if o.seq <= info.version]
+            events = [e for e in repo.list_events(conn, campaign_id) if e.seq <= last_event]
+            return orders, events
 
         orders, events = await self.db.read(_tx)
         now = self._clock()
-        doc = build_export(info, state, orders, events, now=now)
-        data = await asyncio.to_thread(encode_export, doc)
+        # building and packing a long campaign's file takes a while: off the event loop
+        data = await asyncio.to_thread(
+            lambda: encode_export(build_export(info, state, orders, events, now=now))
+        )
 
         def _audit(conn: Connection) -> None:
             repo.insert_audit(
@@ -109,7 +115,8 @@ class Exports(Campaigns):
             InvalidCampaignName, CampaignNameTaken: as :meth:`create_campaign`.
         """
         try:
-            export = read_export(data)
+            # unpacking and checking up to MAX_JSON bytes takes a while: off the event loop
+            export = await asyncio.to_thread(read_export, data)
         except BadExport as err:
             raise ImportRefused(
                 f"This file cannot be imported: {err}",
