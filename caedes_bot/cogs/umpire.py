@@ -12,8 +12,15 @@
 * ``/umpire rollback`` takes the campaign back to an earlier point of the current game round,
   picked with autocomplete (:mod:`._exports`, :mod:`caedes_bot.rules.replay`); announced.
 * ``/umpire audit`` shows the latest entries of the campaign's audit log.
+* ``/umpire set unit`` adds, removes or moves units (:mod:`caedes_bot.rules.umpire_units`);
+  ``/umpire set option`` changes a campaign option from the next turn start, with notice
+  (R-SETUP-04, :mod:`caedes_bot.rules.umpire_game`); ``/umpire turn-limit`` sets the number
+  of game rounds (R-VIC-03). Each is announced in ``#announcements``.
+* ``/umpire deadline`` moves the open deadlines by some hours, or changes the turn and
+  reaction windows from the next turn start (R-PBP-UMP-03, R-PBP-DEAD-01).
 
-Every order given here is written to the audit log by the service, with who gave it.
+Every order given here is written to the audit log by the service, with who gave it and, for
+an override, the values before and after (decision 0022).
 """
 
 from __future__ import annotations
@@ -35,14 +42,26 @@ from caedes_bot.cogs._play import (
 )
 from caedes_bot.cogs._transformers import (
     faction_choices,
+    kind_choices,
     province_choices,
     resolve_faction,
+    resolve_kind,
     resolve_province,
+    resolve_space,
+    space_choices,
+)
+from caedes_bot.cogs._umpire_routes import (
+    option_name_choices,
+    option_value_choices,
+    parse_unit_ids,
+    unit_id_choices,
 )
 from caedes_bot.cogs.attack import battle_news
 from caedes_bot.domain.records import CampaignView
 from caedes_bot.gamedata.model import Commodity
+from caedes_bot.rules import umpire_game, umpire_units
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
 from caedes_bot.ui.audit import audit_lines
@@ -50,7 +69,7 @@ from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
 from caedes_bot.ui.replies import mark_committed
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
-from caedes_bot.ui.wording import status_change_reply
+from caedes_bot.ui.wording import deadline_what, deadlines_moved_text, status_change_reply
 
 AUDIT_LINES = 15
 
@@ -172,6 +191,185 @@ class UmpireCog(PlayCog):
             interaction, lambda t: faction_choices(t.ruleset, t.state.in_play, current)
         )
 
+    @set_group.command(name="unit", description="Add, remove or move units (logged and announced)")
+    @app_commands.describe(
+        action="Add new units, remove units, or move units to a place",
+        place="add, move: where the units are put",
+        faction="add: whose units they are",
+        kind="add: the unit kind",
+        count="add: how many (1 to 20)",
+        units="remove, move: unit numbers separated by commas, such as #4, #7",
+    )
+    @app_commands.choices(
+        action=[app_commands.Choice(name=a.title(), value=a) for a in umpire_units.ACTIONS]
+    )
+    async def unit(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        place: str | None = None,
+        faction: str | None = None,
+        kind: str | None = None,
+        count: app_commands.Range[int, 1, umpire_units.MAX_ADD] = 1,
+        units: str | None = None,
+    ) -> None:
+        """R-PBP-UMP-01: the umpire's override of the board."""
+        ruleset = self.bot.ruleset
+        where = resolve_space(ruleset, place, rule="R-PBP-UMP-01") if place else ""
+        if action == "add":
+            if not (faction and kind and place):
+                raise UserError(
+                    "Adding units needs a faction, a kind and a place.",
+                    rule="R-PBP-UMP-01",
+                    allowed="`/umpire set unit action:Add faction:... kind:... place:...`",
+                )
+            code = await self._faction(interaction, faction)
+            found = resolve_kind(ruleset, kind, rule="R-PBP-UMP-01")
+            order = umpire_units.SetUnits(
+                "UMPIRE", "add", owner=code, kind=found.id, count=count, place=where
+            )
+        else:
+            ids = parse_unit_ids(units)
+            if action == "move" and not place:
+                raise UserError(
+                    "Moving units needs the place to put them in.",
+                    rule="R-PBP-UMP-01",
+                    allowed="`/umpire set unit action:Move units:#4 place:...`",
+                )
+            order = umpire_units.SetUnits("UMPIRE", action, place=where, unit_ids=ids)
+        await self._override(interaction, order)
+
+    @set_group.command(
+        name="option", description="Change a campaign option from the next turn start (announced)"
+    )
+    @app_commands.describe(name="The option", value="Its new value (autocomplete lists them)")
+    async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
+        """R-SETUP-04: with notice; it takes effect at the start of the next turn."""
+        await self._override(interaction, umpire_game.SetOption("UMPIRE", name.strip(), value))
+
+    @umpire.command(
+        name="deadline",
+        description="Extend or shorten the open deadlines, or change the default windows",
+    )
+    @app_commands.describe(
+        hours="Hours to add to the open deadlines; negative to shorten them",
+        which="Which open deadlines (default: all)",
+        turn_default="New turn window in hours, from the next turn start",
+        reaction_default="New reaction window in hours, from the next turn start",
+    )
+    @app_commands.choices(
+        which=[
+            app_commands.Choice(name="All open deadlines", value="all"),
+            app_commands.Choice(name="The turn under way", value="turn"),
+            app_commands.Choice(name="Answers owed by other factions", value="reactions"),
+        ]
+    )
+    async def deadline(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, -240.0, 240.0] | None = None,
+        which: str = "all",
+        turn_default: app_commands.Range[float, 0.25, 1440.0] | None = None,
+        reaction_default: app_commands.Range[float, 0.25, 1440.0] | None = None,
+    ) -> None:
+        """R-PBP-UMP-03, R-PBP-DEAD-01: the umpire changes deadlines with notice."""
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        if hours is None and turn_default is None and reaction_default is None:
+            raise UserError(
+                "Nothing to change was given.",
+                rule="R-PBP-UMP-03",
+                allowed="`hours` to move the open deadlines, or `turn_default` / "
+                "`reaction_default` for the windows of later ones",
+            )
+        service = self.bot.service
+        lines: list[str] = []
+        if hours is not None:
+            if hours == 0:
+                raise UserError("0 hours changes nothing.", allowed="a number of hours, not 0")
+            moved = await service.change_deadlines(
+                context.campaign.id, context.actor, hours=hours, which=which
+            )
+            mark_committed(interaction)
+            state = await service.get_state(context.campaign.id)
+            lines.append(
+                deadlines_moved_text(
+                    context.campaign.name,
+                    [(deadline_what(k, state, self.bot.ruleset), b, a) for k, b, a in moved],
+                )
+            )
+        for option, value in (
+            ("turn_deadline_hours", turn_default),
+            ("reaction_deadline_hours", reaction_default),
+        ):
+            if value is not None:
+                result = await service.submit(
+                    context.campaign.id,
+                    context.actor,
+                    umpire_game.SetOption("UMPIRE", option, str(value)),
+                    interaction_id=f"{interaction.id}:{option}",
+                )
+                mark_committed(interaction)
+                for event in result.events:
+                    line = event_line(event, result.state, self.bot.ruleset)
+                    if line is not None:
+                        lines.append(line)
+        lines.append("Announced in #announcements and written to the audit log (R-PBP-UMP-01).")
+        await answer(interaction, "\n".join(lines))
+
+    @umpire.command(name="turn-limit", description="Set how many game rounds are played")
+    @app_commands.describe(rounds="Game rounds to play in all; 0 for no limit")
+    async def turn_limit(
+        self, interaction: discord.Interaction, rounds: app_commands.Range[int, 0, 1000]
+    ) -> None:
+        """R-PBP-UMP-03, R-VIC-03: at once, announced; never below the round being played."""
+        await self._override(interaction, umpire_game.SetTurnLimit("UMPIRE", rounds or None))
+
+    @unit.autocomplete("faction")
+    async def _unit_factions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await choices_for(
+            interaction, lambda t: faction_choices(t.ruleset, t.state.in_play, current)
+        )
+
+    @unit.autocomplete("kind")
+    async def _unit_kinds(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        faction = getattr(interaction.namespace, "faction", None)
+        return await choices_for(
+            interaction, lambda t: kind_choices(t.ruleset, _code(t.state, faction), current)
+        )
+
+    @unit.autocomplete("place")
+    async def _unit_places(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await choices_for(
+            interaction, lambda t: space_choices(t.state, t.ruleset, None, current)
+        )
+
+    @unit.autocomplete("units")
+    async def _unit_ids(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await choices_for(
+            interaction, lambda t: unit_id_choices(t.state, t.ruleset, current)
+        )
+
+    @option.autocomplete("name")
+    async def _option_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await choices_for(interaction, lambda t: option_name_choices(t.state, current))
+
+    @option.autocomplete("value")
+    async def _option_values(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        name = str(getattr(interaction.namespace, "name", "") or "")
+        return await choices_for(interaction, lambda t: option_value_choices(name, current))
+
     @owner.autocomplete("province")
     async def _provinces(
         self, interaction: discord.Interaction, current: str
@@ -228,6 +426,12 @@ class UmpireCog(PlayCog):
         lines = audit_lines(records, self.bot.ruleset, last=AUDIT_LINES)
         text = "\n".join(lines) if lines else "The audit log is empty."
         await interaction.response.send_message(truncate(text, MESSAGE_LIMIT), ephemeral=True)
+
+
+def _code(state: GameState, text: object) -> str | None:
+    """The faction code typed so far in another option, if it is one in play."""
+    code = str(text or "").strip().upper()
+    return code if code in state.in_play else None
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -872,6 +872,8 @@ class GameState:
     Attributes:
         scenario: scenario id the campaign started from.
         options: the campaign's rule options (section 17); the umpire may change them (R-SETUP-04).
+        options_next: the options from the next turn start, when the umpire changed some
+            (R-SETUP-04; rules in :mod:`caedes_bot.rules.umpire_game`); ``None`` if unchanged.
         round: game round, from 1 (R-TURN-01).
         active: the faction whose turn it is, or ``None`` before start / after the end.
         step: the current step of the active faction's turn (R-TURN-02).
@@ -916,6 +918,7 @@ class GameState:
     scenario: str
     dice_seed: str
     options: Options = field(default_factory=Options)
+    options_next: Options | None = None
     round: int = 0
     active: str | None = None
     step: Step = Step.TRADE

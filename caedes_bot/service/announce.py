@@ -39,6 +39,14 @@ class Announcer(Protocol):
         ``campaign.deadlines`` the open deadlines as they now stand."""
         ...
 
+    def notice_and_panel(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset, content: str
+    ) -> list[OutboxMessage]:
+        """An umpire's change made outside the orders (deadlines moved, R-PBP-UMP-03):
+        ``content`` for ``#announcements``, and the turn panel under way brought up to date
+        (``campaign.deadlines`` as they now stand)."""
+        ...
+
 
 class PlainAnnouncer:
     """The default :class:`Announcer`: one plain-text post per event.
@@ -93,3 +101,9 @@ class PlainAnnouncer:
                 {"content": wording.status_change_text(campaign, state, ruleset)},
             )
         ]
+
+    def notice_and_panel(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset, content: str
+    ) -> list[OutboxMessage]:
+        """One post of ``content`` in ``#announcements``."""
+        return [OutboxMessage(ChannelKey.ANNOUNCEMENTS, OutboxKind.POST, {"content": content})]

@@ -1,20 +1,32 @@
 """Deadlines (R-PBP-DEAD-01..04, R-PBP-UMP-03): what the scheduler reads and does through the
 service. Deadline rows are armed by the order that makes them owed (:mod:`.orders`, with the
 :class:`~caedes_bot.service.policy.DeadlinePolicy`); here they are read back when due, reminded,
-marked fired, or moved by the umpire.
+marked fired, or moved by the umpire (R-PBP-UMP-03: :meth:`Deadlines.change_deadlines`).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.places import ChannelKey
-from caedes_bot.domain.records import CampaignStatus, DeadlineRecord, OutboxKind, OutboxMessage
+from caedes_bot.domain.records import (
+    CampaignStatus,
+    CampaignView,
+    DeadlineRecord,
+    OutboxKind,
+    OutboxMessage,
+)
 from caedes_bot.persistence import repository as repo
+from caedes_bot.service.access import acting_role
 from caedes_bot.service.core import ServiceCore
+from caedes_bot.service.errors import CampaignNotActive, DeadlineRefused, NotAuthorised
+from caedes_bot.service.values import Actor
 from caedes_bot.ui import wording
+
+#: The least time a deadline the umpire shortens keeps from now.
+MIN_LEFT = timedelta(minutes=15)
 
 
 class Deadlines(ServiceCore):
@@ -113,3 +125,105 @@ class Deadlines(ServiceCore):
                     cached.deadline_due[deadline.decision_key] = due_at
                 self._store(cached)
         self._notify(deadline.campaign_id)
+
+    async def change_deadlines(
+        self, campaign_id: int, actor: Actor, *, hours: float, which: str = "all"
+    ) -> list[tuple[str, datetime, datetime]]:
+        """The umpire extends (``hours`` > 0) or shortens (``hours`` < 0) the campaign's open
+        deadlines (R-PBP-UMP-03, R-PBP-DEAD-01): ``which`` is ``"all"``, ``"turn"`` (the active
+        faction's turn) or ``"reactions"`` (the answers owed by other factions). Each reminder
+        is armed again before its new time. One transaction under the campaign's lock, with the
+        audit entry ``deadline_moved`` per deadline (before and after, decision 0022), the
+        notice in ``#announcements`` and the turn panel edited to show the new time.
+
+        Returns:
+            ``(decision key, before, after)`` of every deadline moved, soonest first.
+
+        Raises:
+            NotAuthorised: the actor is neither the umpire, an admin nor the bot.
+            CampaignNotActive: the campaign is not running (paused, being set up, finished).
+            DeadlineRefused: no open deadline of that kind, or one would fall less than
+                :data:`MIN_LEFT` from now; nothing changes.
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            info = cached.info
+            if not (actor.system or actor.is_admin or actor.user_id == info.umpire_user_id):
+                raise NotAuthorised(
+                    "Only the umpire or an admin may change deadlines.",
+                    rule="R-PBP-UMP-03",
+                    allowed="ask the umpire",
+                )
+            if info.status is not CampaignStatus.ACTIVE:
+                words = wording.not_running(info.name, info.status)
+                raise CampaignNotActive(words.message, allowed=words.allowed)
+            now = self._clock()
+            shift = timedelta(hours=hours)
+            open_now = await self.db.read(lambda conn: repo.open_deadlines(conn, campaign_id))
+            chosen = [d for d in open_now if _of_kind(d.decision_key, which)]
+            if not chosen:
+                raise DeadlineRefused(
+                    f"{info.name} has no open deadline of that kind now.",
+                    allowed="`which: all` for every open deadline; `/status` shows them",
+                )
+            moves = [(d, cached.deadline_due.get(d.decision_key, d.due_at)) for d in chosen]
+            soonest = min(due + shift for _, due in moves)
+            if soonest < now + MIN_LEFT:
+                raise DeadlineRefused(
+                    "That would leave a deadline less than 15 minutes from now.",
+                    rule="R-PBP-UMP-03",
+                    allowed="a smaller shortening, or `/umpire advance` to move the turn on now",
+                )
+            view = cached.view()
+            changed = [(d.decision_key, due, due + shift) for d, due in moves]
+            due_now = {**view.deadlines, **{key: after for key, _, after in changed}}
+            new_view = CampaignView(view.info, view.players, due_now, view.turn_events)
+            text = wording.deadlines_moved_text(
+                info.name,
+                [
+                    (wording.deadline_what(key, cached.state, self.ruleset), before, after)
+                    for key, before, after in changed
+                ],
+            )
+            messages = self.announcer.notice_and_panel(new_view, cached.state, self.ruleset, text)
+            role = acting_role(info, actor.user_id)
+
+            def _tx(conn: Connection) -> None:
+                for deadline, due in moves:
+                    after = due + shift
+                    lead = min(
+                        (after - now) * self.deadline_policy.reminder_fraction,
+                        self.deadline_policy.max_reminder_lead,
+                    )
+                    repo.set_deadline_due(conn, deadline.id, due_at=after, reminder_at=after - lead)
+                    repo.insert_audit(
+                        conn,
+                        campaign_id=campaign_id,
+                        user_id=actor.user_id,
+                        action="deadline_moved",
+                        detail={
+                            "deadline": deadline.decision_key,
+                            "due_at": after.isoformat(),
+                            "before": due.isoformat(),
+                            "as": role,
+                        },
+                        now=now,
+                    )
+                repo.insert_outbox(conn, campaign_id, messages, now=now)
+
+            await self.db.write(_tx)
+            for key, _, after in changed:
+                if key in cached.deadline_keys:
+                    cached.deadline_due[key] = after
+            self._store(cached)
+        self._notify(campaign_id)
+        return sorted(changed, key=lambda move: move[2])
+
+
+def _of_kind(key: str, which: str) -> bool:
+    """Whether the deadline ``key`` is of kind ``which`` (``all``, ``turn``, ``reactions``)."""
+    if which == "turn":
+        return key.startswith("turn:")
+    if which == "reactions":
+        return key.startswith("decision:")
+    return True

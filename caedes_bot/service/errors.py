@@ -23,6 +23,12 @@ class CampaignNotActive(RuleViolation):
     default_rule = "R-PBP-UMP-05"
 
 
+class DeadlineRefused(RuleViolation):
+    """The umpire's change of deadlines cannot be made (R-PBP-UMP-03); nothing changed."""
+
+    default_rule = "R-PBP-UMP-03"
+
+
 class PauseRefused(RuleViolation):
     """``pause`` of a campaign that is not under way, or ``resume`` of one that is not paused
     (R-PBP-UMP-05); nothing changed."""

@@ -24,7 +24,8 @@ class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
       ``rollback_points``;
     * access (:mod:`.access`): ``assign``, ``unassign``, ``set_umpire``, ``open_thread``;
     * deadlines (:mod:`.deadlines`): ``due_reminders``, ``due_deadlines``, ``remind``,
-      ``mark_deadline_fired``, ``move_deadline``, ``next_deadline_time``;
+      ``mark_deadline_fired``, ``move_deadline``, ``change_deadlines``,
+      ``next_deadline_time``;
     * queries (:mod:`.queries`): ``get_state``, ``get_view``, ``get_campaign``, ``campaigns``,
       ``campaign_for_channel``, ``channels``, ``players``, ``factions_of``, ``events``,
       ``deadlines``, ``audit_log``;

@@ -42,6 +42,7 @@ from caedes_bot.rules import engine
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.override_log import override_change
 from caedes_bot.rules.replay import Replay, RollBack
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.steps import Giver
@@ -281,12 +282,16 @@ class Orders(ServiceCore):
                     reminder_at=reminder_at,
                 )
             if acting_as in (ActingAs.UMPIRE, ActingAs.ADMIN):
+                detail = {"order": order_payload, "acting_as": acting_as.value, "seq": version}
+                change = override_change(order, cached.state, events)
+                if change is not None:
+                    detail["change"] = change  # before and after (decision 0022)
                 repo.insert_audit(
                     conn,
                     campaign_id=info.id,
                     user_id=actor.user_id,
                     action=f"order:{type(order).__name__}",
-                    detail={"order": order_payload, "acting_as": acting_as.value, "seq": version},
+                    detail=detail,
                     now=now,
                 )
 

@@ -340,6 +340,19 @@ class RichAnnouncer:
         payload["message_key"] = panel_key(state.round, state.active)
         return [post, OutboxMessage(ChannelKey.orders(state.active), OutboxKind.EDIT, payload)]
 
+    def notice_and_panel(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset, content: str
+    ) -> list[OutboxMessage]:
+        """An umpire's change outside the orders (deadlines moved, R-PBP-UMP-03): ``content``
+        posted in ``#announcements``, and the turn panel under way edited to show it (its
+        deadline from ``campaign.deadlines``)."""
+        post = OutboxMessage(ChannelKey.ANNOUNCEMENTS, OutboxKind.POST, {"content": content})
+        if state.active is None or state.finished:
+            return [post]
+        payload = self._open_panel(campaign, state, ruleset)
+        payload["message_key"] = panel_key(state.round, state.active)
+        return [post, OutboxMessage(ChannelKey.orders(state.active), OutboxKind.EDIT, payload)]
+
     def panel_again(
         self, campaign: CampaignView, state: GameState, ruleset: Ruleset, faction: str
     ) -> list[OutboxMessage]:

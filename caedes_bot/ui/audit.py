@@ -82,6 +82,51 @@ def _order_text(ruleset: Ruleset, order: Mapping[str, Any]) -> str:
     return f"gave the {_faction(ruleset, faction)}' order: {_words(kind)}"
 
 
+def _units_text(ruleset: Ruleset, change: Mapping[str, Any]) -> str:
+    ids = change.get("target") or []
+    numbers = ", ".join(f"#{i}" for i in ids)
+    froms = sorted({_space(ruleset, f) for f in change.get("before") or [] if f})
+    was = f" (before: in {', '.join(froms)})" if froms else ""
+    action = change.get("action")
+    if action == "add":
+        return f"added units {numbers} in {_space(ruleset, change.get('after'))}"
+    if action == "remove":
+        return f"removed units {numbers}{was}"
+    return f"moved units {numbers} to {_space(ruleset, change.get('after'))}{was}"
+
+
+def _limit(value: object) -> str:
+    return f"{value} game rounds" if isinstance(value, int) else "no limit"
+
+
+def _change_text(ruleset: Ruleset, change: Mapping[str, Any]) -> str | None:
+    """An override's before and after (decision 0022) in words; ``None`` if not known."""
+    what = change.get("what")
+    before, after = change.get("before"), change.get("after")
+    target = change.get("target")
+    if what == "rp":
+        return f"set {_adjective(ruleset, target)} RP to {after} (before: {before})"
+    if what == "commodity":
+        item = str(change.get("item", "")).title()
+        return f"set {_adjective(ruleset, target)} {item} to {after} (before: {before})"
+    if what == "owner":
+        place = _space(ruleset, target)
+        was = f"the {_faction(ruleset, before)}" if before else "nobody"
+        now = (
+            f"gave {place} to the {_faction(ruleset, after)}"
+            if after
+            else (f"left {place} without an owner")
+        )
+        return f"{now} (before: {was})"
+    if what == "units":
+        return _units_text(ruleset, change)
+    if what == "option":
+        return f"set the option {target} to {after} from the next turn start (before: {before})"
+    if what == "turn_limit":
+        return f"set the turn limit to {_limit(after)} (before: {_limit(before)})"
+    return None
+
+
 def _admin_text(ruleset: Ruleset, action: str, d: Mapping[str, Any]) -> str:
     texts: dict[str, Callable[[], str]] = {
         "campaign_created": lambda: (
@@ -108,6 +153,7 @@ def _admin_text(ruleset: Ruleset, action: str, d: Mapping[str, Any]) -> str:
         }.get(str(d.get("to")), f"set the campaign {d.get('to')}"),
         "deadline_moved": lambda: (
             f"moved the deadline {d.get('deadline')} to {_when(d.get('due_at'))}"
+            + (f" (before: {_when(d.get('before'))})" if d.get("before") else "")
         ),
         "thread_opened": lambda: f"opened the thread {d.get('key')}",
         "campaign_exported": lambda: (
@@ -135,7 +181,10 @@ def audit_line(record: AuditRecord, ruleset: Ruleset) -> str:
     detail = record.detail
     if record.action.startswith("order:"):
         order = detail.get("order")
-        what = _order_text(ruleset, order if isinstance(order, Mapping) else {})
+        change = detail.get("change")
+        what = (_change_text(ruleset, change) if isinstance(change, Mapping) else None) or (
+            _order_text(ruleset, order if isinstance(order, Mapping) else {})
+        )
         role = detail.get("acting_as")
     else:
         what = _admin_text(ruleset, record.action, detail)

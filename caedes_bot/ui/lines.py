@@ -36,6 +36,8 @@ from caedes_bot.rules import (
     trade,
     turn,
     umpire,
+    umpire_game,
+    umpire_units,
     undo,
     upkeep,
     upkeep_marks,
@@ -46,6 +48,7 @@ from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import amphibian, blitz, magic_moves
 from caedes_bot.rules.state import GameState
+from caedes_bot.ui import umpire_text
 from caedes_bot.ui.describe import (
     commodities_text,
     faction_name,
@@ -749,6 +752,30 @@ def _continued(event: replay.CampaignContinued, state: GameState, ruleset: Rules
         f"This campaign continues **{event.source}** from {where}, with dice from a new seed "
         "(R-GEN-01)."
     )
+
+
+@_line(umpire_units.UnitsOverridden)
+def _units_overridden(
+    event: umpire_units.UnitsOverridden, state: GameState, ruleset: Ruleset
+) -> str:
+    return umpire_text.units_line(event, ruleset)
+
+
+@_line(umpire_game.OptionChangeAnnounced)
+def _option_change(
+    event: umpire_game.OptionChangeAnnounced, state: GameState, ruleset: Ruleset
+) -> str:
+    return umpire_text.option_change_line(event)
+
+
+@_line(umpire_game.OptionsChanged)
+def _options_changed(event: umpire_game.OptionsChanged, state: GameState, ruleset: Ruleset) -> str:
+    return umpire_text.options_changed_line(event)
+
+
+@_line(umpire_game.TurnLimitSet)
+def _turn_limit_set(event: umpire_game.TurnLimitSet, state: GameState, ruleset: Ruleset) -> str:
+    return umpire_text.turn_limit_line(event)
 
 
 # --------------------------------------------------------------------------- trade

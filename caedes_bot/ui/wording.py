@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import NamedTuple
 
 from caedes_bot.domain.places import ChannelKey, PlaceKind
@@ -248,6 +248,19 @@ def deadline_what(key: str, state: GameState, ruleset: Ruleset) -> str:
                 return f"the answer of the {_faction_word(ruleset, decision.faction)}"
         return "an answer"
     return key
+
+
+def deadlines_moved_text(name: str, moves: Sequence[tuple[str, datetime, datetime]]) -> str:
+    """The post in ``#announcements`` when the umpire moves deadlines (R-PBP-UMP-03);
+    ``moves``: what each deadline is for, its time before and its new time."""
+    lines = [f"⏰ The umpire has changed deadlines in **{name}** (R-PBP-UMP-03):"]
+    for what, before, after in moves:
+        verb = "extended" if after > before else "brought forward"
+        lines.append(
+            f"• {what}: {verb} to <t:{int(after.timestamp())}:f> "
+            f"(<t:{int(after.timestamp())}:R>; it was <t:{int(before.timestamp())}:f>)"
+        )
+    return "\n".join(lines)
 
 
 def paused_text(name: str, left: Sequence[tuple[str, timedelta]]) -> str:

@@ -39,6 +39,7 @@ ADDED_SINCE: dict[str, object] = {
     "units.*.landed": False,  # R-MOVE-15, R-COMBAT-09, R-MOVE-20 (boarding moves)
     "factions.*.diviner_bonuses": [],  # R-MAGIC-DIV-01 (bonuses waiting for step 3)
     "undo_log": [],  # /undo: the active faction's orders that may be taken back
+    "options_next": None,  # R-SETUP-04 (the umpire's option changes for the next turn start)
     "battle.no_summons": [],  # R-MAGIC-SUMM-01 ("no summons this battle")
     "pact_proposals": [],  # R-ALLY-01, R-ALLY-02, R-FEAL-01 (pacts waiting)
     "parting": [],  # R-ALLY-05 (former partners who must leave or attack)

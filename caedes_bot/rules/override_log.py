@@ -1,0 +1,81 @@
+"""What an umpire override changed, before and after, for the audit log (R-PBP-UMP-01,
+decision 0022).
+
+:func:`override_change` reads an override order and the events it gave and returns one JSON
+document, the same shape for every override::
+
+    {"what": "rp", "target": "ORC", "before": 10, "after": 25}
+
+``what`` is ``"rp"``, ``"commodity"`` (with ``"item"``, the commodity), ``"owner"`` (target a
+province; before and after a faction code or ``None``), ``"units"`` (with ``"action"``;
+target the unit ids; before where each was, ``""`` for a new one; after where they are, ``""``
+when removed), ``"option"`` (target the option; values as text; it takes effect at the next
+turn start) or ``"turn_limit"`` (``None`` for no limit). The service writes it into the audit
+entry of the order; the audit log is read only by the umpire and admins, so it may hold the
+secret figures that the public announcement leaves out (R-GEN-07).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.orders import Order
+from caedes_bot.rules.state import GameState
+from caedes_bot.rules.umpire import SetOwner, TreasuryOverridden
+from caedes_bot.rules.umpire_game import OptionChangeAnnounced, TurnLimitSet
+from caedes_bot.rules.umpire_units import UnitsOverridden
+
+
+def override_change(
+    order: Order, before: GameState, events: Sequence[Event]
+) -> dict[str, Any] | None:
+    """The before-and-after document of an override (module docstring), or ``None`` for an
+    order that is not one. ``before`` is the state the order was applied to."""
+    for event in events:
+        if isinstance(event, TreasuryOverridden):
+            if event.item == "rp":
+                return {
+                    "what": "rp",
+                    "target": event.faction,
+                    "before": event.before,
+                    "after": event.after,
+                }
+            return {
+                "what": "commodity",
+                "target": event.faction,
+                "item": event.item,
+                "before": event.before,
+                "after": event.after,
+            }
+        if isinstance(event, UnitsOverridden):
+            return {
+                "what": "units",
+                "action": event.action,
+                "target": list(event.unit_ids),
+                "before": list(event.froms),
+                "after": event.place,
+            }
+        if isinstance(event, OptionChangeAnnounced):
+            return {
+                "what": "option",
+                "target": event.name,
+                "before": event.before,
+                "after": event.after,
+            }
+        if isinstance(event, TurnLimitSet):
+            return {
+                "what": "turn_limit",
+                "target": "",
+                "before": event.before,
+                "after": event.after,
+            }
+    if isinstance(order, SetOwner):
+        return {
+            "what": "owner",
+            "target": order.province,
+            "before": before.owners.get(order.province),
+            "after": order.owner,
+        }
+    return None

@@ -1,0 +1,54 @@
+"""Words for the umpire's overrides of the board and the game's settings (R-PBP-UMP-01,
+R-PBP-UMP-03, R-SETUP-04): the lines of :mod:`caedes_bot.ui.lines` for their events. Pure."""
+
+from __future__ import annotations
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.umpire_game import OptionChangeAnnounced, OptionsChanged, TurnLimitSet
+from caedes_bot.rules.umpire_units import UnitsOverridden
+from caedes_bot.ui.describe import kind_counts, space_name
+
+
+def units_line(event: UnitsOverridden, ruleset: Ruleset) -> str:
+    """``"The umpire added 2 Dawnian Infantry (#31, #32) in Orme (R-PBP-UMP-01)."``"""
+    what = kind_counts(ruleset, event.kinds)
+    numbers = ", ".join(f"#{i}" for i in event.unit_ids)
+    froms = ", ".join(dict.fromkeys(space_name(ruleset, f) for f in event.froms if f))
+    if event.action == "add":
+        done = f"added {what} ({numbers}) in {space_name(ruleset, event.place)}"
+    elif event.action == "remove":
+        done = f"removed {what} ({numbers}) from {froms}"
+    else:
+        done = f"moved {what} ({numbers}) from {froms} to {space_name(ruleset, event.place)}"
+    return f"The umpire {done} (R-PBP-UMP-01)."
+
+
+def option_change_line(event: OptionChangeAnnounced) -> str:
+    """The notice of an option change, which takes effect at the next turn start."""
+    if event.before == event.after:
+        return (
+            f"The umpire left the option {event.name} at {event.after}: no change at the next "
+            "turn start (R-SETUP-04)."
+        )
+    return (
+        f"The umpire changed the option {event.name} from {event.before} to {event.after}; "
+        "it takes effect at the start of the next turn (R-SETUP-04)."
+    )
+
+
+def options_changed_line(event: OptionsChanged) -> str:
+    """The option changes taking effect at this turn's start."""
+    changes = "; ".join(f"{name}: {after} (was {before})" for name, before, after in event.changes)
+    return f"From this turn on, as the umpire announced: {changes} (R-SETUP-04)."
+
+
+def _rounds(limit: int | None) -> str:
+    return "no turn limit" if limit is None else f"{limit} game rounds"
+
+
+def turn_limit_line(event: TurnLimitSet) -> str:
+    """The notice of a new turn limit."""
+    return (
+        f"The umpire set the turn limit to {_rounds(event.after)} (it was "
+        f"{_rounds(event.before)}) (R-PBP-UMP-03, R-VIC-03)."
+    )
