@@ -43,6 +43,7 @@ class BuyUnits(Order):
     """Buy ``count`` units of kind ``kind_id`` in step 5 (R-BUY-01)."""
 
     label = "Buying units"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     kind_id: str
     count: int = 1
@@ -53,6 +54,7 @@ class CancelPurchase(Order):
     """Undo ``count`` purchases of ``kind_id`` made this step 5, refunding what was paid."""
 
     label = "Cancelling a purchase"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     kind_id: str
     count: int = 1

@@ -63,6 +63,7 @@ class MusterUnits(Order):
     one unit each, placed in the order given."""
 
     label = "Mustering units"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     placements: tuple[tuple[str, str], ...]
 

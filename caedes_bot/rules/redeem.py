@@ -238,6 +238,7 @@ class RedeemSets(Order):
     """
 
     label = "Redeeming sets of commodities"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     sets: tuple[tuple[str, ...], ...]
 
@@ -247,6 +248,7 @@ class RedeemIron(Order):
     """Redeem ``count`` Iron for 1 RP each (R-COMM-05)."""
 
     label = "Redeeming Iron"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     count: int
 
@@ -256,6 +258,7 @@ class RedeemSalt(Order):
     """Redeem ``count`` Salt, each taking 1 RP off this turn's upkeep (R-COMM-07)."""
 
     label = "Redeeming Salt"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     count: int
 
@@ -269,6 +272,7 @@ class Earmark(Order):
     """
 
     label = "Earmarking commodities"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     commodity: str
     count: int = 1

@@ -834,6 +834,10 @@ class UndoRecord:
         factions: faction code -> its record before the order, for those it changed.
         owners: every province's owner before the order, if it changed any.
         next_id: the id counter before the order.
+        trades: the open trade offers before the order, if it changed them (R-TRADE-02).
+        mustered_seq: the muster counter before the order, if it changed it (R-MUSTER-01).
+        muster_counts: the step's limited-race musters before the order, if it changed them
+            (R-MUSTER-04).
     """
 
     faction: str
@@ -842,6 +846,9 @@ class UndoRecord:
     factions: dict[str, FactionState] = field(default_factory=dict)
     owners: dict[str, str] | None = None
     next_id: int = 0
+    trades: list[TradeOffer] | None = None
+    mustered_seq: int | None = None
+    muster_counts: dict[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,7 @@ class ProposeTrade(Order):
     """
 
     label = "Offering a trade"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     counterparty: str
     give_rp: int = 0
@@ -109,6 +110,7 @@ class WithdrawTrade(Order):
     """The proposer withdraws its open offer ``trade_id`` (R-TRADE-02)."""
 
     label = "Withdrawing a trade offer"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     trade_id: int
 

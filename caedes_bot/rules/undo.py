@@ -1,11 +1,14 @@
 """Taking back a faction's last orders of the current step (``/undo``).
 
-An order class that sets ``undoable = True`` (:attr:`~caedes_bot.rules.orders.Order.undoable`;
-today :class:`~caedes_bot.rules.movement.MoveUnits`,
-:class:`~caedes_bot.rules.movement.FlyUnits`, :class:`~caedes_bot.rules.ships.SailShips`,
-:class:`~caedes_bot.rules.cargo.Embark` and :class:`~caedes_bot.rules.cargo.Disembark`) leaves a record of what it changed each time it is
-applied without rolling a die: the units it touched as they were before it, the factions' records
-and the owners of provinces before it, and the id counter (:func:`after_order`, called by
+An order class that sets ``undoable = True`` (:attr:`~caedes_bot.rules.orders.Order.undoable`)
+leaves a record of what it changed each time it is applied without rolling a die. Every step's
+own orders are undoable: offering and withdrawing a trade (step 1), redeeming and earmarking
+(step 2), marking units to disband (steps 1 to 4), buying and cancelling a purchase (step 5),
+moving, flying, sailing, embarking and disembarking (step 6), mustering (step 8). Answers to
+others (accepting or declining a trade), pacts, battles and everything that rolls are not.
+The record holds the units it touched as they were before it, the factions' records, the owners
+of provinces, the open trade offers and the muster counters before it (each only if changed),
+and the id counter (:func:`after_order`, called by
 :func:`caedes_bot.rules.engine.apply` after every order). :class:`UndoLastOrder` restores the last
 record and drops it, so repeated undos take the orders back in reverse order.
 
@@ -30,8 +33,12 @@ from caedes_bot.rules.sharing import copy_plain
 from caedes_bot.rules.state import GameState, Step, UndoRecord, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec
 
+#: The other fields of the state an undo record keeps when an order changed them: open trade
+#: offers (R-TRADE-02) and the muster counters of step 8 (R-MUSTER-01, R-MUSTER-04).
+_KEPT = ("trades", "mustered_seq", "muster_counts")
+
 #: The fields of the state an undo record restores (the log itself is handled on its own).
-_RESTORED = frozenset({"units", "factions", "owners", "next_id", "undo_log", "dice_rolls"})
+_RESTORED = frozenset({"units", "factions", "owners", "next_id", "undo_log", "dice_rolls", *_KEPT})
 _OTHER_FIELDS = tuple(f.name for f in dataclasses.fields(GameState) if f.name not in _RESTORED)
 
 
@@ -116,6 +123,9 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
         factions=factions,
         owners=None if old.owners == new.owners else dict(old.owners),
         next_id=old.next_id,
+        trades=None if old.trades == new.trades else [copy_plain(t) for t in old.trades],
+        mustered_seq=None if old.mustered_seq == new.mustered_seq else old.mustered_seq,
+        muster_counts=(None if old.muster_counts == new.muster_counts else dict(old.muster_counts)),
     )
     new.undo_log = [*log, record]
 
@@ -170,6 +180,12 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
         state.factions[code] = copy_plain(faction)
     if record.owners is not None:
         state.owners = dict(record.owners)
+    if record.trades is not None:
+        state.trades = [copy_plain(t) for t in record.trades]
+    if record.mustered_seq is not None:
+        state.mustered_seq = record.mustered_seq
+    if record.muster_counts is not None:
+        state.muster_counts = dict(record.muster_counts)
     state.next_id = record.next_id
     return [
         OrderTakenBack(

@@ -61,6 +61,7 @@ class ToggleDisbandMark(Order):
     back if it has one (R-UPK-02). In step 4 itself the unit is disbanded at once."""
 
     label = "Marking units to disband at upkeep"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     unit_id: int
 
@@ -71,6 +72,7 @@ class SetDisbandMarks(Order):
     (R-UPK-02). In step 4 itself the units named are disbanded at once."""
 
     label = "Marking units to disband at upkeep"
+    undoable = True  # /undo takes it back (caedes_bot.rules.undo)
 
     unit_ids: tuple[int, ...]
 

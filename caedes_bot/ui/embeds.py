@@ -46,6 +46,7 @@ from caedes_bot.rules.state import (
     Unit,
     UpkeepDisbandDetail,
 )
+from caedes_bot.rules.undo import can_undo
 from caedes_bot.ui import battle_magic, views, wording
 from caedes_bot.ui.describe import (
     ATTRIBUTE_TEXT,
@@ -169,6 +170,8 @@ AFTER_BATTLE_ANSWERED = (
 
 #: The turn panel's button of step 6 that takes back the last order (``/undo``).
 UNDO_BUTTON = "Undo last move"
+#: The same button in the other steps, shown while an order of the step may be taken back.
+UNDO_ORDER_BUTTON = "Undo last order"
 
 #: The name of the field listing the units marked to be disbanded at upkeep (R-UPK-02).
 MARKS_FIELD = "Marked to disband at upkeep (R-UPK-02)"
@@ -390,10 +393,11 @@ def panel_components(
         items.append(views.button(cid("ships"), SHIPS_BUTTON, emoji="⛵"))
     if step in ODDS_STEPS:
         items.append(views.button(cid("odds"), ODDS_BUTTON))
-    if step is Step.MOVE:  # takes back the last move while nothing has rolled since
+    if step is Step.MOVE or can_undo(state, faction):  # while nothing has rolled since
         # the number of orders it may take back: a double click takes back one, not two
         undo_id = views.custom_id(campaign_id, [*obj, len(state.undo_log)], "undo")
-        items.append(views.button(undo_id, UNDO_BUTTON, emoji="↩️"))
+        label = UNDO_BUTTON if step is Step.MOVE else UNDO_ORDER_BUTTON
+        items.append(views.button(undo_id, label, emoji="↩️"))
     if words.done is not None:
         items.append(views.button(cid("done"), words.done, style="success"))
     items.append(views.button(cid("status"), "Status"))
