@@ -13,6 +13,10 @@ handler shows them (:mod:`caedes_bot.cogs._errors`).
   play factions; their orders for other factions are logged as the umpire's.
 * ``/campaign assign`` / ``unassign`` (umpire or admin): gives a faction to a member or back to
   the umpire (R-SETUP-02, R-PBP-UMP-02).
+* ``/campaign substitute`` (umpire or admin): hands a faction to another member at once, mid-turn
+  too; threads, the turn panel's buttons, decisions owed and deadlines follow the faction
+  (R-PBP-UMP-01), and the turn panel is posted again for the new player.
+* ``/campaign finish`` (umpire or admin): the campaign ends; no orders or deadlines after it.
 * ``/campaign start`` (umpire or admin): game round 1 begins (R-TURN-01); factions nobody holds
   are run by the umpire.
 * ``/campaign export`` (umpire or admin) and ``/campaign import`` (admin): the campaign as a
@@ -45,6 +49,7 @@ from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
 from caedes_bot.gamedata.names import contains, find
 from caedes_bot.rules.errors import AmbiguousName, UnknownName
 from caedes_bot.service import NAME_MAX, RulesService
+from caedes_bot.ui.announcer import RichAnnouncer
 from caedes_bot.ui.replies import Redelivered, first_delivery
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
 from caedes_bot.ui.wording import STATUS_TEXT, describe_problem
@@ -279,8 +284,53 @@ class CampaignCog(commands.Cog):
             f"{label} is run by the umpire from now on (R-PBP-UMP-02).", ephemeral=True
         )
 
+    @campaign.command(
+        name="substitute", description="Hand a faction to another member now, mid-turn too"
+    )
+    @app_commands.describe(
+        faction="The faction to hand over", member="The member who takes it over"
+    )
+    async def substitute(
+        self, interaction: discord.Interaction, faction: str, member: discord.Member
+    ) -> None:
+        """R-PBP-UMP-01, R-SETUP-02: one command instead of unassign then assign; the threads,
+        the turn panel's buttons and the deadlines follow the faction."""
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        info = context.campaign
+        self._open(info)
+        self._not_a_bot(member)
+        state = await self.service.get_state(info.id)
+        code = self._faction(faction, state.in_play)
+        label = faction_label(self.ruleset.faction(code))
+        previous = await self.service.substitute(info.id, code, member.id, by=interaction.user.id)
+        view = await self.service.get_view(info.id)
+        state = await self.service.get_state(info.id)
+        panel = RichAnnouncer().panel_again(view, state, self.ruleset, code)
+        if panel:
+            await self.service.queue_messages(info.id, panel)
+        text = (
+            f"{who(member.id)} now plays {label} in place of {who(previous)}: they join its "
+            "orders and negotiation threads, and its buttons, decisions and reminders are theirs "
+            "(R-PBP-UMP-01)."
+        )
+        if panel:
+            text += " Its turn panel was posted again in its orders thread."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @campaign.command(name="finish", description="Finish the campaign: no more orders or deadlines")
+    async def finish(self, interaction: discord.Interaction) -> None:
+        """R-PBP-UMP-01: the umpire or an admin ends the campaign; it is announced."""
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        info = await self.service.finish(context.campaign.id, context.actor)
+        await interaction.response.send_message(
+            f"**{info.name}** is finished: announced in #announcements; no more orders are "
+            "taken and no deadline runs.",
+            ephemeral=True,
+        )
+
     @assign.autocomplete("faction")
     @unassign.autocomplete("faction")
+    @substitute.autocomplete("faction")
     async def _faction_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

@@ -17,6 +17,7 @@ from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import (
     ActingAs,
     CampaignInfo,
+    CampaignStatus,
     ChannelRecord,
     OutboxKind,
     OutboxMessage,
@@ -24,8 +25,9 @@ from caedes_bot.domain.records import (
 from caedes_bot.persistence import repository as repo
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.service.core import Cached, ServiceCore
-from caedes_bot.service.errors import FactionHeld
+from caedes_bot.service.errors import CampaignNotActive, FactionHeld
 from caedes_bot.service.values import UmpireChange
+from caedes_bot.ui import wording
 
 #: Channels of a campaign (ux.md "Channels of a campaign"): key -> (name, read-only, private).
 CAMPAIGN_CHANNELS: tuple[tuple[ChannelKey, str, bool, bool], ...] = (
@@ -165,6 +167,63 @@ class Access(ServiceCore):
         self._notify(campaign_id)
         return True
 
+    async def substitute(
+        self, campaign_id: int, faction: str, user_id: int, *, by: int | None = None
+    ) -> int | None:
+        """Hand ``faction`` to ``user_id`` at once, mid-turn included (R-PBP-UMP-01,
+        R-SETUP-02): in one transaction the member replaces whoever held it (a player or the
+        umpire), joins its orders and negotiation threads while the one replaced leaves them
+        (unless they still belong), a notice pinging the new player is posted in the orders
+        thread, and the audit log records ``faction_substituted`` with before and after. The
+        turn panel's buttons, pending decisions and deadlines belong to the faction, so they
+        follow: the next press, answer or reminder goes by who holds it then.
+
+        Returns:
+            The member replaced (``None``: the umpire ran it).
+
+        Raises:
+            UnknownName: the faction is not in play (R-SETUP-02).
+            CampaignNotActive: the campaign is finished.
+            FactionHeld: ``user_id`` holds it already (nothing to hand over).
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            info = cached.info
+            if faction not in cached.state.in_play:
+                raise UnknownName(
+                    "faction", faction, tuple(cached.state.in_play), rule="R-SETUP-02"
+                )
+            if info.status is CampaignStatus.FINISHED:
+                words = wording.not_running(info.name, info.status)
+                raise CampaignNotActive(words.message, allowed=words.allowed)
+            previous = cached.players.get(faction)
+            label = self._faction_label(faction)
+            if previous == user_id:
+                raise FactionHeld(
+                    f"<@{user_id}> already plays {label}.",
+                    rule="R-SETUP-02",
+                    allowed="another member",
+                )
+            notice = OutboxMessage(
+                ChannelKey.orders(faction),
+                OutboxKind.POST,
+                {
+                    "content": wording.substitute_text(label, user_id, previous),
+                    "mention_user_ids": [user_id],
+                },
+            )
+            await self._change_members(
+                cached,
+                {**cached.players, faction: user_id},
+                info.umpire_user_id,
+                action="faction_substituted",
+                detail={"faction": faction, "user_id": user_id, "previous": previous},
+                by=by,
+                extra=(notice,),
+            )
+        self._notify(campaign_id)
+        return previous
+
     async def unassign(self, campaign_id: int, faction: str, *, by: int | None = None) -> bool:
         """Leave ``faction`` to the umpire (R-PBP-UMP-02): its player leaves its orders and
         negotiation threads (unless they still belong there). Logged as done by ``by``.
@@ -207,10 +266,11 @@ class Access(ServiceCore):
         action: str,
         detail: dict[str, Any],
         by: int | None,
+        extra: Sequence[OutboxMessage] = (),
     ) -> None:
         """Store who plays what and who umpires, queue the Discord access that follows
-        (:func:`access_changes`) and log it, in one transaction; then update the cache.
-        The caller holds the campaign's lock."""
+        (:func:`access_changes`) and ``extra`` messages, and log it, in one transaction; then
+        update the cache. The caller holds the campaign's lock."""
         campaign_id = cached.info.id
         before_players = dict(cached.players)
         before_umpire = cached.info.umpire_user_id
@@ -227,7 +287,7 @@ class Access(ServiceCore):
                 repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=umpire)
             keys = sorted(repo.channels_of(conn, campaign_id))
             messages = access_changes(keys, (before_players, before_umpire), (players, umpire))
-            repo.insert_outbox(conn, campaign_id, messages, now=now)
+            repo.insert_outbox(conn, campaign_id, [*messages, *extra], now=now)
             repo.insert_audit(
                 conn,
                 campaign_id=campaign_id,

@@ -33,6 +33,7 @@ from caedes_bot.service.errors import (
     CampaignNameTaken,
     CampaignNotActive,
     InvalidCampaignName,
+    NotAuthorised,
     NoUmpire,
 )
 from caedes_bot.service.orders import Orders
@@ -293,6 +294,67 @@ class Campaigns(Orders, Pausing):
             interaction_id=None,
             from_status=status or cached.info.status,
         )
+
+    async def finish(self, campaign_id: int, actor: Actor) -> CampaignInfo:
+        """The umpire or an admin finishes the campaign (R-PBP-UMP-01): from then on it takes no
+        order and no deadline or reminder of it fires. One transaction under the campaign's
+        lock: the status, its open deadlines closed, the audit entry ``status_changed`` (to
+        ``finished``, as umpire or admin) and a notice in ``#announcements``. Finishing by
+        victory is the rules' (``CampaignEnded``), which the order's commit stores the same way.
+
+        Raises:
+            NotAuthorised: the actor is neither the campaign's umpire, an admin nor the bot.
+            CampaignNotActive: the campaign is finished already.
+        """
+        async with self._locks.get(campaign_id):
+            cached = await self._load(campaign_id)
+            info = cached.info
+            if not (actor.system or actor.is_admin or actor.user_id == info.umpire_user_id):
+                raise NotAuthorised(
+                    "Only the umpire or an admin may finish a campaign.",
+                    rule="R-PBP-UMP-01",
+                    allowed="ask the umpire",
+                )
+            if info.status is CampaignStatus.FINISHED:
+                words = wording.not_running(info.name, info.status)
+                raise CampaignNotActive(words.message, allowed=words.allowed)
+            now = self._clock()
+            notice = OutboxMessage(
+                ChannelKey.ANNOUNCEMENTS,
+                OutboxKind.POST,
+                {"content": wording.finished_text(info.name)},
+                dedupe_key="umpire:finished",
+            )
+
+            def _tx(conn: Connection) -> CampaignInfo | None:
+                keys = [d.decision_key for d in repo.open_deadlines(conn, campaign_id)]
+                if keys:
+                    repo.close_open_deadlines(conn, campaign_id, keys)
+                repo.update_campaign(
+                    conn, campaign_id, now=now, status=CampaignStatus.FINISHED, paused_at=None
+                )
+                repo.insert_audit(
+                    conn,
+                    campaign_id=campaign_id,
+                    user_id=actor.user_id,
+                    action="status_changed",
+                    detail={
+                        "from": info.status.value,
+                        "to": CampaignStatus.FINISHED.value,
+                        "as": acting_role(info, actor.user_id),
+                    },
+                    now=now,
+                )
+                repo.insert_outbox(conn, campaign_id, [notice], now=now)
+                return repo.campaign_info(conn, campaign_id)
+
+            finished = await self.db.write(_tx)
+            assert finished is not None
+            cached.info = finished
+            cached.deadline_due.clear()
+            self._store(cached)
+        self._notify(campaign_id)
+        return finished
 
     async def set_status(
         self, campaign_id: int, status: CampaignStatus, *, by: int | None = None

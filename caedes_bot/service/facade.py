@@ -22,7 +22,8 @@ class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
     * exports (:mod:`.exports`): ``export_campaign``, ``import_campaign`` (decision 0023);
       rollbacks (:mod:`.rollback`) go through ``submit``, their points through
       ``rollback_points``;
-    * access (:mod:`.access`): ``assign``, ``unassign``, ``set_umpire``, ``open_thread``;
+    * access (:mod:`.access`): ``assign``, ``substitute``, ``unassign``, ``set_umpire``,
+      ``open_thread``;
     * deadlines (:mod:`.deadlines`): ``due_reminders``, ``due_deadlines``, ``remind``,
       ``mark_deadline_fired``, ``move_deadline``, ``change_deadlines``,
       ``next_deadline_time``;
@@ -51,6 +52,14 @@ class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
         if changed:
             await self._players_changed(campaign_id)
         return changed
+
+    async def substitute(
+        self, campaign_id: int, faction: str, user_id: int, *, by: int | None = None
+    ) -> int | None:
+        """:meth:`Access.substitute`, then the rules are told (R-VIC-01), as for :meth:`assign`."""
+        previous = await super().substitute(campaign_id, faction, user_id, by=by)
+        await self._players_changed(campaign_id)
+        return previous
 
     async def unassign(self, campaign_id: int, faction: str, *, by: int | None = None) -> bool:
         """:meth:`Access.unassign`, then the rules are told (R-VIC-01), as for :meth:`assign`."""

@@ -142,6 +142,10 @@ def _admin_text(ruleset: Ruleset, action: str, d: Mapping[str, Any]) -> str:
             f"{_member(d.get('user_id'))}"
             + (f" (before: {_member(d.get('previous'))})" if d.get("previous") else "")
         ),
+        "faction_substituted": lambda: (
+            f"handed the {_faction(ruleset, d.get('faction'))} to {_member(d.get('user_id'))}"
+            f" in place of {_member(d.get('previous')) if d.get('previous') else 'the umpire'}"
+        ),
         "faction_unassigned": lambda: (
             f"took the {_faction(ruleset, d.get('faction'))} from "
             f"{_member(d.get('previous'))}; the umpire runs them"

@@ -250,6 +250,25 @@ def deadline_what(key: str, state: GameState, ruleset: Ruleset) -> str:
     return key
 
 
+def finished_text(name: str) -> str:
+    """The post in ``#announcements`` when the umpire or an admin finishes a campaign."""
+    return (
+        f"🏁 **{name}** has been finished by the umpire (R-PBP-UMP-01). No more orders are "
+        "taken and no deadline runs; `/history` still shows what happened."
+    )
+
+
+def substitute_text(faction: str, user_id: int, previous: int | None) -> str:
+    """The notice in a faction's orders thread when the umpire hands it to a substitute
+    (R-PBP-UMP-01): ``faction`` as ``"Dawnians (DAW)"``."""
+    before = f"<@{previous}>" if previous is not None else "the umpire"
+    return (
+        f"🔁 <@{user_id}> now plays {faction} in place of {before} (R-PBP-UMP-01). The turn "
+        "panel, the decisions owed and the deadlines go on as they were; the buttons and "
+        "reminders are yours from now on."
+    )
+
+
 def deadlines_moved_text(name: str, moves: Sequence[tuple[str, datetime, datetime]]) -> str:
     """The post in ``#announcements`` when the umpire moves deadlines (R-PBP-UMP-03);
     ``moves``: what each deadline is for, its time before and its new time."""
