@@ -1,7 +1,9 @@
-"""Looking things up: ``/status``, ``/province``, ``/unit``, ``/help`` (ux.md "Looking things up").
+"""Looking things up: ``/status``, ``/province``, ``/unit``, ``/help``, ``/history`` (ux.md
+"Looking things up").
 
 All answers are private. ``/status`` shows a faction's secrets (R-GEN-07), so only its player
-and the umpire may see it; the board (provinces, units) is public.
+and the umpire may see it; the board (provinces, units) is public. ``/history`` words a turn's
+events: the public ones for anyone, a private one only for its factions and the umpire.
 """
 
 from __future__ import annotations
@@ -28,12 +30,15 @@ from caedes_bot.cogs._transformers import (
     faction_choices,
     kind_choices,
     province_choices,
+    resolve_faction,
     resolve_kind,
     resolve_province,
 )
 from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.embeds import help_embed, province_embed, status_embed, unit_embed
-from caedes_bot.ui.text import choices
+from caedes_bot.ui.history import history_heading, history_lines, history_pages
+from caedes_bot.ui.text import MESSAGE_LIMIT, choices, truncate
 
 FACTION_HELP = "The faction you act for, if you hold several (default: the one whose turn it is)"
 
@@ -60,7 +65,7 @@ async def send_status(seat: Seat) -> None:
 
 
 class InfoCog(PlayCog):
-    """``/status``, ``/province``, ``/unit`` and ``/help``."""
+    """``/status``, ``/province``, ``/unit``, ``/help`` and ``/history``."""
 
     @app_commands.command(
         name="status", description="Your faction's RP, commodities, units and purchases (private)"
@@ -134,6 +139,66 @@ class InfoCog(PlayCog):
             faction = None
         await interaction.response.send_message(
             embed=help_embed(state, self.bot.ruleset, faction), ephemeral=True
+        )
+
+    @app_commands.command(
+        name="history", description="A turn's events in words (private events only your own)"
+    )
+    @app_commands.describe(
+        round="The game round (default: the one being played)",
+        faction="Whose turn (default: the faction playing now, or the last to play)",
+        page="Which page, when the turn fills several",
+    )
+    @app_commands.guild_only()
+    async def history(
+        self,
+        interaction: discord.Interaction,
+        round: app_commands.Range[int, 1, 10_000] | None = None,
+        faction: str | None = None,
+        page: app_commands.Range[int, 1, 1000] = 1,
+    ) -> None:
+        """R-GEN-07: public events for anyone in the campaign; a private one for its factions
+        and the umpire only."""
+        context = await campaign_context(interaction)
+        ruleset = self.bot.ruleset
+        state = await self.bot.service.get_state(context.campaign.id)
+        if state.round == 0:
+            raise UserError(
+                "The campaign has not begun, so there is no history yet.",
+                allowed="`/campaign start` (the umpire)",
+            )
+        round_no = round or state.round
+        if faction:
+            code = resolve_faction(ruleset, faction, state.in_play, rule="R-GEN-07")
+        else:
+            code = state.active or state.in_play[-1]
+        events = await self.bot.service.turn_events(context.campaign.id, round_no, code)
+        if not events:
+            raise UserError(
+                f"There is no turn of {faction_name(ruleset, code)} in game round {round_no} "
+                "(yet).",
+                allowed=f"a game round from 1 to {state.round}, and a faction in play",
+            )
+        mine = [f for f, user in context.players.items() if user == interaction.user.id]
+        lines = history_lines(events, state, ruleset, factions=mine, sees_all=context.is_umpire)
+        pages = history_pages(lines, history_heading(ruleset, round_no, code))
+        if page > len(pages):
+            raise UserError(
+                f"That turn's history has {len(pages)} page(s).",
+                allowed=f"`page` from 1 to {len(pages)}",
+            )
+        text = pages[page - 1]
+        if page < len(pages):
+            more = f"\nMore: `/history round:{round_no} faction:{code} page:{page + 1}`"
+            text = truncate(text, MESSAGE_LIMIT - len(more)) + more
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @history.autocomplete("faction")
+    async def _history_factions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await choices_for(
+            interaction, lambda t: faction_choices(t.ruleset, t.state.in_play, current)
         )
 
 

@@ -22,6 +22,8 @@ from caedes_bot.domain.records import (
     StoredOrder,
 )
 from caedes_bot.persistence import repository as repo
+from caedes_bot.persistence.mappers import load_event
+from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import GameState
 from caedes_bot.service.core import ServiceCore
 from caedes_bot.service.errors import UnknownCampaign
@@ -126,6 +128,17 @@ class Queries(ServiceCore):
             return repo.list_orders(conn, campaign_id, from_seq=start) if start else []
 
         return points_of(await self.db.read(_tx))
+
+    async def turn_events(self, campaign_id: int, round_no: int, faction: str) -> list[Event]:
+        """The events of ``faction``'s turn of game round ``round_no``, in order, from its
+        ``TurnBegan`` to the next turn's (for ``/history``); empty for a turn not begun. Each
+        keeps its audience (``Event.audience()``): the caller shows a private one only to its
+        factions and the umpire (R-GEN-07)."""
+
+        def _tx(conn: Connection) -> list[StoredEvent]:
+            return repo.turn_events(conn, campaign_id, round_no, faction)
+
+        return [load_event(e.payload) for e in await self.db.read(_tx)]
 
     async def deadlines(self, campaign_id: int) -> list[DeadlineRecord]:
         """The campaign's open deadlines, soonest first."""

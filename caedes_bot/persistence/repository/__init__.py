@@ -70,6 +70,7 @@ from caedes_bot.persistence.repository.eventlog import (
     latest_order_with_event,
     list_events,
     list_orders,
+    turn_events,
 )
 from caedes_bot.persistence.repository.members import (
     factions_of,
@@ -155,5 +156,6 @@ __all__ = [
     "set_deadline_due",
     "set_member",
     "shift_deadline",
+    "turn_events",
     "update_campaign",
 ]

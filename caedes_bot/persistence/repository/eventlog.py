@@ -176,6 +176,28 @@ def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEve
     return list_events(conn, campaign_id, after_seq=int(start) - 1)
 
 
+def turn_events(
+    conn: Connection, campaign_id: int, round_no: int, faction: str
+) -> list[StoredEvent]:
+    """The stored events of ``faction``'s turn of game round ``round_no``: from its
+    ``TurnBegan`` up to the next turn's, in order (empty if that turn was never begun). Reads
+    the turn starts (one row per turn), then that turn's events only."""
+    starts = conn.execute(
+        sa.select(campaign_events.c.seq, campaign_events.c.payload)
+        .where(
+            campaign_events.c.campaign_id == campaign_id,
+            campaign_events.c.type == TURN_BEGAN,
+        )
+        .order_by(campaign_events.c.seq)
+    ).all()
+    for i, (seq, payload) in enumerate(starts):
+        if payload.get("round") == round_no and payload.get("faction") == faction:
+            end = starts[i + 1][0] if i + 1 < len(starts) else None
+            limit = None if end is None else end - seq
+            return list_events(conn, campaign_id, after_seq=seq - 1, limit=limit)
+    return []
+
+
 _INSERT_PROCESSED = sa.insert(processed_interactions)
 
 
