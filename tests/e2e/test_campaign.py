@@ -43,10 +43,12 @@ async def test_bot_starts_and_syncs_commands_to_the_dev_guild(
     assert subcommands == [
         "assign",
         "export",
+        "finish",
         "import",
         "info",
         "new",
         "start",
+        "substitute",
         "umpire",
         "unassign",
     ]
