@@ -174,7 +174,8 @@ class Access(ServiceCore):
         R-SETUP-02): in one transaction the member replaces whoever held it (a player or the
         umpire), joins its orders and negotiation threads while the one replaced leaves them
         (unless they still belong), a notice pinging the new player is posted in the orders
-        thread, and the audit log records ``faction_substituted`` with before and after. The
+        thread and the change is announced in ``#announcements`` (without a ping), and the
+        audit log records ``faction_substituted`` with before and after. The
         turn panel's buttons, pending decisions and deadlines belong to the faction, so they
         follow: the next press, answer or reminder goes by who holds it then.
 
@@ -212,6 +213,11 @@ class Access(ServiceCore):
                     "mention_user_ids": [user_id],
                 },
             )
+            public = OutboxMessage(
+                ChannelKey.ANNOUNCEMENTS,
+                OutboxKind.POST,
+                {"content": wording.substitute_notice(label, user_id, previous)},
+            )
             await self._change_members(
                 cached,
                 {**cached.players, faction: user_id},
@@ -219,7 +225,7 @@ class Access(ServiceCore):
                 action="faction_substituted",
                 detail={"faction": faction, "user_id": user_id, "previous": previous},
                 by=by,
-                extra=(notice,),
+                extra=(notice, public),
             )
         self._notify(campaign_id)
         return previous

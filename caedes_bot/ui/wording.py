@@ -269,6 +269,13 @@ def substitute_text(faction: str, user_id: int, previous: int | None) -> str:
     )
 
 
+def substitute_notice(faction: str, user_id: int, previous: int | None) -> str:
+    """The post in ``#announcements`` when the umpire hands a faction to a substitute
+    (R-PBP-UMP-01); the new player is named, not pinged (they are pinged in the orders thread)."""
+    before = f"<@{previous}>" if previous is not None else "the umpire"
+    return f"🔁 {faction} is now played by <@{user_id}> in place of {before} (R-PBP-UMP-01)."
+
+
 def deadlines_moved_text(name: str, moves: Sequence[tuple[str, datetime, datetime]]) -> str:
     """The post in ``#announcements`` when the umpire moves deadlines (R-PBP-UMP-03);
     ``moves``: what each deadline is for, its time before and its new time."""

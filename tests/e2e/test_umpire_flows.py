@@ -59,6 +59,12 @@ async def test_a_substitute_takes_over_mid_turn(fake: FakeDiscord, make_bot: Mak
         what="the notice pinging Carol in the orders thread",
     )
     await fake.wait_for(lambda: len(panels(fake, table, "DAW")) > 1, what="the panel again")
+    await fake.wait_for(
+        lambda: (
+            f"is now played by <@{carol.id}>" in all_text(fake.messages_in(table.announcements))
+        ),
+        what="the public notice of the substitute",
+    )
     assert (await service.players(1))["DAW"] == carol.id
     (still,) = await service.deadlines(1)
     assert (still.decision_key, still.due_at) == (deadline.decision_key, deadline.due_at)
