@@ -66,6 +66,7 @@ async def test_a_substitute_takes_over_mid_turn(fake: FakeDiscord, make_bot: Mak
         what="the public notice of the substitute",
     )
     assert (await service.players(1))["DAW"] == carol.id
+    assert umpire.id in thread_members(fake, daw)  # R-PBP-UMP-04: the umpire stays
     (still,) = await service.deadlines(1)
     assert (still.decision_key, still.due_at) == (deadline.decision_key, deadline.due_at)
 
