@@ -299,7 +299,8 @@ class Campaigns(Orders, Pausing):
         """The umpire or an admin finishes the campaign (R-PBP-UMP-01): from then on it takes no
         order and no deadline or reminder of it fires. One transaction under the campaign's
         lock: the status, its open deadlines closed, the audit entry ``status_changed`` (to
-        ``finished``, as umpire or admin) and a notice in ``#announcements``. Finishing by
+        ``finished``, as umpire or admin), a notice in ``#announcements`` and the dice seed
+        revealed there (decision 0023). Finishing by
         victory is the rules' (``CampaignEnded``), which the order's commit stores the same way.
 
         Raises:
@@ -345,7 +346,10 @@ class Campaigns(Orders, Pausing):
                     },
                     now=now,
                 )
-                repo.insert_outbox(conn, campaign_id, [notice], now=now)
+                reveal = seed_messages(
+                    info.name, info.status, CampaignStatus.FINISHED, cached.state
+                )  # the dice seed made public (decision 0023)
+                repo.insert_outbox(conn, campaign_id, [notice, *reveal], now=now)
                 return repo.campaign_info(conn, campaign_id)
 
             finished = await self.db.write(_tx)

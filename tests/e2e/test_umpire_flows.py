@@ -183,7 +183,7 @@ def _rp(status: str) -> int:
 
 async def test_a_finished_campaign_takes_no_orders(fake: FakeDiscord, make_bot: MakeBot) -> None:
     """R-PBP-UMP-01: a player cannot finish the campaign; the umpire can. It is announced, its
-    deadline is closed, and the next order is refused."""
+    deadline is closed, its dice seed is revealed, and the next order is refused."""
     runner = await start_bot(make_bot, QueuedDice())
     alice, bob, _carol, umpire = fake.players
     table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob})
@@ -200,5 +200,10 @@ async def test_a_finished_campaign_takes_no_orders(fake: FakeDiscord, make_bot: 
         what="the notice in #announcements",
     )
     assert await runner.bot.service.deadlines(1) == []
+    seed = (await runner.bot.service.get_state(1)).dice_seed
+    await fake.wait_for(
+        lambda: f"The dice seed was `{seed}`" in all_text(fake.messages_in(table.announcements)),
+        what="the dice seed revealed (decision 0023)",
+    )
     late = await fake.slash(alice, "done", channel=table.thread("DAW"))
     assert late.ephemeral and "is over; no orders are taken" in late.text
