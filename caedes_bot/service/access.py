@@ -187,7 +187,7 @@ class Access(ServiceCore):
             CampaignNotActive: the campaign is finished.
             FactionHeld: ``user_id`` holds it already (nothing to hand over).
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             info = cached.info
             if faction not in cached.state.in_play:

@@ -307,7 +307,7 @@ class Campaigns(Orders, Pausing):
             NotAuthorised: the actor is neither the campaign's umpire, an admin nor the bot.
             CampaignNotActive: the campaign is finished already.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             info = cached.info
             if not (actor.system or actor.is_admin or actor.user_id == info.umpire_user_id):

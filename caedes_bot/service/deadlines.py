@@ -145,7 +145,7 @@ class Deadlines(ServiceCore):
             DeadlineRefused: no open deadline of that kind, or one would fall less than
                 :data:`MIN_LEFT` from now; nothing changes.
         """
-        async with self._locks.get(campaign_id):
+        async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
             info = cached.info
             if not (actor.system or actor.is_admin or actor.user_id == info.umpire_user_id):
