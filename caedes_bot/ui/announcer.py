@@ -226,8 +226,9 @@ class RichAnnouncer:
             ruleset: the static game data.
             before: the state before the order, for battle rounds fought in earlier orders.
         """
-        if not events:
-            return []
+        redrawn = picked_battles(state, before)
+        if not events:  # at most a partial pick: its battle message alone is drawn again
+            return self._battles(campaign, events, state, ruleset, before, redrawn)
         out: list[OutboxMessage] = []
         public: list[str] = []
         private: dict[str, list[str]] = {}
@@ -257,7 +258,7 @@ class RichAnnouncer:
         if public:
             out += _posts(ChannelKey.ANNOUNCEMENTS, public)
         out += _turn_maps(events, state, ruleset)
-        out += self._battles(campaign, events, state, ruleset, before)
+        out += self._battles(campaign, events, state, ruleset, before, redrawn)
         for faction, lines in private.items():
             out += _posts(ChannelKey.orders(faction), lines)
         out += self._decision_pings(campaign, events, state, ruleset)
@@ -411,8 +412,9 @@ class RichAnnouncer:
         state: GameState,
         ruleset: Ruleset,
         before: GameState | None,
+        redrawn: Sequence[int] = (),
     ) -> list[OutboxMessage]:
-        ids: list[int] = []
+        ids: list[int] = list(redrawn)
         for event in events:
             if isinstance(event, BATTLE_DETAIL) and event.battle not in ids:
                 ids.append(event.battle)
@@ -638,6 +640,22 @@ def _after_battle_edits(
             "paced": True,  # written in turn with the battle's own edits (decision 0015)
         }
         out.append(OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload))
+    return out
+
+
+def picked_battles(state: GameState, before: GameState | None) -> list[int]:
+    """The battles whose owed decisions changed with no event: a partial declaration pick,
+    recorded on its open decision (R-COMBAT-12). Their message is drawn again, so the players
+    see what is picked so far."""
+    if before is None:
+        return []
+    old = {d.id: d for d in before.pending if d.battle_id is not None}
+    out: list[int] = []
+    for decision in state.pending:
+        battle_id = decision.battle_id
+        was = old.get(decision.id)
+        if battle_id is not None and was is not None and was != decision and battle_id not in out:
+            out.append(battle_id)
     return out
 
 

@@ -159,6 +159,31 @@ def note_text(ruleset: Ruleset, note: BattleNote, name: Mapping[int, str]) -> st
     return f"🌀 {units} of {who} freed: its Enchanter fell, it fights for its owner again."
 
 
+def picks_text(ruleset: Ruleset, detail: DeclarationsDetail) -> str | None:
+    """What a declaration of several kinds has picked so far, before **Confirm**
+    (R-COMBAT-12): ``"picked so far: 1 Dawnian Cleric abjure every round; Dawnian Mesmer not
+    yet"``; ``None`` while nothing is picked."""
+    if detail.illusion_chosen is None and all(c.chosen is None for c in detail.choices):
+        return None
+    parts = []
+    for c in detail.choices:
+        name = kind_name(ruleset, c.kind)
+        if c.chosen is None:
+            parts.append(f"{name} not yet")
+            continue
+        what = f"{c.chosen} {name} {ACTION_VERB[c.action]} every round"
+        parts.append(what + (" (asked each round)" if c.chosen_ask else ""))
+    if detail.illusionists:
+        rule = detail.illusion_chosen
+        if rule is None:
+            parts.append("the Illusionists' rule not yet")
+        elif rule <= 0:
+            parts.append("the Illusionists are asked each time hits land")
+        else:
+            parts.append(f"the Illusionists reroll whenever {rule} or more hits land")
+    return "picked so far: " + "; ".join(parts)
+
+
 def decision_text(ruleset: Ruleset, detail: DecisionDetail) -> str | None:
     """What a magic decision asks, in a few words; ``None`` for other kinds."""
     if isinstance(detail, DeclarationsDetail):

@@ -34,6 +34,7 @@ from caedes_bot.rules.state import (
     CasualtiesDetail,
     CasualtyCandidate,
     ComeAshoreDetail,
+    DeclarationsDetail,
     DiePurpose,
     Enchantment,
     GameState,
@@ -883,9 +884,15 @@ def battle_message(
         items: list[JSON] = []
         for decision in owed:
             due = (deadlines or {}).get(decision.id)
+            picks = (
+                battle_magic.picks_text(ruleset, decision.detail)
+                if isinstance(decision.detail, DeclarationsDetail)
+                else None
+            )
             lines.append(
                 f"{faction_name(ruleset, decision.faction)}: {decision_text(ruleset, decision)}"
                 + (f", by {timestamp(due)}" if due else "")
+                + (f"; {picks}, then Confirm" if picks else "")
             )
             items += decision_components(campaign_id, ruleset, decision, state)
         items += battle_magic.change_buttons(campaign_id, ruleset, state, history.id)

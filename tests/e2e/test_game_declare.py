@@ -26,6 +26,18 @@ def declare_select(message: dict[str, object], kind: str) -> str:
     return found[0]
 
 
+def picked_values(message: dict[str, object], kind: str) -> list[str]:
+    """The values the declaration select of ``kind`` shows chosen."""
+    cid = declare_select(message, kind)
+    rows = message.get("components") or []
+    assert isinstance(rows, list)
+    for row in rows:
+        for c in row.get("components") or []:
+            if c.get("custom_id") == cid:
+                return [o["value"] for o in c.get("options") or [] if o.get("default")]
+    return []
+
+
 @pytest.mark.parametrize("ruleset", [magic_ruleset()], ids=["magic"])
 async def test_each_kind_declared_in_its_own_select_then_confirmed(
     fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
@@ -48,11 +60,27 @@ async def test_each_kind_declared_in_its_own_select_then_confirmed(
     (owed,) = [d for d in state.pending if d.kind is DecisionKind.DECLARE_ACTIONS]
     assert isinstance(owed.detail, DeclarationsDetail)
     assert {c.kind: c.chosen for c in owed.detail.choices} == {"U-DAW-05": None, MESMER: 0}
+    # the battle message is drawn again with the pick (issue 12): its text and its select
+    message = await battle(
+        fake,
+        table,
+        "Wolfsgate",
+        showing="picked so far: Dawnian Cleric not yet; 0 Dawnian Mesmer enchant every round",
+    )
+    assert picked_values(message, MESMER) == ["0"]
 
     await first_bot.stop()
     second_bot = await make_bot(service_options={"dice_factory": dice.factory()})
     picked = await fake.select(alice, message, declare_select(message, "U-DAW-05"), ["1a"])
     assert "press Confirm" in picked.text, picked.text
+    message = await battle(
+        fake,
+        table,
+        "Wolfsgate",
+        showing="picked so far: 1 Dawnian Cleric abjure every round (asked each round); "
+        "0 Dawnian Mesmer enchant every round, then Confirm",
+    )
+    assert picked_values(message, "U-DAW-05") == ["1a"]
     dice.push(9, 9, 9, 9, 9)
     confirmed = await fake.click(alice, message, control(message, "confirm"))
     assert "Declared (R-COMBAT-12)" in confirmed.text, confirmed.text
