@@ -31,6 +31,7 @@ from tests.e2e.gameplay import (
     Table,
     battle,
     control,
+    custom_ids,
     panel,
     staffed_campaign,
 )
@@ -200,6 +201,7 @@ async def test_a_missed_reaction_deadline_takes_every_default(
     runner.bot.scheduler.wake()
     # the same deadline takes the Orcs' declaration too: their Shaman invokes
     message = await battle(fake, table, "Wolfsgate", showing="(by default: the deadline passed)")
+    clock.now = datetime.now(UTC)  # back to now: the deadlines made from here on lie ahead
     assert "declare special actions" in message_text(message)
     state = await service.get_state(1)
     assert [(d.faction, d.kind) for d in state.pending] == [("DAW", DecisionKind.DECLARE_ACTIONS)]
@@ -217,4 +219,24 @@ async def test_a_missed_reaction_deadline_takes_every_default(
     assert state.battle is not None
     (orders,) = [o for o in state.battle.standing if o.faction == "ORC"]
     assert (orders.kind, orders.count) == ("U-ORC-08", 1)
+
+    # Alice gives the Cleric, whose shield cancels the hit (R-MAGIC-ABJ-01). The Orcs say
+    # nothing again: when the reaction deadline of their casualty choice passes, the default
+    # (R-COMBAT-06) takes the cheapest unit, the Trooper (3 RP; the Wolfriders cost 5 and the
+    # Shaman 18), and the round ends with the Dawnians asked to press on or withdraw.
+    cleric = ids_of(state, "U-DAW-05", "wolfsgate")[0]
+    trooper = ids_of(state, "U-ORC-02", "wolfsgate")[0]
+    (mine,) = [d for d in state.pending if d.faction == "DAW"]
+    pick = next(c for c in custom_ids(message) if c.endswith(f"dec.{mine.id}:pick"))
+    chosen = await fake.select(alice, message, pick, [f"u{cleric}"])
+    assert "Casualties chosen" in chosen.text, chosen.text
+    clock.now = await reaction_deadline() + timedelta(seconds=1)
+    runner.bot.scheduler.wake()
+    message = await battle(fake, table, "Wolfsgate", showing="press on or withdraw")
+    text = message_text(message)
+    assert f"Hit cancelled by (R-MAGIC-ABJ-01): Dawnian Cleric #{cleric}" in text, text
+    assert f"Lost: Orc Troopers #{trooper}." in text, text
+    state = await service.get_state(1)
+    assert str(cleric) in state.units and str(trooper) not in state.units
+    assert [(d.faction, d.kind) for d in state.pending] == [("DAW", DecisionKind.PRESS_OR_WITHDRAW)]
     dice.assert_used_up()
