@@ -39,7 +39,7 @@ ACCEPTS: dict[str, str] = {
     "config_dir": "a folder holding the game data, like config/caedes (or leave it unset)",
     "sync_commands": "true or false",
     "state_cache_size": "a whole number of campaigns, at least 1",
-    "battle_edit_interval": "a number of seconds, 0 or more (0: no pacing)",
+    "battle_edit_interval": "a number of seconds from 0 to 3600 (0: edit after every order)",
 }
 
 
@@ -82,7 +82,7 @@ class Settings(BaseSettings):
     config_dir: Path | None = None
     sync_commands: bool = True
     state_cache_size: int = Field(default=DEFAULT_CACHE_SIZE, ge=1)
-    battle_edit_interval: float = Field(default=2.0, ge=0)
+    battle_edit_interval: float = Field(default=2.0, ge=0, le=3600, allow_inf_nan=False)
 
     @field_validator("dev_guild_ids", mode="before")
     @classmethod

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from pydantic import ValidationError
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.places import ChannelKey
@@ -16,6 +18,7 @@ from caedes_bot.outbox import OutboxDispatcher
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
 from caedes_bot.service import Delivery, RulesService
+from caedes_bot.settings import Settings, settings_error_line
 from tests.persistence.fake_sender import FakeDiscord
 from tests.persistence.fixtures import db, db_template, db_url
 from tests.test_outbox import T0, FakeClock, _set_up, clock, service
@@ -208,3 +211,19 @@ def test_an_edit_of_text_and_controls_only_never_supersedes_an_embed() -> None:
     later = row(3, {"embeds": [{"title": "Battle"}], "components": []})
     rows = [full, partial, later]
     assert superseding_edit(rows, 0) is later and superseding_edit(rows, 1) is later
+
+
+@pytest.mark.parametrize("bad", ["-1", "3601", "inf", "nan", "soon"])
+def test_the_interval_is_a_setting_that_refuses_bad_values(
+    monkeypatch: pytest.MonkeyPatch, bad: str
+) -> None:
+    """``CAEDES_BATTLE_EDIT_INTERVAL``: 2 s by default, any number of seconds from 0 to an
+    hour; anything else stops the start with one line naming the variable."""
+    assert Settings(_env_file=None).battle_edit_interval == 2.0  # type: ignore[call-arg]
+    monkeypatch.setenv("CAEDES_BATTLE_EDIT_INTERVAL", "0.5")
+    assert Settings(_env_file=None).battle_edit_interval == 0.5  # type: ignore[call-arg]
+    monkeypatch.setenv("CAEDES_BATTLE_EDIT_INTERVAL", bad)
+    with pytest.raises(ValidationError) as err:
+        Settings(_env_file=None)  # type: ignore[call-arg]
+    line = settings_error_line(err.value)
+    assert "CAEDES_BATTLE_EDIT_INTERVAL" in line and "0 to 3600" in line, line
