@@ -897,7 +897,11 @@ def battle_message(
             items += decision_components(campaign_id, ruleset, decision, state)
         items += battle_magic.change_buttons(campaign_id, ruleset, state, history.id)
         if lines:
-            embed.add_field(name="Waiting for", value="\n".join(lines), inline=False)
+            embed.add_field(
+                name="Waiting for",
+                value=truncate("\n".join(lines), EMBED_FIELD_VALUE_LIMIT),
+                inline=False,
+            )
         rows = views.layout(items)
     embed.set_footer(text=f"Battle {history.id} · round {history.round}")
     return fit_embed(embed), rows
