@@ -9,9 +9,12 @@ declarations** button opens the same selects for the faction's player.
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.persistence import repository as repo
 from caedes_bot.rules.state import DecisionKind, DeclarationsDetail
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import QueuedDice, battle, control, custom_ids, staffed_campaign
@@ -147,4 +150,45 @@ async def test_change_declarations_between_rounds_from_the_battle_message(
     assert "press on or withdraw" in message_text(message)
     state = await service.get_state(1)
     assert not [d for d in state.pending if d.kind is DecisionKind.DECLARE_ACTIONS]
+    dice.assert_used_up()
+
+
+@pytest.mark.parametrize("ruleset", [magic_ruleset()], ids=["magic"])
+async def test_refused_picks_change_nothing_and_queue_nothing(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-COMBAT-12, R-SETUP-02: the Orc player picking in the Dawnians' declaration is refused;
+    after Confirm, a pick on the old selects is refused as stale. Neither changes the decision
+    or queues an edit of the battle message; each gets one private answer."""
+    dice = QueuedDice()
+    runner = await make_bot(service_options={"dice_factory": dice.factory()})
+    service = runner.bot.service
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    await attack_wolfsgate(fake, table, alice, "1 Cleric, 1 Mesmer, 2 Infantry")
+    await fake.slash(alice, "attack", province="Wolfsgate", channel=table.thread("DAW"))
+    message = await battle(fake, table, "Wolfsgate", showing="declare special actions")
+    before = await service.get_state(1)
+
+    async def rows() -> int:
+        return await service.db.read(lambda conn: len(repo.outbox_rows(conn, 1)))
+
+    queued = await rows()
+    refused = await fake.select(bob, message, declare_select(message, MESMER), ["0"])
+    assert "You do not play" in refused.text, refused.text
+    assert (await service.get_state(1)).pending == before.pending
+    assert await rows() == queued
+
+    dice.push(9, 9, 9, 9, 9)
+    await fake.select(alice, message, declare_select(message, MESMER), ["0"])
+    old = copy.deepcopy(message)  # the selects as a client that has not redrawn shows them
+    confirmed = await fake.click(alice, message, control(message, "confirm"))
+    assert "Declared (R-COMBAT-12)" in confirmed.text, confirmed.text
+    await battle(fake, table, "Wolfsgate", showing="press on or withdraw")
+    after = await service.get_state(1)
+    queued = await rows()
+    stale = await fake.select(alice, old, declare_select(old, "U-DAW-05"), ["0"])
+    assert "Declared" not in stale.text and "R-COMBAT-12" in stale.text, stale.text
+    assert (await service.get_state(1)).pending == after.pending
+    assert await rows() == queued
     dice.assert_used_up()
