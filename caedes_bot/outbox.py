@@ -295,10 +295,11 @@ class OutboxDispatcher:
         """
         delivered = 0
         for _ in range(max_passes):
-            queues = await self.delivery.due_queues(self._clock(), batch=self._batch)
+            now = self._clock()
+            queues = await self.delivery.due_queues(now, batch=self._batch)
             if not queues:
                 break
-            tasks = [asyncio.ensure_future(self._serve_queue(q, ctx)) for q, ctx in queues]
+            tasks = [asyncio.ensure_future(self._serve_queue(q, ctx, now)) for q, ctx in queues]
             try:
                 results = await asyncio.gather(*tasks)
             except BaseException:
@@ -312,10 +313,15 @@ class OutboxDispatcher:
                 break
         return delivered
 
-    async def _serve_queue(self, rows: list[OutboxRecord], ctx: QueueContext) -> tuple[int, bool]:
+    async def _serve_queue(
+        self, rows: list[OutboxRecord], ctx: QueueContext, read_at: datetime
+    ) -> tuple[int, bool]:
         """Serve one queue's rows in order; each row is marked delivered as soon as Discord
         has accepted it (Discord forgets a nonce after a few minutes, so a record kept back
-        would let a crash post it twice)."""
+        would let a crash post it twice). ``read_at``: when ``rows`` were read. A paced edit
+        goes only if its interval had passed then: edits queued since were not read with it,
+        so one whose interval ran out while the pass went on waits for the next pass, which
+        reads them and folds them in."""
         count = 0
         progress = False
         looked = False  # a look-up found nothing: the later rows were never posted
@@ -325,7 +331,7 @@ class OutboxDispatcher:
                 await self.delivery.supersede(record, by=newer.id, now=self._clock())
                 progress = True
                 continue
-            paced = self._paced_until(record)
+            paced = self._paced_until(record, read_at)
             if paced is not None:
                 await self.delivery.defer(record.id, until=paced)
                 break
@@ -343,9 +349,9 @@ class OutboxDispatcher:
             progress = True
         return count, progress
 
-    def _paced_until(self, record: OutboxRecord) -> datetime | None:
-        """When a paced edit may go, if not now: :attr:`edit_interval` after the last write of
-        its message (``None``: it may go now)."""
+    def _paced_until(self, record: OutboxRecord, now: datetime) -> datetime | None:
+        """When a paced edit may go, if not at ``now``: :attr:`edit_interval` after the last
+        write of its message (``None``: it may go)."""
         key = record.payload.get("message_key")
         if (
             self.edit_interval <= 0
@@ -358,7 +364,7 @@ class OutboxDispatcher:
         if last is None:
             return None
         until = last + timedelta(seconds=self.edit_interval)
-        return until if self._clock() < until else None
+        return until if now < until else None
 
     def _note_write(self, record: OutboxRecord) -> None:
         """Remember when a paced message was written: its post (``paced`` and a dedupe key)

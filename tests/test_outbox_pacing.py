@@ -227,3 +227,31 @@ def test_the_interval_is_a_setting_that_refuses_bad_values(
         Settings(_env_file=None)  # type: ignore[call-arg]
     line = settings_error_line(err.value)
     assert "CAEDES_BATTLE_EDIT_INTERVAL" in line and "0 to 3600" in line, line
+
+
+async def test_an_interval_that_runs_out_during_a_pass_waits_for_the_next_read(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """A pass reads a post and a paced edit; while Discord takes the post the interval runs
+    out and a newer edit is queued. The edit read before is not sent (the newer one was not
+    read with it): the next pass folds it into the newer one, so the message gets one edit."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    dispatcher = OutboxDispatcher(Delivery(db), discord, clock=clock, edit_interval=10.0)
+    await _queue(db, cid, [_post("round 0", "battle:1", paced=True)])
+    await dispatcher.run_once()
+    clock.advance(1)
+    await _queue(db, cid, [_post("news", "n:1"), _edit("round 1", "battle:1", paced=True)])
+    plain = discord.deliver
+
+    async def slow(row: Any) -> Any:
+        if row.payload.get("content") == "news":
+            clock.advance(10)  # Discord is slow: the interval runs out meanwhile
+            await _queue(db, cid, [_edit("round 2", "battle:1", paced=True)])
+        return await plain(row)
+
+    discord.deliver = slow  # type: ignore[method-assign]
+    sent = len(discord.calls)
+    await dispatcher.run_once()
+    assert await _battles_texts(service, discord, cid) == ["round 2", "news"]
+    assert len(discord.calls) - sent == 2  # the post and one edit
