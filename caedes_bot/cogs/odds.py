@@ -195,13 +195,7 @@ def setup_for(
 
 async def work_out(interaction: discord.Interaction, state: GameState, setup: BattleSetup) -> Odds:
     return await worker_of(interaction).odds(
-        setup.fighters,
-        state.options,
-        attacker=setup.attacker,
-        defender_order=setup.defender_order,
-        start_round=setup.start_round,
-        hitless_rounds=setup.hitless_rounds,
-        masters_elsewhere=setup.masters_elsewhere,
+        setup.fighters, state.options, **setup.odds_arguments()
     )
 
 

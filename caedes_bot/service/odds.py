@@ -6,9 +6,9 @@ by battle.
 the bot's interpreter lock: the event loop is watched by ``bench/bench_odds_loop.py``. At most
 one calculation runs at a time (the rest queue). An answer is kept for the battle it was worked out
 for: the same fighters (id, kind, owner, side, terrain, wound, muster order, Mercenary,
-withdrawal), the same options, attacker, hand-out order, round and hitless rounds give the same
-odds, so they are worked out once. Asking twice while the first is being worked out waits for
-the same calculation.
+withdrawal, attack penalty), the same options, attacker, hand-out order, round, hitless rounds,
+declarations and ships' cargo give the same odds, so they are worked out once. Asking twice
+while the first is being worked out waits for the same calculation.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ import logging
 import multiprocessing
 import os
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 
 from caedes_bot.gamedata.model import Options
 from caedes_bot.rules.combat.arithmetic import Fighter
 from caedes_bot.rules.odds import Method, Odds, odds_for
+from caedes_bot.rules.state import BattleAction
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,8 @@ def battle_key(
     hitless_rounds: int,
     masters_elsewhere: frozenset[tuple[str, str]],
     method: Method | None = None,
+    declared: Mapping[int, BattleAction] | None = None,
+    aboard: Mapping[int, int] | None = None,
 ) -> Hashable:
     """What the odds of a battle depend on, as a hashable value."""
     units = tuple(
@@ -55,6 +58,7 @@ def battle_key(
                 f.muster_seq,
                 f.mercenary,
                 f.can_withdraw,
+                f.attack_penalty,
             )
             for f in fighters
         )
@@ -68,6 +72,8 @@ def battle_key(
         hitless_rounds,
         tuple(sorted(masters_elsewhere)),
         method or "",
+        None if declared is None else tuple(sorted(declared.items())),
+        tuple(sorted((aboard or {}).items())),
     )
 
 
@@ -103,6 +109,8 @@ class OddsWorker:
         hitless_rounds: int = 0,
         masters_elsewhere: frozenset[tuple[str, str]] = frozenset(),
         method: Method | None = None,
+        declared: Mapping[int, BattleAction] | None = None,
+        aboard: Mapping[int, int] | None = None,
     ) -> Odds:
         """The odds of the battle (:func:`~caedes_bot.rules.odds.odds_for`), from the cache or
         worked out in the worker process.
@@ -119,6 +127,8 @@ class OddsWorker:
             hitless_rounds,
             masters_elsewhere,
             method,
+            declared,
+            aboard,
         )
         found = self._cache.get(key)
         if found is not None:
@@ -138,6 +148,8 @@ class OddsWorker:
             hitless_rounds=hitless_rounds,
             masters_elsewhere=masters_elsewhere,
             method=method,
+            declared=None if declared is None else dict(declared),
+            aboard=dict(aboard or {}),
         )
         future: asyncio.Future[Odds] = asyncio.ensure_future(self._run(loop, work))
         self._running[key] = future

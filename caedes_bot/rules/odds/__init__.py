@@ -22,17 +22,23 @@ timing out:
 What each method supports: every attribute whose effect a side state holds: values (Elite,
 Weak, Veteran, Meek, the lores, Predator), Fear and Inspiring (round 1), Mighty, Missile (and
 Missile lost in forest), Fortitude (and option ``fortitude_end``), Towers, Heroes (last
-casualties), Mercenaries (the round-start check, option ``giant_allies_mercenary``), several
-defending factions (hits handed out in turn), options ``stalemate_rounds``,
-``predator_symmetric`` and ``allied_includes_pacts``. Attributes that act by a declaration or
-change sides (:data:`.model.UNMODELLED`: Abjurer, Breathweapon, Enchanter, Illusionist, Invoker,
-Summoner) are not modelled by any method: a battle holding them is answered as if they fought
-with their normal dice, and ``unsupported`` names them, so the answer says so.
+casualties, option ``hero_leadership_bonus``), Mercenaries (the round-start check, option
+``giant_allies_mercenary``), Undead and Summoned units lost with their last master, ships'
+cargo lost with the ship (R-MOVE-19) and carried cavalry at attack -3 (R-MOVE-20), several
+defending factions (hits handed out in turn), the special actions declared by the defaults of
+a missed deadline or a battle's standing orders (R-COMBAT-12): Breathweapon (options
+``breath_mode`` and ``breath_mighty_dice``; own-side 10s), Invoker and Abjurer (a cancel flag
+per Abjurer, back each round), and options ``stalemate_rounds``, ``predator_symmetric`` and
+``allied_includes_pacts``. A Summoner summons nothing on a missed deadline (R-PBP-DEAD-04), so
+it fights as an ordinary unit. The Enchanter (a unit changes sides) and the Illusionist
+(rerolls after the dice fall) are not held by a side state (:data:`.model.UNMODELLED`): a
+battle holding them is answered as if they rolled their normal dice, and ``unsupported``
+names them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -44,7 +50,7 @@ from caedes_bot.rules.odds.model import BattleModel
 from caedes_bot.rules.odds.montecarlo import simulate
 from caedes_bot.rules.odds.planned import battle_now
 from caedes_bot.rules.odds.summary import Method, Odds, summarise
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.state import BattleAction, GameState
 
 #: Largest state space worked out exactly (about 30 microseconds a state on the development
 #: machine: 20,000 states take well under a second).
@@ -84,6 +90,8 @@ def odds_for(
     runs: int = MONTE_CARLO_RUNS,
     seed: int = 0,
     masters_elsewhere: frozenset[tuple[str, str]] = frozenset(),
+    declared: Mapping[int, BattleAction] | None = None,
+    aboard: Mapping[int, int] | None = None,
 ) -> Odds:
     """Odds of a battle between ``fighters`` (both sides), fought to the end with default
     casualties and no withdrawal (R-COMBAT-03..13, R-GEN-02, R-PBP-DEAD-04).
@@ -100,11 +108,24 @@ def odds_for(
         masters_elsewhere: ``(faction, master attribute)`` pairs with a Necromancer or
             Summoner outside the battle; other factions' bound units fall with their last
             master here (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
+        declared: unit id -> the special action it uses every round (R-COMBAT-12); default
+            the standing declarations of a missed deadline (:func:`.model.default_declared`).
+        aboard: carried unit id -> its ship's id; the carried units go down with their ship
+            (R-MOVE-19).
 
     Raises:
         OddsTooComplex: ``method="exact"`` forced on a state space over :data:`EXACT_STATES`.
     """
-    model = BattleModel(fighters, options, attacker, defender_order, masters_elsewhere)
+    model = BattleModel(
+        fighters,
+        options,
+        attacker,
+        defender_order,
+        masters_elsewhere,
+        declared=declared,
+        aboard=aboard,
+        start_round=start_round,
+    )
     chosen = method or choose_method(model)
     if method == "exact" and model.size_bound() > EXACT_STATES:
         raise OddsTooComplex(f"more than {EXACT_STATES} battle states")
@@ -152,15 +173,7 @@ def battle_odds(
         ValueError: no attacker, nobody to fight there, or casualties are owed right now.
     """
     setup = battle_now(state, ruleset, space, attacker)
-    return odds_for(
-        setup.fighters,
-        state.options,
-        attacker=setup.attacker,
-        defender_order=setup.defender_order,
-        start_round=setup.start_round,
-        hitless_rounds=setup.hitless_rounds,
-        masters_elsewhere=setup.masters_elsewhere,
-    )
+    return odds_for(setup.fighters, state.options, **setup.odds_arguments())
 
 
 __all__ = [

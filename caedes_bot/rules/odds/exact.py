@@ -1,28 +1,29 @@
 """Odds over battle states: exact, or pruned with a hard error bound (R-COMBAT-03..13).
 
 The chance of reaching each battle state is worked out from the start, state by state, from the
-most hit points down: apart from a hitless round, which leaves the state as it was, every round
-lowers the total hit points (R-COMBAT-07), so when a state's turn comes every way into it has
-been counted. A state keeps two masses: the chance of a round *starting* there
-(``start``) and of a melee step starting there after a missile step that began elsewhere
-(``melee``). The run of hitless rounds of R-COMBAT-13 is summed in closed form: a round from a
-state is hitless with chance ``q`` (both steps hitless); a battle arriving there with ``c``
-hitless rounds behind it fights ``(1 - q**(N - c)) / (1 - q)`` rounds there on average, stalls
-with chance ``q**(N - c)``, and leaves with the rest, shared as one round's ways out.
-Round 1 is worked out first on its own, because Fear and Inspiring act only then
-(R-ATTR-FEAR-01, R-ATTR-INSP-01).
+most hit points down: apart from a round that leaves the state as it was (hitless, or whose only
+hits an Abjurer cancelled, R-MAGIC-ABJ-01), every round lowers the total hit points
+(R-COMBAT-07), so when a state's turn comes every way into it has been counted. A state keeps
+two masses: the chance of a round *starting* there (``start``) and of a melee step starting
+there after a missile step that began elsewhere (``melee``). Within one total of hit points the
+melee masses are worked out first, since a melee step may end in a round start of the same total
+(a cancel used in the missile step comes back). The run of hitless rounds of R-COMBAT-13 is
+summed in closed form: a round from a state comes back to it with chance ``q``; a battle
+arriving there with ``c`` hitless rounds behind it fights ``(1 - q**(N - c)) / (1 - q)`` rounds
+there on average, stalls with chance ``q**(N - c)``, and leaves with the rest, shared as one
+round's ways out. Round 1 is worked out first on its own, because Fear and Inspiring act only
+then (R-ATTR-FEAR-01, R-ATTR-INSP-01).
 
-*Pruned*: a state whose mass is below ``threshold`` when its turn comes is dropped, with its
-mass added to ``dropped``. Every chance reported is then too low by at most ``dropped`` in
-total, and none is too high: a hard bound on the error (the approach of the AlliesCalc
-calculator for Axis and Allies).
+*Pruned*: a mass below ``threshold`` when its turn comes is dropped and added to ``dropped``.
+Every chance reported is then too low by at most ``dropped`` in total, and none is too high: a
+hard bound on the error (the approach of the AlliesCalc calculator for Axis and Allies).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from caedes_bot.rules.odds.model import BattleModel, Floats, Ints, Marginal
+from caedes_bot.rules.odds.model import BattleModel, Floats, Ints, Transition
 from caedes_bot.rules.state import CombatStep
 
 
@@ -37,16 +38,10 @@ class Masses:
         self.stall: Floats = np.zeros((rows, cols))
         self.queued = np.zeros((rows, cols), dtype=bool)
         self.buckets: dict[int, list[tuple[int, int]]] = {}
-        self.hp_a: Ints = np.array(model.att.hp, np.intp)
-        self.hp_d: Ints = np.array(model.dfn.hp, np.intp)
 
     def fit(self) -> None:
         """Grow the arrays to every side state met so far."""
         rows, cols = len(self.model.att.states), len(self.model.dfn.states)
-        if rows != len(self.hp_a):
-            self.hp_a = np.array(self.model.att.hp, np.intp)
-        if cols != len(self.hp_d):
-            self.hp_d = np.array(self.model.dfn.hp, np.intp)
         have_rows, have_cols = self.start.shape
         if rows <= have_rows and cols <= have_cols:
             return
@@ -60,15 +55,16 @@ class Masses:
         self.stall = np.pad(self.stall, pad)
         self.queued = np.pad(self.queued, pad)
 
-    def add(self, target: Floats, a: Marginal, d: Marginal, mass: float) -> None:
-        """Add ``mass`` times the product of ``a`` and ``d`` into ``target`` and queue the
-        undecided states reached."""
+    def add(self, target: Floats, t: Transition, mass: float) -> None:
+        """Add ``mass`` times the chances of ``t`` into ``target`` and queue the undecided
+        states reached."""
+        a, d = t.a, t.d
         if a.span is not None and d.span is not None:
-            target[a.span, d.span] += mass * np.outer(a.chances, d.chances)
+            target[a.span, d.span] += mass * t.table()
             fresh = ~self.queued[a.span, d.span]
         else:
             idx = np.ix_(a.states, d.states)
-            target[idx] += mass * np.outer(a.chances, d.chances)
+            target[idx] += mass * t.table()
             fresh = ~self.queued[idx]
         fresh &= a.live[:, None]
         fresh &= d.live[None, :]
@@ -96,36 +92,59 @@ class Outcome:
         self.states = states
 
 
-def _melee(masses: Masses, i: int, j: int, mass: float, first_round: bool) -> None:
-    """A melee step from ``(i, j)`` with ``mass``; where it ends, a round starts next."""
-    a, d = masses.model.step(i, j, CombatStep.MELEE, first_round)
-    masses.fit()
-    masses.add(masses.start, a, d, mass)
+def _same_hp(model: BattleModel, t: Transition, i: int, j: int) -> list[tuple[int, int]]:
+    """The undecided battle states ``t`` reaches with the hit points of ``(i, j)``: ``(i, j)``
+    itself and its variants whose only hits were cancelled (R-MAGIC-ABJ-01)."""
+    hp_a, hp_d = model.att.hp, model.dfn.hp
+    rows = [int(r) for r in t.a.states.tolist() if hp_a[r] == hp_a[i]]
+    cols = [int(c) for c in t.d.states.tolist() if hp_d[c] == hp_d[j]]
+    return [(r, c) for r in rows for c in cols if not model.decided(r, c)]
 
 
-def _missile_then_melee(
+def _round_from(
     masses: Masses, i: int, j: int, mass: float, first_round: bool, skip_self: bool
-) -> float:
-    """A missile step from ``(i, j)`` with ``mass``, then the melee step where the missile step
-    left nothing changed. With ``skip_self`` a round that ends in ``(i, j)`` again is left out
-    and its chance returned (the hitless round of the closed form)."""
+) -> None:
+    """A round from round start ``(i, j)`` with ``mass``: the missile step, then the melee
+    step at once where the missile step left the hit points as they were, else later from
+    ``melee``. With ``skip_self`` the chance of a round ending in ``(i, j)`` again is left out
+    (the closed form of :func:`_later_rounds` counts it)."""
     model = masses.model
-    a, d = model.step(i, j, CombatStep.MISSILE, first_round)
+    missile = model.step(i, j, CombatStep.MISSILE, first_round)
     masses.fit()
-    unchanged = a.nothing * d.nothing
-    if unchanged < 1.0:
-        before = float(masses.melee[i, j])
-        masses.add(masses.melee, a, d, mass)
-        masses.melee[i, j] = before
-    ma, md = model.step(i, j, CombatStep.MELEE, first_round)
+    here = _same_hp(model, missile, i, j)
+    kept = [float(masses.melee[r, c]) for r, c in here]
+    masses.add(masses.melee, missile, mass)
+    for (r, c), before in zip(here, kept, strict=True):
+        masses.melee[r, c] = before
+    start_before = float(masses.start[i, j])
+    for r, c in here:
+        chance = missile.chance_of(r, c)
+        if chance > 0.0:
+            melee = model.step(r, c, CombatStep.MELEE, first_round)
+            masses.fit()
+            masses.add(masses.start, melee, mass * chance)
+    if skip_self:
+        masses.start[i, j] = start_before
+
+
+def _back_again(model: BattleModel, i: int, j: int) -> float:
+    """The chance that a later round from ``(i, j)`` ends in ``(i, j)``: nobody removed or
+    wounded (R-COMBAT-13; a cancelled hit harms nobody, R-MAGIC-ABJ-01)."""
+    missile = model.step(i, j, CombatStep.MISSILE, False)
+    total = 0.0
+    for r, c in _same_hp(model, missile, i, j):
+        chance = missile.chance_of(r, c)
+        if chance > 0.0:
+            total += chance * model.step(r, c, CombatStep.MELEE, False).chance_of(i, j)
+    return total
+
+
+def _melee(masses: Masses, i: int, j: int, mass: float) -> None:
+    """A melee step of a later round from ``(i, j)`` with ``mass``; where it ends, a round
+    starts next."""
+    t = masses.model.step(i, j, CombatStep.MELEE, False)
     masses.fit()
-    again = ma.nothing * md.nothing
-    if unchanged > 0.0:
-        before = float(masses.start[i, j])
-        masses.add(masses.start, ma, md, mass * unchanged)
-        if skip_self:
-            masses.start[i, j] = before
-    return unchanged * again
+    masses.add(masses.start, t, mass)
 
 
 def enumerate_battle(
@@ -142,7 +161,7 @@ def enumerate_battle(
         model: the battle. stalemate_rounds: option of R-COMBAT-13.
         start_round: the round about to begin (1: Fear and Inspiring act in it).
         hitless_rounds: hitless rounds in a row already behind (R-COMBAT-13).
-        threshold: drop states whose mass is below it (0: exact).
+        threshold: drop masses below it (0: exact).
 
     Returns:
         The masses (``start`` and ``melee`` of decided states are the battle's ends, ``stall``
@@ -151,7 +170,6 @@ def enumerate_battle(
     masses = Masses(model)
     i0, j0 = model.att.start, model.dfn.start
     rounds = 0.0
-    dropped = 0.0
     carried = hitless_rounds
     if model.decided(i0, j0):
         masses.put(masses.start, i0, j0, 1.0)
@@ -178,29 +196,34 @@ def enumerate_battle(
     masses.queued[i0, j0] = True
     masses.buckets.setdefault(model.att.hp[i0] + model.dfn.hp[j0], []).append((i0, j0))
     visited = 0
+    dropped = 0.0
     hp = model.att.hp[i0] + model.dfn.hp[j0]
     while hp > 0:
         bucket = masses.buckets.pop(hp, None)
         if not bucket:
             hp -= 1
             continue
+        # Melee steps first: one may end in a round start of this same total (a cancel used
+        # in the missile step is back, R-MAGIC-ABJ-01).
         for i, j in bucket:
             melee = float(masses.melee[i, j])
-            start = float(masses.start[i, j])
-            if melee + start <= threshold:
-                if melee + start > 0.0:
-                    dropped += melee + start
-                    masses.melee[i, j] = 0.0
-                    masses.start[i, j] = 0.0
+            if melee <= 0.0:
                 continue
-            visited += 1
-            if melee > 0.0:
-                masses.melee[i, j] = 0.0
-                _melee(masses, i, j, melee, False)
-                start = float(masses.start[i, j])
-            masses.start[i, j] = 0.0
+            masses.melee[i, j] = 0.0
+            if melee <= threshold:
+                dropped += melee
+                continue
+            _melee(masses, i, j, melee)
+        bucket += masses.buckets.pop(hp, [])
+        for i, j in bucket:
+            start = float(masses.start[i, j])
             if start <= 0.0:
                 continue
+            masses.start[i, j] = 0.0
+            if start <= threshold:
+                dropped += start
+                continue
+            visited += 1
             behind = carried if (i, j) == (i0, j0) else 0
             rounds += _later_rounds(masses, i, j, start, stalemate_rounds - behind)
         masses.buckets.pop(hp, None)
@@ -211,19 +234,15 @@ def enumerate_battle(
 def _round_one_from(masses: Masses, i: int, j: int) -> None:
     """Round 1 from ``(i, j)`` with mass 1, its melee steps worked out at once."""
     model = masses.model
-    a, d = model.step(i, j, CombatStep.MISSILE, True)
+    missile = model.step(i, j, CombatStep.MISSILE, True)
     masses.fit()
-    for ii, pa in zip(a.states.tolist(), a.chances.tolist(), strict=True):
-        for jj, pd in zip(d.states.tolist(), d.chances.tolist(), strict=True):
-            mass = pa * pd
-            if mass <= 0.0:
-                continue
-            if model.decided(ii, jj):
-                masses.put(masses.melee, ii, jj, mass)
-                continue
-            ma, md = model.step(ii, jj, CombatStep.MELEE, True)
-            masses.fit()
-            masses.add(masses.start, ma, md, mass)
+    for ii, jj, mass in list(missile.pairs()):
+        if model.decided(ii, jj):
+            masses.put(masses.melee, ii, jj, mass)
+            continue
+        melee = model.step(ii, jj, CombatStep.MELEE, True)
+        masses.fit()
+        masses.add(masses.start, melee, mass)
 
 
 def _later_rounds(masses: Masses, i: int, j: int, mass: float, rounds_left: int) -> float:
@@ -237,22 +256,18 @@ def _later_rounds(masses: Masses, i: int, j: int, mass: float, rounds_left: int)
         if model.decided(ii, jj):
             masses.put(masses.start, ii, jj, mass)
         else:
-            _missile_then_melee(masses, ii, jj, mass, False, skip_self=False)
+            _round_from(masses, ii, jj, mass, False, skip_self=False)
         return mass
     if rounds_left <= 0:
         masses.stall[i, j] += mass
         return 0.0
-    # First the chance q of a hitless round, with the mass 1 (undone below).
-    probe = _hitless_chance(model, i, j)
+    probe = _back_again(model, i, j)
     stall = probe**rounds_left
     fought = (1.0 - stall) / (1.0 - probe) if probe < 1.0 else float(rounds_left)
     masses.stall[i, j] += mass * stall
     if probe < 1.0:
-        _missile_then_melee(masses, i, j, mass * fought, False, skip_self=True)
+        _round_from(masses, i, j, mass * fought, False, skip_self=True)
     return mass * fought
 
 
-def _hitless_chance(model: BattleModel, i: int, j: int) -> float:
-    a, d = model.step(i, j, CombatStep.MISSILE, False)
-    ma, md = model.step(i, j, CombatStep.MELEE, False)
-    return a.nothing * d.nothing * ma.nothing * md.nothing
+__all__ = ["Ints", "Masses", "Outcome", "enumerate_battle"]

@@ -39,12 +39,16 @@ def _groups(i: Ints, j: Ints, width: int) -> list[tuple[int, int, Ints]]:
     return out
 
 
-def _draw(chances: Floats, states: Ints, u: Floats) -> Ints:
+def _picks(chances: Floats, u: Floats) -> Ints:
     cumulative = np.cumsum(chances)
     picks: Ints = np.minimum(
-        np.searchsorted(cumulative, u * cumulative[-1], side="right"), len(states) - 1
+        np.searchsorted(cumulative, u * cumulative[-1], side="right"), len(chances) - 1
     )
-    out: Ints = states[picks]
+    return picks
+
+
+def _draw(chances: Floats, states: Ints, u: Floats) -> Ints:
+    out: Ints = states[_picks(chances, u)]
     return out
 
 
@@ -61,10 +65,17 @@ def _step(
     width = max(len(model.dfn.states), 1)
     for gi, gj, part in _groups(i[live], j[live], width):
         where = live[part]
-        a, d = model.step(gi, gj, step, first_round)
+        t = model.step(gi, gj, step, first_round)
         draws = rng.random((2, len(where)))
-        i[where] = _draw(a.chances, a.states, draws[0])
-        j[where] = _draw(d.chances, d.states, draws[1])
+        if t.joint is None:
+            i[where] = _draw(t.a.chances, t.a.states, draws[0])
+            j[where] = _draw(t.d.chances, t.d.states, draws[1])
+            continue
+        # Breath dice: the two sides' hits are drawn together (R-ATTR-BREATH-01).
+        picks = _picks(t.joint.ravel(), draws[0])
+        cols = t.joint.shape[1]
+        i[where] = t.a.states[picks // cols]
+        j[where] = t.d.states[picks % cols]
 
 
 def _undecided(model: BattleModel, i: Ints, j: Ints, live: Ints) -> Ints:

@@ -28,20 +28,21 @@ def note_opening_odds(state: GameState, ruleset: Ruleset, battle: Battle) -> Non
     defender holds, both destroyed, expected rounds, standard error, battles rolled;
     :attr:`~caedes_bot.rules.state.Battle.opening_method`). Mutates ``battle``."""
     setup = battle_now(state, ruleset, battle.space, battle.attacker)
+    arguments = setup.odds_arguments()
     model = BattleModel(
         setup.fighters,
         state.options,
         setup.attacker,
         setup.defender_order,
         setup.masters_elsewhere,
+        declared=arguments["declared"],
+        aboard=arguments["aboard"],
     )
     method: Method = "exact" if model.size_bound() <= OPENING_EXACT_STATES else "monte_carlo"
     odds = odds_for(
         setup.fighters,
         state.options,
-        attacker=setup.attacker,
-        defender_order=setup.defender_order,
-        masters_elsewhere=setup.masters_elsewhere,
+        **arguments,
         method=method,
         runs=OPENING_RUNS,
         seed=battle.id,

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from caedes_bot.gamedata.model import BaseType, Options, Ruleset, Terrain, UnitKind
 from caedes_bot.rules.combat.arithmetic import Fighter, best_combat_terrain, handout_order
-from caedes_bot.rules.combat.naval import first_defender
+from caedes_bot.rules.combat.naval import attack_penalty, first_defender
 from caedes_bot.rules.combat.sides import battle_sides, fighter_of
+from caedes_bot.rules.combat.specials import special_action
 from caedes_bot.rules.dependants import BONDS
 from caedes_bot.rules.mercenary import is_mercenary
+from caedes_bot.rules.odds.model import default_declared
 from caedes_bot.rules.ownership import hostile_units
-from caedes_bot.rules.state import BattlePhase, GameState, Side, Step
+from caedes_bot.rules.state import Battle, BattleAction, BattlePhase, GameState, Side, Step
 
 #: Most units a side may list by hand.
 MAX_LISTED = 300
@@ -37,6 +40,10 @@ class BattleSetup:
         masters_elsewhere: ``(faction, master attribute)`` pairs whose Necromancer or Summoner
             stands outside the battle, so its Undead or Summoned units cannot be lost with the
             masters fighting here (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
+        declared: ``(unit id, action)`` of the units using a special action every round, from
+            the standing orders of a battle under way (R-COMBAT-12); ``None``: the defaults of
+            a missed deadline.
+        aboard: ``(unit id, ship id)`` of the fighters carried by a fighting ship (R-MOVE-19).
     """
 
     space: str | None
@@ -46,6 +53,21 @@ class BattleSetup:
     start_round: int = 1
     hitless_rounds: int = 0
     masters_elsewhere: frozenset[tuple[str, str]] = frozenset()
+    declared: tuple[tuple[int, BattleAction], ...] | None = None
+    aboard: tuple[tuple[int, int], ...] = ()
+
+    def odds_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`caedes_bot.rules.odds.odds_for` for this battle,
+        after the fighters and options."""
+        return {
+            "attacker": self.attacker,
+            "defender_order": self.defender_order,
+            "start_round": self.start_round,
+            "hitless_rounds": self.hitless_rounds,
+            "masters_elsewhere": self.masters_elsewhere,
+            "declared": None if self.declared is None else dict(self.declared),
+            "aboard": dict(self.aboard),
+        }
 
 
 def masters_elsewhere(
@@ -96,6 +118,8 @@ def battle_now(
             next_round,
             battle.hitless_rounds,
             masters_elsewhere(state, ruleset, fighters),
+            standing_declarations(battle, fighters, state.options),
+            carried(state, fighters),
         )
     faction = attacker or state.active
     if faction is None:
@@ -114,7 +138,43 @@ def battle_now(
         faction,
         tuple(order),
         masters_elsewhere=masters_elsewhere(state, ruleset, fighters),
+        aboard=carried(state, fighters),
     )
+
+
+def standing_declarations(
+    battle: Battle, fighters: Sequence[Fighter], options: Options
+) -> tuple[tuple[int, BattleAction], ...]:
+    """The units of ``battle`` that will use a special action from the next round
+    (R-COMBAT-12): per faction and kind, the first ``count`` by id of its standing order; a
+    kind with no order takes the default of a missed deadline."""
+    defaults = default_declared(fighters, options, battle.round)
+    groups: dict[tuple[str, str], list[Fighter]] = {}
+    for f in sorted(fighters, key=lambda f: f.id):
+        if special_action(f.kind) is not None:
+            groups.setdefault((f.faction, f.kind.id), []).append(f)
+    out: list[tuple[int, BattleAction]] = []
+    for (faction, kind_id), members in sorted(groups.items()):
+        order = next(
+            (o for o in battle.standing if o.faction == faction and o.kind == kind_id), None
+        )
+        if order is None:
+            out += [(f.id, defaults[f.id]) for f in members if f.id in defaults]
+        else:
+            out += [(f.id, order.action) for f in members[: order.count]]
+    return tuple(sorted(out))
+
+
+def carried(state: GameState, fighters: Sequence[Fighter]) -> tuple[tuple[int, int], ...]:
+    """``(unit id, ship id)`` of the fighters aboard a ship that fights too: they go down
+    with it (R-MOVE-19)."""
+    ids = {f.id for f in fighters}
+    out = []
+    for f in fighters:
+        unit = state.units.get(str(f.id))
+        if unit is not None and unit.aboard is not None and unit.aboard in ids:
+            out.append((f.id, unit.aboard))
+    return tuple(sorted(out))
 
 
 def can_attack_with(ruleset: Ruleset, kind: UnitKind) -> bool:
@@ -164,6 +224,7 @@ def planned_attack(
                 muster_seq=unit.muster_seq,
                 mercenary=is_mercenary(kind, state.options),
                 can_withdraw=by_land and unit.aboard is None,
+                attack_penalty=attack_penalty(state, ruleset, unit, Side.ATTACKER),  # R-MOVE-20
             )
         )
     if not moved and not there:
@@ -182,6 +243,7 @@ def planned_attack(
         faction,
         tuple(order),
         masters_elsewhere=masters_elsewhere(state, ruleset, fighters),
+        aboard=carried(state, fighters),
     )
 
 
