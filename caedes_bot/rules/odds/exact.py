@@ -95,6 +95,8 @@ class Outcome:
 def _same_hp(model: BattleModel, t: Transition, i: int, j: int) -> list[tuple[int, int]]:
     """The undecided battle states ``t`` reaches with the hit points of ``(i, j)``: ``(i, j)``
     itself and its variants whose only hits were cancelled (R-MAGIC-ABJ-01)."""
+    if not model.renews:
+        return [(i, j)]  # no Abjurer: only no hits at all leaves the hit points as they were
     hp_a, hp_d = model.att.hp, model.dfn.hp
     rows = [int(r) for r in t.a.states.tolist() if hp_a[r] == hp_a[i]]
     cols = [int(c) for c in t.d.states.tolist() if hp_d[c] == hp_d[j]]

@@ -125,6 +125,8 @@ class Marginal:
 
     def chance_of(self, n: int) -> float:
         """The chance of next state ``n`` (0 if it is not among them)."""
+        if self.states[0] == n:  # the state itself, after no hit: the usual question
+            return float(self.chances[0])
         found = np.flatnonzero(self.states == n)
         return float(self.chances[found[0]]) if len(found) else 0.0
 
@@ -337,11 +339,16 @@ class SideSpace:
             for faction in self.order
         }
         out = [self._next(list(health), renew)]
+        slot = self.slot
         for k in range(1, capacity + 1):
             current = list(health)
             for faction, count in share_hits(alive, k, self.order):
+                if self.abjurers:
+                    for uid in orders[faction][:count]:
+                        self._hit(current, uid)
+                    continue
                 for uid in orders[faction][:count]:
-                    self._hit(current, uid)
+                    current[slot[uid]] -= 1
             out.append(self._next(current, renew))
         return out
 
