@@ -42,3 +42,24 @@ async def test_a_killed_worker_process_is_replaced() -> None:
         assert worker.pid not in (None, pid)
     finally:
         worker.close()
+
+
+async def test_a_battle_with_an_enchanter_is_fought_in_the_worker_process() -> None:
+    """R-MAGIC-ENCH-01: the worker process fights a battle holding an Enchanter on a copy of
+    the state (:mod:`caedes_bot.rules.odds.fought`); the answer is kept by battle. The odds,
+    14/29 for the attacker, are worked by hand in tests/rules/test_odds_fought.py."""
+    from caedes_bot.rules.odds.planned import battle_now
+    from tests.rules.combat.test_magic import setup
+
+    rs, st = setup(["DRUID"], ["ORCI"])
+    fighters = battle_now(st, rs, "x").fighters
+    worker = OddsWorker()
+    try:
+        odds = await asyncio.wait_for(worker.fought(fighters, st, rs, "x", "DAW"), 120)
+        assert odds.fought == ("enchanter",) and odds.runs == 1_000
+        assert abs(odds.attacker_wins - 14 / 29) < 4.5 * (0.25 / 1_000) ** 0.5
+        again = await worker.fought(fighters, st, rs, "x", "DAW")
+        assert again is odds and worker.computed == 1
+        assert st.battle is None and len(st.units) == 2
+    finally:
+        worker.close()

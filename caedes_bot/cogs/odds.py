@@ -44,6 +44,7 @@ from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset, Terrain, UnitKind
 from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.odds import Odds
+from caedes_bot.rules.odds.fought import needs_fighting
 from caedes_bot.rules.odds.planned import (
     BattleSetup,
     battle_now,
@@ -51,6 +52,7 @@ from caedes_bot.rules.odds.planned import (
     can_attack_with,
     listed_battle,
     planned_attack,
+    planned_board,
 )
 from caedes_bot.rules.state import GameState
 from caedes_bot.service.odds import OddsWorker
@@ -148,8 +150,10 @@ def setup_for(
     attackers: str | None,
     defenders: str | None,
     terrain: str | None,
-) -> BattleSetup:
-    """The battle ``/odds`` asks about (see the module docstring).
+) -> tuple[BattleSetup, GameState | None]:
+    """The battle ``/odds`` asks about (see the module docstring), and the board it can be
+    fought on (the state, or a copy with the planned move made; ``None`` for units listed by
+    hand).
 
     Raises:
         UserError, RuleViolation: the options do not name a battle; says what is allowed.
@@ -159,7 +163,7 @@ def setup_for(
     if attackers or defenders:
         if not (attackers and defenders) or origin or units:
             raise refuse("by_hand")
-        ground = Terrain(terrain) if terrain else None
+        ground = terrain_named(terrain)
         try:
             return listed_battle(
                 ruleset,
@@ -169,7 +173,7 @@ def setup_for(
                 terrain=ground,
                 space=space,
                 owner=state.owner(space) if space else None,
-            )
+            ), None
         except ValueError as err:
             raise refuse("listed", str(err)) from None
     if terrain:
@@ -179,24 +183,51 @@ def setup_for(
     name = ruleset.map.space_name(space)
     if origin:
         start = resolve_province(ruleset, origin, rule="R-MOVE-01")
+        sent = chosen_units(seat, start, units)
         try:
-            return planned_attack(
-                state, ruleset, seat.faction, space, start, chosen_units(seat, start, units)
-            )
+            planned = planned_attack(state, ruleset, seat.faction, space, start, sent)
+            return planned, planned_board(state, seat.faction, space, start, sent)
         except ValueError:
             raise refuse("nobody_there", name) from None
     if units:
         raise refuse("units_alone")
     try:
-        return battle_now(state, ruleset, space, seat.faction)
+        return battle_now(state, ruleset, space, seat.faction), state
     except ValueError:
         raise refuse("no_battle", name) from None
 
 
-async def work_out(interaction: discord.Interaction, state: GameState, setup: BattleSetup) -> Odds:
-    return await worker_of(interaction).odds(
-        setup.fighters, state.options, **setup.odds_arguments()
-    )
+def terrain_named(text: str | None) -> Terrain | None:
+    """The terrain ``text`` names, if any.
+
+    Raises:
+        UserError: no such terrain; says which there are.
+    """
+    if not text:
+        return None
+    try:
+        return Terrain(text.strip().lower())
+    except ValueError:
+        raise refuse("terrain", text) from None
+
+
+async def work_out(
+    interaction: discord.Interaction,
+    seat: Seat,
+    setup: BattleSetup,
+    board: GameState | None,
+) -> Odds:
+    """The odds of ``setup`` from the bot's odds worker: fought on ``board`` by the real
+    battle path when it holds an Enchanter or an Illusionist (and there is a board)."""
+    worker = worker_of(interaction)
+    if board is not None and setup.space is not None and needs_fighting(setup.fighters):
+        try:
+            return await worker.fought(
+                setup.fighters, board, seat.ruleset, setup.space, setup.attacker
+            )
+        except ValueError:
+            pass  # not to be fought by defaults there: the enumeration answers, saying so
+    return await worker.odds(setup.fighters, seat.state.options, **setup.odds_arguments())
 
 
 async def follow_up(interaction: discord.Interaction, text: str) -> None:
@@ -231,7 +262,7 @@ async def odds_panel(seat: Seat) -> None:
             setup = battle_now(seat.state, seat.ruleset, space, seat.faction)
         except ValueError:
             continue
-        odds = await work_out(interaction, seat.state, setup)
+        odds = await work_out(interaction, seat, setup, seat.state)
         texts.append(
             words.odds_text(
                 seat.ruleset,
@@ -279,8 +310,8 @@ class OddsCog(PlayCog):
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         seat = await seat_for_command(interaction, faction)
-        setup = setup_for(seat, province, origin, units, attackers, defenders, terrain)
-        odds = await work_out(interaction, seat.state, setup)
+        setup, board = setup_for(seat, province, origin, units, attackers, defenders, terrain)
+        odds = await work_out(interaction, seat, setup, board)
         text = words.odds_text(
             seat.ruleset,
             odds,

@@ -22,10 +22,11 @@ from collections.abc import Hashable, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from functools import partial
 
-from caedes_bot.gamedata.model import Options
+from caedes_bot.gamedata.model import Options, Ruleset
 from caedes_bot.rules.combat.arithmetic import Fighter
 from caedes_bot.rules.odds import Method, Odds, odds_for
-from caedes_bot.rules.state import BattleAction
+from caedes_bot.rules.odds.fought import fought_odds
+from caedes_bot.rules.state import BattleAction, GameState
 
 log = logging.getLogger(__name__)
 
@@ -130,14 +131,6 @@ class OddsWorker:
             declared,
             aboard,
         )
-        found = self._cache.get(key)
-        if found is not None:
-            self._cache.move_to_end(key)
-            return found
-        running = self._running.get(key)
-        if running is not None:
-            return await asyncio.shield(running)
-        loop = asyncio.get_running_loop()
         work = partial(
             odds_for,
             list(fighters),
@@ -151,6 +144,44 @@ class OddsWorker:
             declared=None if declared is None else dict(declared),
             aboard=dict(aboard or {}),
         )
+        return await self._cached(key, work)
+
+    async def fought(
+        self,
+        fighters: Sequence[Fighter],
+        state: GameState,
+        ruleset: Ruleset,
+        space: str,
+        attacker: str,
+    ) -> Odds:
+        """The odds of the battle ``attacker`` fights in ``space`` of ``state`` by Monte Carlo
+        over the real battle path (:func:`~caedes_bot.rules.odds.fought.fought_odds`, for an
+        Enchanter or an Illusionist), from the cache (by ``fighters``, the battle's units) or
+        worked out in the worker process on a copy of the state.
+
+        Raises:
+            RuntimeError: the worker was closed. ValueError: the battle cannot be fought there.
+        """
+        under_way = state.battle.round if state.battle is not None else 0
+        key = (
+            "fought",
+            battle_key(fighters, state.options, attacker, (), under_way, 0, frozenset()),
+            space,
+        )
+        work = partial(fought_odds, state.clone(), ruleset, space, attacker)
+        return await self._cached(key, work)
+
+    async def _cached(self, key: Hashable, work: partial[Odds]) -> Odds:
+        """The answer kept for ``key``, the one being worked out for it, or ``work`` run now in
+        the worker and kept."""
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)
+            return found
+        running = self._running.get(key)
+        if running is not None:
+            return await asyncio.shield(running)
+        loop = asyncio.get_running_loop()
         future: asyncio.Future[Odds] = asyncio.ensure_future(self._run(loop, work))
         self._running[key] = future
         try:

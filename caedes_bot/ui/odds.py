@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.gamedata.model import Ruleset, Terrain
 from caedes_bot.rules.odds import Odds
 
 #: What the odds assume (the standing declarations of a missed deadline, R-PBP-DEAD-04).
@@ -36,21 +36,34 @@ def percent(p: float) -> str:
     return f"{value:.1f}%" if value >= 10 else f"{value:.2f}%"
 
 
+def _states(count: int) -> str:
+    return f"{count:,} battle state{'' if count == 1 else 's'}"
+
+
+def points(p: float) -> str:
+    """A small chance in percentage points, to two significant figures: ``0.00021``."""
+    value = p * 100
+    if value <= 0.0:
+        return "0"
+    return f"{value:.2g}" if value < 0.01 else f"{value:.2f}"
+
+
 def method_text(odds: Odds) -> str:
     """How the figures were found."""
     if odds.method == "exact":
-        return f"exact ({odds.states:,} battle states)"
+        return f"exact (every way the battle can go: {_states(odds.states)})"
     if odds.method == "pruned":
         return (
-            f"enumerated over {odds.states:,} battle states, dropping the least likely: each "
-            f"chance is low by at most {odds.error_bound:.1e}"
+            f"worked out over {_states(odds.states)}, leaving out the least likely: each "
+            f"chance may be up to {points(odds.error_bound)} percentage points too low"
         )
     error = odds.standard_error or 0.0
     runs = odds.runs or 0
-    return (
-        f"Monte Carlo estimate of {runs:,} battles, standard error "
-        f"{error * 100:.2f} percentage points"
-    )
+    how = f"Monte Carlo estimate of {runs:,} battles"
+    if odds.fought:
+        names = ", ".join(a.capitalize() for a in odds.fought)
+        how += f" fought by the battle rules themselves (for the {names})"
+    return f"{how}, standard error {error * 100:.2f} percentage points"
 
 
 def _survivors(ruleset: Ruleset, by_kind: Sequence[tuple[str, float]]) -> str:
@@ -186,6 +199,10 @@ _REFUSALS: dict[str, tuple[str, str]] = {
         "add from (and units) to send your units there, or list units by hand",
     ),
     "listed": ("Those units cannot fight that battle: {0}.", _ALLOWED),
+    "terrain": (
+        "'{0}' is not a terrain.",
+        ", ".join(t.value for t in Terrain),
+    ),
 }
 
 

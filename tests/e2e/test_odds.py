@@ -49,7 +49,7 @@ async def test_odds_by_hand_from_a_place_and_refused(
     text = deferred_and_private(listed)
     assert "Odds: 20 Dawnian units against 20" in text
     assert "Dawnians take the province: **65.2%**" in text, text
-    assert "Method: exact (" in text
+    assert "Method: exact (every way the battle can go: 525 battle states)" in text, text
     assert "Expected rounds: 5.8" in text
     assert "Knights 3.38" in text
 

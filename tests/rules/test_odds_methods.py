@@ -31,6 +31,7 @@ from caedes_bot.gamedata.model import Attribute, Options, Terrain, UnitKind
 from caedes_bot.rules.combat.arithmetic import Fighter, default_casualties, step_context
 from caedes_bot.rules.odds import (
     EXACT_STATES,
+    EXACT_WORK,
     PRUNED_STATES,
     Odds,
     choose_method,
@@ -124,6 +125,27 @@ def test_default_casualties_first_hits_are_a_prefix_of_more() -> None:
         assert default_casualties(fighters, k, ctx) == every[:k]
 
 
+def test_handout_sequence_is_share_hits_one_hit_at_a_time() -> None:
+    """R-COMBAT-06: the k-th hit of the side's sequence is the one share_hits adds for k hits,
+    for every k, with factions running out of room at different times."""
+    from collections import Counter
+
+    from caedes_bot.rules.combat.arithmetic import share_hits
+    from caedes_bot.rules.odds.model import handout_sequence
+
+    fighters = (
+        [Fighter(n, ORCI, "ORC", Side.DEFENDER) for n in range(1, 4)]
+        + [Fighter(n, ORCFORT, "LIZ", Side.DEFENDER) for n in range(10, 12)]
+        + [Fighter(20, ORCI, "WEL", Side.DEFENDER)]
+    )
+    order = ["LIZ", "ORC", "WEL"]
+    capacity = 3 + 4 + 1
+    sequence = handout_sequence(fighters, capacity, order)
+    assert len(sequence) == capacity
+    for k in range(capacity + 3):
+        assert sorted(Counter(sequence[:k]).items()) == sorted(share_hits(fighters, k, order))
+
+
 def test_pruned_enumeration_reports_a_hard_bound() -> None:
     """Dropping states below a threshold loses chance, never adds it: every chance is below the
     exact one by at most the dropped mass, which the answer reports."""
@@ -163,6 +185,32 @@ def test_method_is_chosen_by_the_size_of_the_state_space() -> None:
     assert choose_method(model) == "monte_carlo"
     # Chosen without computing: nothing has been worked out yet.
     assert len(model.att.states) == 1 and len(model.dfn.states) == 1
+
+
+def test_method_is_chosen_by_the_work_of_the_enumeration_too() -> None:
+    """A large battle's cost is in its step tables: 100 against 100 (10,201 states, tables of
+    101 x 101 cells) is exact; 130 against 130 (17,161 states, under EXACT_STATES, but
+    17,161 x 131 x 131 cells over EXACT_WORK) is pruned; 300 against 300 (90,601 states, over
+    PRUNED_STATES) is rolled. Decided before computing, never by timing out."""
+
+    def battle(n: int) -> BattleModel:
+        fighters = [Fighter(i, INF, "DAW", Side.ATTACKER) for i in range(1, n + 1)] + [
+            Fighter(1000 + i, ORCI, "ORC", Side.DEFENDER) for i in range(n)
+        ]
+        return BattleModel(fighters, Options(), "DAW", ["ORC"])
+
+    hundred = battle(100)
+    assert hundred.size_bound() == 101 * 101
+    assert hundred.work_bound() == 101**4 <= EXACT_WORK
+    assert choose_method(hundred) == "exact"
+    bigger = battle(130)
+    assert bigger.size_bound() == 131 * 131 <= EXACT_STATES
+    assert bigger.work_bound() == 131**4 > EXACT_WORK
+    assert choose_method(bigger) == "pruned"
+    huge = battle(300)
+    assert huge.size_bound() == 301 * 301 > PRUNED_STATES
+    assert choose_method(huge) == "monte_carlo"
+    assert len(huge.att.states) == 1 and len(huge.dfn.states) == 1
 
 
 def test_unmodelled_attributes_are_named_in_the_answer() -> None:

@@ -7,14 +7,18 @@ rounds. It uses the very functions real battles use (:mod:`caedes_bot.rules.comb
 through :mod:`.model`), so odds and battles cannot disagree.
 
 Three methods, chosen before computing by the size of the battle's state space (the number of
-side states each side can reach, multiplied, bounded by :meth:`.model.BattleModel.size_bound`), never by
+side states each side can reach, multiplied, bounded by
+:meth:`.model.BattleModel.size_bound`) and by a bound on the enumeration's arithmetic (that
+size times the cells of one step's table, :meth:`.model.BattleModel.work_bound`), never by
 timing out:
 
-* ``exact`` (at most :data:`EXACT_STATES` states): every battle state's chance worked out
-  (:mod:`.exact`); the figures are exact up to floating-point rounding.
-* ``pruned`` (at most :data:`PRUNED_STATES`): the same enumeration dropping states whose chance
-  is below :data:`PRUNE_THRESHOLD`; ``error_bound`` is the chance dropped, a hard bound on the
-  error of every chance reported (each is low by at most that much).
+* ``exact`` (at most :data:`EXACT_STATES` states and :data:`EXACT_WORK` cells): every battle
+  state's chance worked out (:mod:`.exact`); the figures are exact up to floating-point
+  rounding.
+* ``pruned`` (at most :data:`PRUNED_STATES` states and :data:`PRUNED_WORK` cells): the same
+  enumeration dropping states whose chance is below :data:`PRUNE_THRESHOLD`; ``error_bound``
+  is the chance dropped, a hard bound on the error of every chance reported (each is low by at
+  most that much).
 * ``monte_carlo`` (beyond): :data:`MONTE_CARLO_RUNS` battles rolled at once on arrays over the
   same steps (:mod:`.montecarlo`); ``standard_error`` is the largest standard error of the
   chances and ``runs`` the number of battles.
@@ -32,7 +36,9 @@ per Abjurer, back each round), and options ``stalemate_rounds``, ``predator_symm
 ``allied_includes_pacts``. A Summoner summons nothing on a missed deadline (R-PBP-DEAD-04), so
 it fights as an ordinary unit. The Enchanter (a unit changes sides) and the Illusionist
 (rerolls after the dice fall) are not held by a side state (:data:`.model.UNMODELLED`): a
-battle holding them is answered as if they rolled their normal dice, and ``unsupported``
+battle on the board holding them is fought on the real battle path, many times on copies of
+the state (:mod:`.fought`, Monte Carlo, ``fought`` names them); given only fighters
+(:func:`odds_for`), they are counted as if rolling their normal dice and ``unsupported``
 names them.
 """
 
@@ -55,8 +61,13 @@ from caedes_bot.rules.state import BattleAction, GameState
 #: Largest state space worked out exactly (about 30 microseconds a state on the development
 #: machine: 20,000 states take well under a second).
 EXACT_STATES = 20_000
+#: Largest enumeration worked out exactly, in table cells (:meth:`BattleModel.work_bound`):
+#: 100 against 100 (about 1.3e8) takes about 1.3 s of processor time.
+EXACT_WORK = 200_000_000
 #: Largest state space enumerated with pruning.
-PRUNED_STATES = 400_000
+PRUNED_STATES = 50_000
+#: Largest enumeration with pruning, in table cells (it visits well under every state).
+PRUNED_WORK = 400_000_000
 #: States whose chance is below this are dropped by the pruned enumeration.
 PRUNE_THRESHOLD = 1e-9
 #: Battles rolled by the Monte Carlo method.
@@ -68,11 +79,13 @@ class OddsTooComplex(ValueError):
 
 
 def choose_method(model: BattleModel) -> Method:
-    """The method for ``model``'s battle, by the size of its state space alone."""
+    """The method for ``model``'s battle, by the size of its state space and the bound on the
+    enumeration's arithmetic, both known before computing."""
     size = model.size_bound()
-    if size <= EXACT_STATES:
+    work = model.work_bound()
+    if size <= EXACT_STATES and work <= EXACT_WORK:
         return "exact"
-    if size <= PRUNED_STATES:
+    if size <= PRUNED_STATES and work <= PRUNED_WORK:
         return "pruned"
     return "monte_carlo"
 
@@ -151,11 +164,14 @@ def odds_for(
         np.ones(rows, bool), np.array(model.dfn.hp[:cols]) == 0
     )
     ends = np.where(decided, m.start[:rows, :cols] + m.melee[:rows, :cols], 0.0)
+    # The states worked out from, and the ends reached (a battle decided in round 1 has no
+    # state worked out after it, but its ends are states too).
+    reached = out.states + int(np.count_nonzero(ends))
     return summarise(
         model,
         ends,
         m.stall,
-        states=out.states,
+        states=max(reached, 1),
         rounds=out.rounds,
         method=chosen,
         error_bound=out.dropped,
@@ -169,17 +185,26 @@ def battle_odds(
     (:func:`.planned.battle_now`: as it would begin, or from the next round of the one under
     way).
 
+    A battle holding an Enchanter or an Illusionist is fought on the real battle path instead
+    (:func:`.fought.fought_odds`, Monte Carlo of :data:`.fought.FOUGHT_RUNS` battles).
+
     Raises:
         ValueError: no attacker, nobody to fight there, or casualties are owed right now.
     """
     setup = battle_now(state, ruleset, space, attacker)
+    from caedes_bot.rules.odds.fought import fought_odds, needs_fighting  # uses combat.battle
+
+    if needs_fighting(setup.fighters):
+        return fought_odds(state, ruleset, space, setup.attacker)
     return odds_for(setup.fighters, state.options, **setup.odds_arguments())
 
 
 __all__ = [
     "EXACT_STATES",
+    "EXACT_WORK",
     "MONTE_CARLO_RUNS",
     "PRUNED_STATES",
+    "PRUNED_WORK",
     "PRUNE_THRESHOLD",
     "BattleResult",
     "Method",

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from caedes_bot.rules.odds.model import BattleModel, Floats, Ints, Transition
+from caedes_bot.rules.odds.model import BattleModel
+from caedes_bot.rules.odds.tables import Floats, Ints, Transition
 from caedes_bot.rules.state import CombatStep
 
 

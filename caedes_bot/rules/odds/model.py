@@ -37,12 +37,10 @@ Everything is memoised per model; a model serves one battle and is thrown away.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import numpy as np
-import numpy.typing as npt
 
 from caedes_bot.gamedata.model import Attribute, Options
 from caedes_bot.rules.combat.actions import default_count
@@ -50,20 +48,30 @@ from caedes_bot.rules.combat.arithmetic import (
     Fighter,
     StepContext,
     default_casualties,
-    hit_probability,
     mercenary_losses,
     share_hits,
     step_context,
     step_dice,
     survives_cleanup,
 )
-from caedes_bot.rules.combat.specials import DIE_SIDES, enemy_hit_faces, special_action
+from caedes_bot.rules.combat.specials import (
+    enemy_hit_faces,
+    special_action,
+    special_dice,
+)
 from caedes_bot.rules.dependants import BONDS, bound_to
+from caedes_bot.rules.odds.tables import (
+    Floats,
+    Ints,
+    Marginal,
+    Transition,
+    dice_distribution,
+    fold,
+    merge,
+)
 from caedes_bot.rules.state import BattleAction, CombatStep, DiePurpose, Side
 
 Health = tuple[int, ...]
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.intp]
 
 #: Attributes whose battle effect a side state cannot hold (the Enchanter changes a unit's
 #: side, the Illusionist rerolls dice after they fall), reported as not supported.
@@ -71,100 +79,6 @@ UNMODELLED: tuple[Attribute, ...] = (Attribute.ENCHANTER, Attribute.ILLUSIONIST)
 
 #: Special actions the side states hold (R-COMBAT-12).
 MODELLED_ACTIONS = (BattleAction.BREATH, BattleAction.INVOKE, BattleAction.ABJURE)
-
-
-def hit_distribution(targets: Sequence[int]) -> Floats:
-    """Chance of 0, 1, ... ``len(targets)`` hits from one die per target (R-GEN-01, R-GEN-02:
-    a die hits with chance ``target/10`` within 0..1). Dice of one target add up as a binomial."""
-    dist: Floats = np.ones(1)
-    counts: dict[int, int] = {}
-    for target in targets:
-        counts[target] = counts.get(target, 0) + 1
-    for target, n in sorted(counts.items()):
-        p = hit_probability(target)
-        if p <= 0.0:
-            continue
-        if p >= 1.0:
-            dist = np.concatenate((np.zeros(n), dist))
-            continue
-        binom = np.array([math.comb(n, k) * p**k * (1.0 - p) ** (n - k) for k in range(n + 1)])
-        dist = np.convolve(dist, binom)
-    return dist
-
-
-def dice_distribution(targets: Sequence[int], breath_faces: Sequence[int]) -> Floats:
-    """Chance of ``x`` hits on the enemy and ``y`` on the roller's own side (``[x, y]``) from
-    normal or invoker dice of ``targets`` and breath dice hitting the enemy on
-    ``breath_faces`` faces each (R-GEN-02, R-MAGIC-INV-01, R-ATTR-BREATH-01: a breath die's 10
-    hits its own side, 1 face in 10)."""
-    dist: Floats = hit_distribution(targets)[:, None]
-    own = 1.0 / DIE_SIDES
-    for faces in breath_faces:
-        enemy = faces / DIE_SIDES
-        rows, cols = dist.shape
-        grown: Floats = np.zeros((rows + 1, cols + 1))
-        grown[:rows, :cols] += dist * (1.0 - enemy - own)
-        grown[1:, :cols] += dist * enemy
-        grown[:rows, 1:] += dist * own
-        dist = grown
-    return dist
-
-
-@dataclass(frozen=True, slots=True)
-class Marginal:
-    """One side's next side states after a step and their chances (they add up to 1).
-
-    ``live`` whether each next state still has units; ``span`` the same states as a slice
-    when they are numbered one after another (then arrays are added to without fancy
-    indexing)."""
-
-    states: Ints
-    chances: Floats
-    live: npt.NDArray[np.bool_]
-    span: slice | None
-
-    def chance_of(self, n: int) -> float:
-        """The chance of next state ``n`` (0 if it is not among them)."""
-        if self.states[0] == n:  # the state itself, after no hit: the usual question
-            return float(self.chances[0])
-        found = np.flatnonzero(self.states == n)
-        return float(self.chances[found[0]]) if len(found) else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Transition:
-    """Both sides' next side states after a step from one battle state: ``a`` the attacker's,
-    ``d`` the defender's; ``joint`` the chance of each pair (rows ``a.states``, columns
-    ``d.states``) when the two are not independent (breath dice, R-ATTR-BREATH-01), else
-    ``None``: the chance of a pair is the product of the marginals."""
-
-    a: Marginal
-    d: Marginal
-    joint: Floats | None = None
-
-    def table(self) -> Floats:
-        """The chance of every pair of next states."""
-        if self.joint is not None:
-            return self.joint
-        out: Floats = np.outer(self.a.chances, self.d.chances)
-        return out
-
-    def chance_of(self, i: int, j: int) -> float:
-        """The chance that the step leads to battle state ``(i, j)``."""
-        if self.joint is None:
-            return self.a.chance_of(i) * self.d.chance_of(j)
-        rows = np.flatnonzero(self.a.states == i)
-        cols = np.flatnonzero(self.d.states == j)
-        if not len(rows) or not len(cols):
-            return 0.0
-        return float(self.joint[rows[0], cols[0]])
-
-    def pairs(self) -> Iterator[tuple[int, int, float]]:
-        """Every pair of next states with a chance above 0, and that chance."""
-        table = self.table()
-        rows, cols = np.nonzero(table > 0.0)
-        for r, c in zip(rows.tolist(), cols.tolist(), strict=True):
-            yield int(self.a.states[r]), int(self.d.states[c]), float(table[r, c])
 
 
 def _bonds(
@@ -338,17 +252,12 @@ class SideSpace:
             faction: default_casualties([f for f in alive if f.faction == faction], capacity, ctx)
             for faction in self.order
         }
-        out = [self._next(list(health), renew)]
-        slot = self.slot
-        for k in range(1, capacity + 1):
-            current = list(health)
-            for faction, count in share_hits(alive, k, self.order):
-                if self.abjurers:
-                    for uid in orders[faction][:count]:
-                        self._hit(current, uid)
-                    continue
-                for uid in orders[faction][:count]:
-                    current[slot[uid]] -= 1
+        current = list(health)
+        out = [self._next(current, renew)]
+        given = dict.fromkeys(orders, 0)
+        for faction in handout_sequence(alive, capacity, self.order):
+            self._hit(current, orders[faction][given[faction]])
+            given[faction] += 1
             out.append(self._next(current, renew))
         return out
 
@@ -369,6 +278,23 @@ class SideSpace:
         if stalemate and self.side is Side.ATTACKER:
             keep = [f for f in keep if f.can_withdraw]
         return keep
+
+
+def handout_sequence(fighters: Sequence[Fighter], hits: int, factions: Sequence[str]) -> list[str]:
+    """The faction each of ``hits`` hits on one side goes to, first hit first (R-COMBAT-06):
+    :func:`share_hits` hands them out one at a time in turn, skipping a faction that can take
+    no more, so the first ``k`` of them are its answer for ``k`` hits (checked in
+    tests/rules/test_odds_methods.py). Worked out from one call, not one per ``k``."""
+    room = dict(share_hits(fighters, hits, factions))
+    got = dict.fromkeys(factions, 0)
+    out: list[str] = []
+    total = sum(room.values())
+    while len(out) < total:
+        for code in factions:
+            if len(out) < total and got[code] < room.get(code, 0):
+                got[code] += 1
+                out.append(code)
+    return out
 
 
 def default_declared(
@@ -510,9 +436,9 @@ class BattleModel:
         if known is not None:
             return known
         ladder = self._ladder(side, own, ctx, renew)
-        chances = _fold(dist, len(ladder))
+        chances = fold(dist, len(ladder))
         ladder = ladder[: len(chances)]
-        ladder, chances = _merge(ladder, chances)
+        ladder, chances = merge(ladder, chances)
         made = self._marginals[key] = self._made(side, ladder, chances)
         return made
 
@@ -567,8 +493,8 @@ class BattleModel:
     ) -> Transition:
         lad_a = self._ladder(Side.ATTACKER, i, ctx, renew)
         lad_d = self._ladder(Side.DEFENDER, j, ctx, renew)
-        table = _fold(joint, len(lad_a))
-        table = _fold(table.T, len(lad_d)).T
+        table = fold(joint, len(lad_a))
+        table = fold(table.T, len(lad_d)).T
         lad_a, lad_d = lad_a[: table.shape[0]], lad_d[: table.shape[1]]
         rows, inverse = np.unique(lad_a, return_inverse=True)
         if len(rows) < len(lad_a):
@@ -602,6 +528,27 @@ class BattleModel:
         """A side has no units (R-COMBAT-07)."""
         return self.att.hp[i] == 0 or self.dfn.hp[j] == 0
 
+    def work_bound(self) -> int:
+        """A bound on the arithmetic of the enumeration, worked out before computing: the
+        :meth:`size_bound` times the cells of one step's table at the start (the hits each
+        side's dice can score, up to the hits the other side can take, plus one, multiplied).
+        The large battles' cost is in those tables (a 300 against 300 battle adds a table of
+        about 90,000 cells for each of its states)."""
+        cells = 1
+        for rolling, taking in ((self.att, self.dfn), (self.dfn, self.att)):
+            dice = 0
+            for f in rolling.whole:
+                action = rolling.actions.get(f.id)
+                if action is BattleAction.ABJURE:
+                    continue
+                count = f.values.dice
+                if action is not None:
+                    count = special_dice(f.kind, action, self.options)
+                dice += count
+            room = sum(f.capacity for f in taking.whole) + len(taking.abjurers)
+            cells *= min(dice, room) + 1
+        return self.size_bound() * cells
+
     def size_bound(self) -> int:
         """A bound on the battle's state space, worked out before computing: for each side
         the product over its factions of (hit points + cancels + 1), since a faction's
@@ -616,23 +563,3 @@ class BattleModel:
             for hp in per_faction.values():
                 size *= hp + 1
         return size
-
-
-def _fold(dist: Floats, length: int) -> Floats:
-    """``dist`` (by hits, along the first axis) cut to ``length`` entries, the chance of more
-    hits added to the last (hits beyond a side's units are lost, R-COMBAT-06)."""
-    if len(dist) <= length:
-        return dist
-    out: Floats = dist[:length].copy()
-    out[-1] += dist[length:].sum(axis=0)
-    return out
-
-
-def _merge(ladder: Ints, chances: Floats) -> tuple[Ints, Floats]:
-    """Several hit counts leading to one state (bound units lost with their master,
-    R-ATTR-UNDEAD-03; cargo with its ship, R-MOVE-19; a cancel): their chances add up."""
-    if len(set(ladder.tolist())) == len(ladder):
-        return ladder, chances
-    states, inverse = np.unique(ladder, return_inverse=True)
-    summed: Floats = np.bincount(inverse, weights=chances).astype(np.float64)
-    return states, summed

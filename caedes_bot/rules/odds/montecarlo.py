@@ -19,8 +19,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from caedes_bot.rules.odds.model import BattleModel, Floats, Ints
+from caedes_bot.rules.odds.model import BattleModel
 from caedes_bot.rules.odds.summary import Odds, summarise
+from caedes_bot.rules.odds.tables import Floats, Ints
 from caedes_bot.rules.state import CombatStep
 
 

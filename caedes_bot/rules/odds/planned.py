@@ -177,6 +177,24 @@ def carried(state: GameState, fighters: Sequence[Fighter]) -> tuple[tuple[int, i
     return tuple(sorted(out))
 
 
+def planned_board(
+    state: GameState, faction: str, space: str, origin: str, unit_ids: Sequence[int]
+) -> GameState:
+    """A copy of ``state`` with ``faction``'s ``unit_ids`` moved from ``origin`` into ``space``
+    as attackers (R-COMBAT-01), to fight the planned battle on the real battle path
+    (:mod:`caedes_bot.rules.odds.fought`). Nothing is checked about the move; ``state`` does
+    not change."""
+    board = state.clone()
+    for uid in unit_ids:
+        unit = board.unit(uid)
+        if unit.owner != faction:
+            continue
+        unit.location = space
+        unit.attacking, unit.move_ended = True, True
+        unit.entered_from = origin
+    return board
+
+
 def can_attack_with(ruleset: Ruleset, kind: UnitKind) -> bool:
     """Whether units of ``kind`` can be on an attacking side (R-COMBAT-15: no Towers, no ships
     in a land battle)."""

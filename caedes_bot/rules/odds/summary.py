@@ -11,7 +11,8 @@ import numpy as np
 
 from caedes_bot.gamedata.model import Options
 from caedes_bot.rules.combat.arithmetic import BattleResult, classify
-from caedes_bot.rules.odds.model import BattleModel, Floats, SideSpace
+from caedes_bot.rules.odds.model import BattleModel, SideSpace
+from caedes_bot.rules.odds.tables import Floats
 
 Method = Literal["exact", "pruned", "monte_carlo"]
 
@@ -34,7 +35,10 @@ class Odds:
         error_bound: pruned: the chance dropped, by which any chance may be too low (0 for
             exact). standard_error: Monte Carlo: the largest standard error of the chances.
         runs: Monte Carlo: battles rolled. states: battle states worked out (or met).
-        unsupported: attributes in the battle that no method models (:data:`.model.UNMODELLED`).
+        unsupported: attributes in the battle that this answer does not model
+            (:data:`.model.UNMODELLED`), counted as if rolling their normal dice.
+        fought: the attributes for which the battle was fought on the real battle path
+            (:mod:`.fought`); empty for the other methods.
     """
 
     attacker_wins: float
@@ -52,6 +56,7 @@ class Odds:
     standard_error: float | None = None
     runs: int | None = None
     unsupported: tuple[str, ...] = ()
+    fought: tuple[str, ...] = ()
 
 
 def _kinds(space: SideSpace) -> list[str]:
