@@ -75,3 +75,26 @@ def test_a_battle_without_them_is_not_fought() -> None:
     rs, st = setup(["ENG", "CLERIC"], ["ORCI"])
     assert not needs_fighting(battle_now(st, rs, "x").fighters)
     assert battle_odds(st, rs, "x").method == "exact"
+
+
+def test_a_planned_attack_with_an_enchanter_is_fought_on_a_copy_with_the_move_made() -> None:
+    """R-COMBAT-01, R-MAGIC-ENCH-01: in step 6 the Enchanter still stands in a; the odds of
+    sending it into x are fought on a copy of the state with the move made (14/29 as above),
+    and the state itself does not change."""
+    from caedes_bot.rules.odds.planned import planned_attack, planned_board
+    from caedes_bot.rules.state import Step
+    from tests.rules.builders import state
+
+    rs, _ = setup(["DRUID"], ["ORCI"])
+    st = state(
+        rs,
+        units=[("DRUID", "DAW", "a"), ("ORCI", "ORC", "x")],
+        owners={"a": "DAW", "x": "ORC"},
+        step=Step.MOVE,
+    )
+    planned = planned_attack(st, rs, "DAW", "x", "a", [1])
+    assert needs_fighting(planned.fighters)
+    board = planned_board(st, "DAW", "x", "a", [1])
+    o = fought_odds(board, rs, "x", "DAW", runs=RUNS)
+    _within(o.attacker_wins, 14 / 29)
+    assert st.unit(1).location == "a" and board.unit(1).location == "x"
