@@ -39,6 +39,7 @@ from caedes_bot.cogs._transformers import (
     resolve_kind,
     resolve_kind_in,
     resolve_province,
+    resolve_space,
 )
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset, Terrain, UnitKind
@@ -159,7 +160,8 @@ def setup_for(
         UserError, RuleViolation: the options do not name a battle; says what is allowed.
     """
     state, ruleset = seat.state, seat.ruleset
-    space = resolve_province(ruleset, province, rule="R-COMBAT-01") if province else None
+    # A sea zone too: the odds of a naval battle there (R-COMBAT-14).
+    space = resolve_space(ruleset, province, rule="R-COMBAT-01") if province else None
     if attackers or defenders:
         if not (attackers and defenders) or origin or units:
             raise refuse("by_hand")
@@ -182,6 +184,8 @@ def setup_for(
         raise refuse("nothing")
     name = ruleset.map.space_name(space)
     if origin:
+        if space not in ruleset.map.provinces:  # land units go into provinces (R-MOVE-09)
+            raise refuse("sea_planned", name)
         start = resolve_province(ruleset, origin, rule="R-MOVE-01")
         sent = chosen_units(seat, start, units)
         try:

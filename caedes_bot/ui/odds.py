@@ -18,7 +18,8 @@ from caedes_bot.rules.odds import Odds
 #: What the odds assume (the standing declarations of a missed deadline, R-PBP-DEAD-04).
 ASSUMPTION = (
     "Both sides fight to the end as on a missed deadline: default casualties (cheapest "
-    "first, R-COMBAT-06), no withdrawal (R-COMBAT-08)."
+    "first, R-COMBAT-06), the default special actions (R-COMBAT-12), no withdrawal "
+    "(R-COMBAT-08)."
 )
 
 
@@ -111,8 +112,9 @@ def odds_text(
     if odds.unsupported:
         names = ", ".join(a.capitalize() for a in odds.unsupported)
         lines.append(
-            f"Not supported: {names} (counted as if rolling their normal dice, so these "
-            "figures may be off)."
+            f"Not modelled here: {names} (counted as if rolling their normal dice, so these "
+            "figures may be off; a battle on the board, or units sent from a place, is fought "
+            "through the battle rules instead)."
         )
     return "\n".join(lines)
 
@@ -139,7 +141,8 @@ def opening_text(
         f"about {rounds:.1f} rounds."
     )
     if unsupported:
-        text += f" Not supported: {', '.join(a.capitalize() for a in unsupported)}."
+        names = ", ".join(a.capitalize() for a in unsupported)
+        text += f" Not modelled: {names} (counted as rolling their normal dice)."
     return text
 
 
@@ -199,6 +202,10 @@ _REFUSALS: dict[str, tuple[str, str]] = {
         "add from (and units) to send your units there, or list units by hand",
     ),
     "listed": ("Those units cannot fight that battle: {0}.", _ALLOWED),
+    "sea_planned": (
+        "{0} is a sea zone: units sent from a place go into a province (R-MOVE-09).",
+        "the sea zone alone, for the naval battle there, or units listed by hand",
+    ),
     "terrain": (
         "'{0}' is not a terrain.",
         ", ".join(t.value for t in Terrain),

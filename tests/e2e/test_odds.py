@@ -53,6 +53,17 @@ async def test_odds_by_hand_from_a_place_and_refused(
     assert "Expected rounds: 5.8" in text
     assert "Knights 3.38" in text
 
+    # R-COMBAT-14: a sea zone names a naval battle; units listed there fight on no terrain.
+    at_sea = await fake.slash(
+        alice,
+        "odds",
+        province="Silver Gulf",
+        attackers="2 Knights",
+        defenders="1 Troopers",
+        channel=daw,
+    )
+    assert "at Silver Gulf" in deferred_and_private(at_sea), at_sea.text
+
     sent = await fake.slash(
         alice, "odds", province="Wolfsgate", channel=daw, **{"from": "Harrowgate"}
     )
@@ -69,6 +80,7 @@ async def test_odds_by_hand_from_a_place_and_refused(
             "cannot fight itself": {"attackers": "2 Knights", "defenders": "1 Dawnian Infantry"},
             "No battle is set up at Wolfsgate": {"province": "Wolfsgate"},
             "Terrain is for units listed by hand": {"province": "Wolfsgate", "terrain": "hills"},
+            "Silver Gulf is a sea zone": {"province": "Silver Gulf", "from": "Harrowgate"},
             # R-COMBAT-01: a unit of the game that is not at the place is counted there (none),
             # not called unknown.
             "You asked for 3 Windriders, but Harrowgate has 0 of them": {
