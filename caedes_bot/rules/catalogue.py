@@ -79,11 +79,14 @@ from caedes_bot.rules.movement import refusals as movement_refusals
 from caedes_bot.rules.movement import steps_table as movement_steps_table
 from caedes_bot.rules.movement import stuck as movement_stuck
 from caedes_bot.rules.odds import exact as odds_exact
+from caedes_bot.rules.odds import fought as odds_fought
+from caedes_bot.rules.odds import methods as odds_methods
 from caedes_bot.rules.odds import model as odds_model
 from caedes_bot.rules.odds import montecarlo as odds_montecarlo
 from caedes_bot.rules.odds import opening as odds_opening
 from caedes_bot.rules.odds import planned as odds_planned
 from caedes_bot.rules.odds import summary as odds_summary
+from caedes_bot.rules.odds import tables as odds_tables
 from caedes_bot.rules.steps import StepSpec
 
 #: The modules of the rules (all but the engine, which imports this one), in no special order.
@@ -99,11 +102,14 @@ MODULES = (
     mercenary,
     muster,
     odds_exact,
+    odds_methods,
+    odds_fought,
     odds_model,
     odds_montecarlo,
     odds_opening,
     odds_planned,
     odds_summary,
+    odds_tables,
     orders,
     override_log,
     ownership,

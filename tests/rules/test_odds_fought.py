@@ -56,12 +56,12 @@ def test_r_magic_ill_01_illusionist_odds_by_the_real_battle_path() -> None:
 
 
 def test_r_magic_ench_01_enchanter_odds_by_the_real_battle_path() -> None:
-    """R-MAGIC-ENCH-01, R-MAGIC-ENCH-03 (module docstring): 14/29 and 15/29; battle_odds
-    chooses this path by itself for a battle holding an Enchanter."""
+    """R-MAGIC-ENCH-01, R-MAGIC-ENCH-03 (module docstring): 14/29 and 15/29, by the default
+    number of battles."""
     rs, st = setup(["DRUID"], ["ORCI"])
     setup_now = battle_now(st, rs, "x")
     assert needs_fighting(setup_now.fighters)
-    o = battle_odds(st, rs, "x")
+    o = fought_odds(st, rs, "x", "DAW")
     assert o.method == "monte_carlo" and o.fought == ("enchanter",) and o.runs == 1_000
     _within(o.attacker_wins, 14 / 29, 1_000)
     _within(o.defender_holds, 15 / 29, 1_000)

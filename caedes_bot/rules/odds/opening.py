@@ -11,9 +11,10 @@ larger battles, is what ``/odds`` gives.
 from __future__ import annotations
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.odds import Method, odds_for
+from caedes_bot.rules.odds.methods import odds_for
 from caedes_bot.rules.odds.model import BattleModel
 from caedes_bot.rules.odds.planned import battle_now
+from caedes_bot.rules.odds.summary import Method
 from caedes_bot.rules.state import Battle, GameState
 
 #: Largest state space worked out exactly for a battle message.
