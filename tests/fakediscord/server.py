@@ -73,6 +73,12 @@ CB_AUTOCOMPLETE = 8
 CB_MODAL = 9
 
 
+
+# How long a test waits for the bot by default. Only a failing test ever waits this long; it is
+# generous so that a suite run on a loaded machine (several suites sharing two cores) does not
+# fail on a wait that a quiet machine passes in milliseconds.
+WAIT_SECONDS = 30.0
+
 class BotDied(AssertionError):
     """A task the fake was told to watch (the bot's gateway task) ended while a test waited."""
 
@@ -590,7 +596,7 @@ class FakeDiscord:
             raise AssertionError("no bot is connected to the fake gateway")
         return self.sessions[-1]
 
-    async def wait_connected(self, *, timeout: float = 10.0) -> None:
+    async def wait_connected(self, *, timeout: float = WAIT_SECONDS) -> None:
         await self.signal.wait_until(
             lambda: self.sessions, timeout=timeout, what="a gateway session"
         )
@@ -1235,7 +1241,7 @@ class FakeDiscord:
         *,
         channel: JSON | int | None = None,
         wait: bool = True,
-        timeout: float = 10.0,
+        timeout: float = WAIT_SECONDS,
         **options: Any,
     ) -> InteractionRecord:
         """Use ``/command`` (``"campaign new"``) as ``user`` in ``channel`` (default #general).
@@ -1260,7 +1266,7 @@ class FakeDiscord:
         current: str = "",
         *,
         channel: JSON | int | None = None,
-        timeout: float = 10.0,
+        timeout: float = WAIT_SECONDS,
         **options: Any,
     ) -> list[JSON]:
         """Type ``current`` into option ``focused`` of ``/command``; returns the choices offered."""
@@ -1315,7 +1321,7 @@ class FakeDiscord:
         custom_id: str,
         *,
         wait: bool = True,
-        timeout: float = 10.0,
+        timeout: float = WAIT_SECONDS,
     ) -> InteractionRecord:
         """Press the button ``custom_id`` on ``message`` as ``user``."""
         component = self._component(message, custom_id)
@@ -1333,7 +1339,7 @@ class FakeDiscord:
         values: Sequence[str],
         *,
         wait: bool = True,
-        timeout: float = 10.0,
+        timeout: float = WAIT_SECONDS,
     ) -> InteractionRecord:
         """Choose ``values`` in the string select ``custom_id`` on ``message`` as ``user``."""
         component = self._component(message, custom_id)
@@ -1358,7 +1364,7 @@ class FakeDiscord:
     # --- waiting and reading ---------------------------------------------------------------
 
     async def answered(
-        self, record: InteractionRecord, *, timeout: float = 10.0
+        self, record: InteractionRecord, *, timeout: float = WAIT_SECONDS
     ) -> InteractionRecord:
         """Wait until the bot has shown its answer to ``record``."""
         await self.signal.wait_until(
@@ -1367,7 +1373,7 @@ class FakeDiscord:
         return record
 
     async def wait_for(
-        self, predicate: Callable[[], Any], *, timeout: float = 10.0, what: str = "a condition"
+        self, predicate: Callable[[], Any], *, timeout: float = WAIT_SECONDS, what: str = "a condition"
     ) -> Any:
         """Wait until ``predicate()`` is truthy (re-checked on every change); returns its value."""
         return await self.signal.wait_until(predicate, timeout=timeout, what=what)
