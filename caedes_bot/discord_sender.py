@@ -11,8 +11,8 @@ at least once, so every row is safe to repeat:
   the message it already made, but only for a few minutes; so a post the dispatcher hands over
   with ``look_first`` (it may have been posted before) is first looked for among the bot's
   own newer messages in the channel, and the copy's id returned if it is there;
-* adding or removing a thread member, or granting or revoking channel access, twice changes
-  nothing.
+* adding or removing a thread member, granting or revoking channel access, or locking or
+  unlocking a thread, twice changes nothing.
 
 Threads that Discord archived (it does so after a week without activity, or sooner on a busy
 server) refuse message edits and member changes with 400, code 50083. The bot holds Manage
@@ -300,6 +300,7 @@ class DiscordSender:
             OutboxKind.REMOVE_THREAD_MEMBER: self._remove_thread_member,
             OutboxKind.GRANT_CHANNEL_ACCESS: self._grant_channel_access,
             OutboxKind.REVOKE_CHANNEL_ACCESS: self._revoke_channel_access,
+            OutboxKind.LOCK_THREAD: self._lock_thread,
         }
         handler = handlers.get(row.kind)
         if handler is None:
@@ -574,6 +575,22 @@ class DiscordSender:
         with contextlib.suppress(discord.NotFound):  # not a member (any more): nothing to do
             await self._unarchiving(thread.id, lambda: thread.remove_user(user))
         return DeliveryResult(thread.id)
+
+    async def _lock_thread(self, row: OutboxRow) -> DeliveryResult:
+        """Lock a thread (``locked: true``; if Discord archived it, it is unarchived first and
+        stays locked) or unlock it (``locked: false`` with ``archived: false``), R-PBP-NEG-03.
+        Locking or unlocking twice changes nothing."""
+        await self._guild(row)
+        thread_id = self._channel_id(row)
+        http = self.client.http
+        reason = f"Caedes campaign {row.campaign_id}: borders judged again"
+        if row.payload.get("locked"):
+            await self._unarchiving(
+                thread_id, lambda: http.edit_channel(thread_id, locked=True, reason=reason)
+            )
+        else:
+            await http.edit_channel(thread_id, locked=False, archived=False, reason=reason)
+        return DeliveryResult(thread_id)
 
     async def _grant_channel_access(self, row: OutboxRow) -> DeliveryResult:
         guild = await self._guild(row)

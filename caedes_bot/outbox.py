@@ -109,6 +109,7 @@ _NEEDS_CHANNEL: frozenset[OutboxKind] = frozenset(
         OutboxKind.REMOVE_THREAD_MEMBER,
         OutboxKind.GRANT_CHANNEL_ACCESS,
         OutboxKind.REVOKE_CHANNEL_ACCESS,
+        OutboxKind.LOCK_THREAD,
     }
 )
 

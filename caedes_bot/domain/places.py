@@ -13,8 +13,9 @@ key                       place                                           kind
                           ``#table-talk``, ``#umpire``)
 ``orders:DAW``            the private orders thread of one faction        ``ORDERS``
                           (R-PBP-NEG-06)
-``talks:DAW+ORC``         the negotiation thread of two factions          ``TALKS``
-                          (R-PBP-NEG-01), the two in turn order
+``talks:DAW+ORC``         the negotiation thread of two factions, or of   ``TALKS``
+                          a group (``talks:DAW+ORC+ACH``, R-PBP-NEG-01),
+                          in turn order
 ========================  ==============================================  =================
 
 :class:`ChannelKey` is a ``str`` (so it is stored, compared and sent as JSON unchanged) that
@@ -77,7 +78,7 @@ class ChannelKey(str):
             ok = _faction_ok(rest)
         elif head == "talks":
             parts = rest.split("+")
-            ok = len(parts) == 2 and all(_faction_ok(p) for p in parts) and parts[0] != parts[1]
+            ok = len(parts) >= 2 and all(_faction_ok(p) for p in parts) and len(set(parts)) == len(parts)
         else:
             ok = False
         if not ok:
@@ -90,10 +91,11 @@ class ChannelKey(str):
         return cls(f"orders:{faction}")
 
     @classmethod
-    def talks(cls, first: str, second: str) -> ChannelKey:
-        """The negotiation thread of two factions (R-PBP-NEG-01), in the order given (the
-        caller gives turn order, so both sides name the same thread): ``"talks:DAW+ORC"``."""
-        return cls(f"talks:{first}+{second}")
+    def talks(cls, first: str, second: str, *more: str) -> ChannelKey:
+        """The negotiation thread of two factions, or of a group (R-PBP-NEG-01), in the order
+        given (the caller gives turn order, so every member names the same thread):
+        ``"talks:DAW+ORC"``, ``"talks:DAW+ORC+ACH"``."""
+        return cls("talks:" + "+".join((first, second, *more)))
 
     @property
     def kind(self) -> PlaceKind:

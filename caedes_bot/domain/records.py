@@ -56,6 +56,9 @@ class OutboxKind(enum.StrEnum):
     REMOVE_THREAD_MEMBER = "remove_thread_member"
     GRANT_CHANNEL_ACCESS = "grant_channel_access"
     REVOKE_CHANNEL_ACCESS = "revoke_channel_access"
+    LOCK_THREAD = "lock_thread"
+    """Lock (``payload["locked"]`` true) or unlock a thread: PATCH the channel's ``locked``;
+    unlocking also unarchives it (R-PBP-NEG-03)."""
 
 
 #: Kinds that create a channel, category or thread and store its Discord id in ``channels``.
@@ -112,12 +115,15 @@ class CampaignView:
     deadlines (key -> when it falls due: ``turn:<round>:<faction>``, ``decision:<id>``), those
     made by the order being announced included. When the order ends a turn, ``turn_events``
     holds the events of that turn stored by earlier orders (from its ``TurnBegan`` on), so the
-    turn summary can speak of the whole turn (R-GEN-07)."""
+    turn summary can speak of the whole turn (R-GEN-07). When the order judged neighbourhood
+    again, ``threads`` holds the keys of the campaign's places (its negotiation threads among
+    them), so their locks can follow the judgement (R-PBP-NEG-03)."""
 
     info: CampaignInfo
     players: Mapping[str, int]
     deadlines: Mapping[str, datetime] = field(default_factory=dict)
     turn_events: Sequence[Event] = ()
+    threads: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

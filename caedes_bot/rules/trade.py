@@ -3,7 +3,8 @@
 The flow:
 
 1. In step 1 the active faction proposes: :class:`ProposeTrade` names a counterparty (any other
-   faction in play; with the option ``trade_requires_neighbour`` only a neighbour, R-PBP-NEG-02)
+   faction in play; with the option ``trade_requires_neighbour`` only a neighbour as last
+   judged, R-PBP-NEG-02, R-PBP-NEG-03)
    and what goes each way, RP and commodities only (R-TRADE-04). A one-way gift is allowed;
    an offer that moves nothing is refused. The proposer must hold what it offers when it
    proposes. The counterparty's holdings are secret (R-GEN-07) and are checked only on
@@ -44,7 +45,7 @@ from dataclasses import dataclass, field
 from caedes_bot.gamedata.model import Commodity, Ruleset
 from caedes_bot.gamedata.names import find, fold
 from caedes_bot.rules.dice import Dice
-from caedes_bot.rules.diplomacy import neighbours
+from caedes_bot.rules.diplomacy import judged_neighbours
 from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
@@ -294,13 +295,13 @@ def handle_propose(state: GameState, order: Order, ruleset: Ruleset, dice: Dice)
             rule="R-TRADE-01",
             allowed="trade with " + _list(_partners(state, order.faction)),
         )
-    if state.options.trade_requires_neighbour and not neighbours(
+    if state.options.trade_requires_neighbour and not judged_neighbours(
         state, ruleset, order.faction, counterparty
     ):
         near = [
             f
             for f in _partners(state, order.faction)
-            if neighbours(state, ruleset, order.faction, f)
+            if judged_neighbours(state, ruleset, order.faction, f)
         ]
         raise RuleViolation(
             f"{counterparty} is not a neighbour of {order.faction}, and this campaign allows "

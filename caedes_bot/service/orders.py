@@ -216,7 +216,11 @@ class Orders(ServiceCore):
         if any(isinstance(e, TurnEnded) for e in events):
             stored = await self.db.read(lambda conn: repo.events_of_current_turn(conn, info.id))
             earlier = tuple(load_event(s.payload) for s in stored)
-        view = CampaignView(cached.info, dict(cached.players), dict(due), earlier)
+        threads: frozenset[str] = frozenset()
+        if new_state.neighbour_view != cached.state.neighbour_view:  # locks follow, R-PBP-NEG-03
+            keys = await self.db.read(lambda conn: repo.channels_of(conn, info.id))
+            threads = frozenset(keys)
+        view = CampaignView(cached.info, dict(cached.players), dict(due), earlier, threads)
         messages = self.announcer.announce(
             view, events, new_state, self.ruleset, before=cached.state
         )

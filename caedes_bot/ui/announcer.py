@@ -29,6 +29,9 @@ Where things go (ux.md "Channels of a campaign"):
 * after each turn, the map picture in ``#announcements`` (``dedupe_key`` ``map:<round>:<faction>``):
   the row carries the scene to draw (:mod:`caedes_bot.ui.mapscene`), and the sender draws the
   PNG off the event loop and uploads it with the post (issue 17);
+* when borders are judged again, negotiation threads whose factions stopped (or started again)
+  being neighbours are locked (or opened again) with a notice (:mod:`caedes_bot.ui.talks`,
+  R-PBP-NEG-03);
 * a decision owed by a faction that is not playing (casualties, R-PBP-DEAD-01) is a short post
   in its orders thread that pings its player. Pings go only to who owes something (ux.md
   "Pings"): the faction's player, or the umpire for a faction nobody holds.
@@ -78,6 +81,7 @@ from caedes_bot.ui.embeds import (
 )
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption
+from caedes_bot.ui.talks import thread_locks
 from caedes_bot.ui.text import split_message
 
 #: Events of a summons (R-MAGIC-SUMM-01) that belong to a battle and change its message: the
@@ -258,6 +262,7 @@ class RichAnnouncer:
         if public:
             out += _posts(ChannelKey.ANNOUNCEMENTS, public)
         out += _turn_maps(events, state, ruleset)
+        out += thread_locks(campaign, events, state, ruleset, before)
         out += self._battles(campaign, events, state, ruleset, before, redrawn)
         for faction, lines in private.items():
             out += _posts(ChannelKey.orders(faction), lines)

@@ -194,6 +194,9 @@ def describe_problem(problem: DeliveryProblem) -> str:
         OutboxKind.REMOVE_THREAD_MEMBER: f"remove {user} from {place}",
         OutboxKind.GRANT_CHANNEL_ACCESS: f"open {place} to {user}",
         OutboxKind.REVOKE_CHANNEL_ACCESS: f"close {place} to {user}",
+        OutboxKind.LOCK_THREAD: (
+            f"lock {place}" if payload.get("locked") else f"open {place} again"
+        ),
     }.get(problem.kind, f"deliver to {place}")
     error = " ".join(problem.error.split())
     return f"Could not {what}: {error[:300]}"

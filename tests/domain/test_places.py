@@ -17,6 +17,9 @@ PACKAGE = Path(__file__).resolve().parents[2] / "caedes_bot"
 def test_keys_are_built_by_their_constructors() -> None:
     assert ChannelKey.orders("DAW") == "orders:DAW"
     assert ChannelKey.talks("DAW", "ORC") == "talks:DAW+ORC"
+    # R-PBP-NEG-01: a group of mutual neighbours has one thread
+    assert ChannelKey.talks("DAW", "ORC", "ACH") == "talks:DAW+ORC+ACH"
+    assert ChannelKey.talks("DAW", "ORC", "ACH").factions == ("DAW", "ORC", "ACH")
     assert ChannelKey.CATEGORY == "category"
     assert [ChannelKey.ANNOUNCEMENTS, ChannelKey.BATTLES, ChannelKey.TABLE_TALK] == [
         "announcements",
@@ -45,7 +48,7 @@ def test_stored_text_is_read_back(
 
 
 @pytest.mark.parametrize(
-    "text", ["", "general", "orders:", "orders:DA W", "talks:DAW", "talks:DAW+DAW", "thread:DAW"]
+    "text", ["", "general", "orders:", "orders:DA W", "talks:DAW", "talks:DAW+DAW", "talks:DAW+ORC+DAW", "thread:DAW"]
 )
 def test_text_of_no_known_shape_is_refused(text: str) -> None:
     with pytest.raises(ValueError, match="not the key"):

@@ -67,6 +67,31 @@ def test_a_post_unarchives_a_thread_unless_it_is_locked(world: World) -> None:
     assert t["thread_metadata"]["locked"] is True
 
 
+def test_in_a_locked_thread_only_members_with_manage_threads_post_or_unarchive(
+    world: World,
+) -> None:
+    """A locked thread is read-only to its members: a player's post is refused (403, 50013)
+    and so is the player's PATCH to unarchive or unlock it; the bot (Manage Threads) still
+    posts; ``locked: false`` opens it to the player again
+    (https://discord.com/developers/docs/resources/channel#thread-metadata-object)."""
+    t = thread(world)
+    tid = int(t["id"])
+    player = world.add_member("player")
+    world.add_thread_member(world.bot.id, tid, player.id)
+    world.post_message(player.id, tid, {"content": "hello"})
+    world.modify_channel(world.bot.id, tid, {"locked": True})
+    assert world.is_locked(tid) and not world.can_send(player.id, tid)
+    assert world.can_see(player.id, tid)  # read-only, not hidden
+    assert refusal(world.post_message, player.id, tid, {"content": "no"}) == (403, 50013)
+    assert refusal(world.modify_channel, player.id, tid, {"locked": False}) == (403, 50013)
+    world.post_message(world.bot.id, tid, {"content": "a notice"})
+    world.set_archived(tid, archived=True)
+    assert refusal(world.modify_channel, player.id, tid, {"archived": False}) == (403, 50013)
+    world.modify_channel(world.bot.id, tid, {"locked": False, "archived": False})
+    assert not world.is_locked(tid) and not t["thread_metadata"]["archived"]
+    world.post_message(player.id, tid, {"content": "back"})
+
+
 def test_threads_archive_after_their_idle_time_on_the_fake_clock(world: World) -> None:
     t = thread(world)
     tid = int(t["id"])

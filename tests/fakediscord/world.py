@@ -11,7 +11,9 @@ The world checks what Discord checks and tells the test what happened:
 * ``nonce`` + ``enforce_nonce`` on a new message returns the message already made with that nonce;
 * threads archive after their idle time on the fake's clock (:meth:`World.advance`) or when a
   test says (:meth:`World.set_archived`); an archived thread refuses message edits and member
-  changes (400, code 50083), and a post unarchives it unless it is locked;
+  changes (400, code 50083), and a post unarchives it unless it is locked; in a locked thread
+  only members with Manage Threads may post, and only they may unarchive or unlock it (a
+  PATCH of ``archived: false`` leaves it locked);
 * a server holds at most 500 channels (30013), a category 50 (a form error on ``parent_id``)
   and the server 1,000 active threads (160006); tests may lower the caps
   (:attr:`World.max_active_threads` ...).
@@ -501,9 +503,21 @@ class World:
         return self.can(user_id, channel_id, "view_channel")
 
     def can_send(self, user_id: int, channel_id: int) -> bool:
+        """Whether a member may post in a channel or thread. In a locked thread only members
+        with Manage Threads may (https://discord.com/developers/docs/resources/channel#thread-metadata-object:
+        a locked thread is for moderators; only they unarchive it)."""
         channel = self.channel(channel_id)
         need = "send_messages_in_threads" if channel["type"] in THREAD_TYPES else "send_messages"
-        return self.can_see(user_id, channel_id) and self.can(user_id, channel_id, need)
+        if not (self.can_see(user_id, channel_id) and self.can(user_id, channel_id, need)):
+            return False
+        if self.is_locked(channel_id):
+            return self.can(user_id, channel_id, "manage_threads")
+        return True
+
+    def is_locked(self, channel_id: int) -> bool:
+        """Whether ``channel_id`` is a locked thread."""
+        channel = self.channel(channel_id)
+        return channel["type"] in THREAD_TYPES and bool(channel["thread_metadata"]["locked"])
 
     def _require(self, user_id: int, channel_id: int | None, *perms: str) -> None:
         value = (

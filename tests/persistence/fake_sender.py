@@ -23,6 +23,8 @@ class FakeDiscord:
     message_ids: dict[int, str] = field(default_factory=dict)
     nonces: dict[str, int] = field(default_factory=dict)
     members: dict[int, set[int]] = field(default_factory=dict)
+    #: thread id -> whether it is locked (R-PBP-NEG-03)
+    locked: dict[int, bool] = field(default_factory=dict)
     calls: list[int] = field(default_factory=list)
     #: row id -> errors to raise on its next attempts, in order
     failures: dict[int, list[Exception]] = field(default_factory=dict)
@@ -83,4 +85,7 @@ class FakeDiscord:
         if row.kind is OutboxKind.REMOVE_THREAD_MEMBER:
             self.members.setdefault(row.channel_id, set()).discard(int(row.payload["user_id"]))
             return DeliveryResult()
+        if row.kind is OutboxKind.LOCK_THREAD:
+            self.locked[row.channel_id] = bool(row.payload["locked"])
+            return DeliveryResult(row.channel_id)
         raise RetryableError(f"fake cannot do {row.kind}")

@@ -6,12 +6,14 @@ here is name matching and the lapse helper.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import Outcome, apply
-from caedes_bot.rules.errors import UnknownName, WrongStep
+from caedes_bot.rules.errors import RuleViolation, UnknownName, WrongStep
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.trade import (
@@ -109,3 +111,23 @@ def test_r_trade_02_answers_are_refused_after_step_1() -> None:
     st.step = Step.REDEEM
     with pytest.raises(WrongStep):
         _apply(st, AcceptTrade("ORC", tid), rs)
+
+
+def test_r_trade_01_r_pbp_neg_03_trade_between_neighbours_reads_the_judgement() -> None:
+    """R-TRADE-01 with ``trade_requires_neighbour`` true, R-PBP-NEG-03: neighbours are those
+    judged at the round's start, not the board of the moment. Judged: DAW (a) - ORC (b) only.
+    A DAW unit now stands in b, touching WEL's c, but WEL is no neighbour until the next
+    judgement; ORC stays one even if the board no longer shows it."""
+    rs = _rs()
+    st = _state(rs)
+    st.options = replace(st.options, trade_requires_neighbour=True)
+    st.neighbour_view = [("DAW", "ORC")]
+    st.neighbour_judged = 1
+    st.units["1"].location = "b"  # DAW's infantry now in b, next to WEL's c
+    with pytest.raises(RuleViolation, match="not a neighbour") as refused:
+        _apply(st, ProposeTrade("DAW", "WEL", give_rp=1), rs)
+    assert "ORC" in (refused.value.allowed or "")
+    st.owners = {"b": "ORC", "c": "WEL"}  # DAW's a lost: the judgement still stands
+    _proposed(st, rs, ProposeTrade("DAW", "ORC", give_rp=1))
+    st.neighbour_view = [("DAW", "ORC"), ("DAW", "WEL"), ("ORC", "WEL")]  # judged again
+    _proposed(st, rs, ProposeTrade("DAW", "WEL", give_rp=1))
