@@ -78,7 +78,11 @@ class ChannelKey(str):
             ok = _faction_ok(rest)
         elif head == "talks":
             parts = rest.split("+")
-            ok = len(parts) >= 2 and all(_faction_ok(p) for p in parts) and len(set(parts)) == len(parts)
+            ok = (
+                len(parts) >= 2
+                and all(_faction_ok(p) for p in parts)
+                and len(set(parts)) == len(parts)
+            )
         else:
             ok = False
         if not ok:

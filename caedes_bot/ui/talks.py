@@ -35,9 +35,7 @@ def thread_open(state: GameState, ruleset: Ruleset, factions: Sequence[str]) -> 
 
 def _apart(state: GameState, ruleset: Ruleset, factions: Sequence[str]) -> list[tuple[str, str]]:
     return [
-        (a, b)
-        for a, b in combinations(factions, 2)
-        if not judged_neighbours(state, ruleset, a, b)
+        (a, b) for a, b in combinations(factions, 2) if not judged_neighbours(state, ruleset, a, b)
     ]
 
 

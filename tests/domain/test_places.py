@@ -48,7 +48,17 @@ def test_stored_text_is_read_back(
 
 
 @pytest.mark.parametrize(
-    "text", ["", "general", "orders:", "orders:DA W", "talks:DAW", "talks:DAW+DAW", "talks:DAW+ORC+DAW", "thread:DAW"]
+    "text",
+    [
+        "",
+        "general",
+        "orders:",
+        "orders:DA W",
+        "talks:DAW",
+        "talks:DAW+DAW",
+        "talks:DAW+ORC+DAW",
+        "thread:DAW",
+    ],
 )
 def test_text_of_no_known_shape_is_refused(text: str) -> None:
     with pytest.raises(ValueError, match="not the key"):

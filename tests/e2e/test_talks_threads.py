@@ -121,4 +121,3 @@ async def test_a_thread_goes_read_only_when_borders_move_and_opens_again(
     fake.world.post_message(bob.id, tid, {"content": "Welcome back, neighbour."})
     state = await _caedes(runner).service.get_state(1)
     assert state.round == 2 and state.neighbour_view == [("DAW", "ORC")]
-

@@ -54,7 +54,7 @@ def test_r_pbp_neg_03_neighbours_again_reopen_the_thread() -> None:
     """R-PBP-NEG-03: apart before, neighbours now: unlock first (it also unarchives), then the
     notice, which the members can now answer."""
     rows = _rows(_judged([]), _judged([("DAW", "ORC")]), {PAIR})
-    assert [(kind, value) for _, kind, value in rows][0] == ("lock_thread", False)
+    assert rows[0][1:] == ("lock_thread", False)
     assert rows[1][1] == "post" and "open again" in str(rows[1][2])
 
 
