@@ -5,7 +5,7 @@ The scenario is made here from the shipped default one ("borders"): the Dawnians
 in turn order) hold Harrowgate with one infantry; the Orcs (bob) hold Melvek Tor with one
 trooper and the empty Wolfsgate, which borders Harrowgate (Melvek Tor does not). So the two are
 neighbours only through Wolfsgate. The campaign judges neighbours at every turn's start
-(``neighbour_recompute = "turn"``). The umpire moves the border with ``/umpire owner``.
+(``neighbour_recompute = "turn"``). The umpire moves the border with ``/umpire set owner``.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ async def test_a_thread_goes_read_only_when_borders_move_and_opens_again(
     )
     fake.world.post_message(bob.id, tid, {"content": "Shall we talk of Wolfsgate?"})
 
-    given = await fake.slash(umpire, "umpire owner", province="Wolfsgate", channel=talk)
+    given = await fake.slash(umpire, "umpire set owner", province="Wolfsgate", channel=talk)
     assert "Done" in given.text, given.text
     assert not _locked(thread)  # judged only at the next turn's start
     await _pass_turn(fake, table, runner, "DAW")
@@ -110,7 +110,7 @@ async def test_a_thread_goes_read_only_when_borders_move_and_opens_again(
     assert _locked(thread)
 
     back = await fake.slash(
-        umpire, "umpire owner", province="Wolfsgate", faction="ORC", channel=talk
+        umpire, "umpire set owner", province="Wolfsgate", faction="ORC", channel=talk
     )
     assert "Done" in back.text, back.text
     await _pass_turn(fake, table, runner, "ORC")
