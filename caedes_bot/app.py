@@ -61,6 +61,7 @@ EXTENSIONS: tuple[str, ...] = (
     "caedes_bot.cogs.negotiation",
     "caedes_bot.cogs.trade",
     "caedes_bot.cogs.pacts",
+    "caedes_bot.cogs.ending",
     "caedes_bot.cogs.redeem",
     "caedes_bot.cogs.maps",
 )

@@ -105,6 +105,7 @@ async def test_every_button_and_select_kind_is_handled_by_one_cog() -> None:
             "db",
             "dec",
             "dm",
+            "endvote",
             "move",
             "mp",
             "mu",

@@ -6,6 +6,9 @@
 * ``/umpire set rp``, ``/umpire set commodity``, ``/umpire set owner`` override a faction's
   RP, a stock or a province's owner (:mod:`caedes_bot.rules.umpire`); each is announced (the
   figures only to the faction concerned, R-GEN-07).
+* ``/umpire end`` proposes to end the campaign now naming the winners (R-VIC-04): the players
+  still in the game vote (:mod:`caedes_bot.cogs.ending`), unless ``early_end_needs_vote`` is
+  false.
 * ``/umpire pause`` and ``/umpire resume`` (the campaign's umpire only, R-PBP-UMP-05) stop
   and restart the campaign's clock: no orders, deadlines or reminders while paused, and each
   deadline gets back the time it had left (:mod:`caedes_bot.service.pausing`).
@@ -64,6 +67,7 @@ from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
+from caedes_bot.rules.victory import EndEarly
 from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
@@ -377,6 +381,23 @@ class UmpireCog(PlayCog):
         return await choices_for(
             interaction, lambda t: province_choices(t.state, t.ruleset, None, current)
         )
+
+    @umpire.command(
+        name="end", description="Propose to end the campaign now, naming the winner (a vote)"
+    )
+    @app_commands.describe(winners="The winning factions, separated by commas")
+    async def end(self, interaction: discord.Interaction, winners: str) -> None:
+        """R-VIC-04: put to the players' vote, or at once when ``early_end_needs_vote`` is
+        false (or no faction has a player)."""
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        state = await self.bot.service.get_state(context.campaign.id)
+        names = [p.strip() for p in winners.replace(";", ",").split(",") if p.strip()]
+        codes = tuple(
+            dict.fromkeys(
+                resolve_faction(self.bot.ruleset, n, state.in_play, rule="R-VIC-04") for n in names
+            )
+        )
+        await self._override(interaction, EndEarly("UMPIRE", codes))
 
     @umpire.command(
         name="pause", description="Pause the campaign: no orders, deadlines or reminders"

@@ -31,9 +31,7 @@ __all__ = [
 ]
 
 #: The options whose rule is not built yet, each with the ID of that rule.
-UNBUILT_OPTIONS: Mapping[str, str] = {
-    "early_end_needs_vote": "R-VIC-04",
-}
+UNBUILT_OPTIONS: Mapping[str, str] = {}
 
 
 class OptionNotBuilt(ValueError):

@@ -872,6 +872,19 @@ class PactProposal:
     agreed: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class EarlyEndVote:
+    """The umpire's open proposal to end the campaign early, put to the players' vote
+    (R-VIC-04; rules in :mod:`caedes_bot.rules.early_end`): ``proposal`` its number,
+    ``winners`` the factions it names, ``accepts`` and ``refusals`` the player keys that
+    answered so far."""
+
+    proposal: int
+    winners: tuple[str, ...]
+    accepts: tuple[str, ...] = ()
+    refusals: tuple[str, ...] = ()
+
+
 @dataclass
 class GameState:
     """The whole changing state of one campaign.
@@ -920,6 +933,8 @@ class GameState:
             0 for never (the live board is read then).
         players: faction -> the player key of whoever controls it (R-VIC-01, R-SETUP-02); a
             faction absent is umpire-run and counts as a player of its own.
+        early_end: the umpire's early end waiting for the players' vote, or ``None``
+            (R-VIC-04).
     """
 
     scenario: str
@@ -954,6 +969,7 @@ class GameState:
     neighbour_view: list[tuple[str, str]] = field(default_factory=list)
     neighbour_judged: int = 0
     players: dict[str, str] = field(default_factory=dict)
+    early_end: EarlyEndVote | None = None
 
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.

@@ -92,8 +92,9 @@ class SetPlayers(Order):
 
 @dataclass(frozen=True, slots=True)
 class EndEarly(Order):
-    """The umpire ends the campaign now, naming the winning ``winners`` factions (R-VIC-04;
-    the service has counted the players' vote when ``early_end_needs_vote``)."""
+    """The umpire ends the campaign early, naming the winning ``winners`` factions (R-VIC-04):
+    at once, or after the players' vote with the option ``early_end_needs_vote``
+    (:mod:`caedes_bot.rules.early_end` applies it)."""
 
     label = "Ending the campaign early"
 
@@ -116,8 +117,8 @@ def factions_of_player(state: GameState, player: str) -> tuple[str, ...]:
 
 
 def players_in_game(state: GameState) -> list[str]:
-    """Every player with a faction not eliminated, in the turn order of their first faction
-    (R-VIC-04: the players whose vote counts)."""
+    """Every player with a faction not eliminated, umpire-run factions each a player of its
+    own, in the turn order of their first faction (R-VIC-01)."""
     found: list[str] = []
     for f in state.in_play:
         if not state.factions[f].eliminated and player_of(state, f) not in found:
@@ -169,7 +170,7 @@ def check_military_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
     if len(players) != 1:
         return []
     (winner,) = players
-    return _finish(state, "military", factions_of_player(state, winner), (), players=(winner,))
+    return finish(state, "military", factions_of_player(state, winner), (), players=(winner,))
 
 
 def check_diplomatic_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
@@ -187,7 +188,7 @@ def check_diplomatic_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
             state.fealty.get(f) in mine and state.factions[state.fealty[f]].hero_alive
             for f in others
         ):
-            return _finish(
+            return finish(
                 state, "diplomatic", factions_of_player(state, player), (), players=(player,)
             )
     return []
@@ -267,7 +268,7 @@ def end_campaign(state: GameState, ruleset: Ruleset, *, reason: str) -> list[Eve
         ]
         players = tuple(s.player for s in top)
         winners = tuple(f for s in top for f in s.factions)
-    return _finish(state, reason, winners, tuple(ranked), tuple(by_player), players)
+    return finish(state, reason, winners, tuple(ranked), tuple(by_player), players)
 
 
 def handle_set_players(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Handled:
@@ -284,26 +285,7 @@ def handle_set_players(state: GameState, order: Order, ruleset: Ruleset, dice: D
     return []
 
 
-def handle_end_early(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Handled:
-    """End the campaign now with ``winners`` (R-VIC-04). Mutates ``state``.
-
-    Raises:
-        RuleViolation: no winner named, or one not a live faction in play.
-    """
-    assert isinstance(order, EndEarly)
-    live = [f for f in state.in_play if not state.factions[f].eliminated]
-    if not order.winners or any(w not in live for w in order.winners):
-        raise RuleViolation(
-            "An early end names the winning factions, each still in the game.",
-            rule="R-VIC-04",
-            allowed="one or more of " + ", ".join(live),
-        )
-    players = tuple(dict.fromkeys(player_of(state, w) for w in order.winners))
-    winners = tuple(f for f in live if f in order.winners)
-    return _finish(state, "early", winners, (), (), players)
-
-
-def _finish(
+def finish(
     state: GameState,
     reason: str,
     winners: tuple[str, ...],
@@ -311,17 +293,14 @@ def _finish(
     by_player: tuple[PlayerScore, ...] = (),
     players: tuple[str, ...] = (),
 ) -> list[Event]:
+    """Mark the campaign over with ``winners`` and return its :class:`CampaignEnded` (``reason``
+    as there). Mutates ``state``."""
     state.finished = True
     state.active = None
     state.winner = list(winners)
     return [CampaignEnded(state.round, reason, winners, ranked, by_player, players)]
 
 
-#: The umpire's orders about players and the end (R-SETUP-02, R-VIC-04).
-SPEC = StepSpec(
-    "victory",
-    accepts=(
-        Accepts(SetPlayers, handle_set_players, Giver.UMPIRE),
-        Accepts(EndEarly, handle_end_early, Giver.UMPIRE),
-    ),
-)
+#: The umpire's record of who plays what (R-SETUP-02); the early end is in
+#: :mod:`caedes_bot.rules.early_end`.
+SPEC = StepSpec("victory", accepts=(Accepts(SetPlayers, handle_set_players, Giver.UMPIRE),))

@@ -202,6 +202,9 @@ SHAPES: Mapping[str, Shape] = {
     "trade": Shape((Part.NUMBER,), {"accept": BUTTON, "decline": BUTTON}),
     # A pact proposal in a member's orders thread: pact.<proposal>.<faction> (R-ALLY-01).
     "pact": Shape((Part.NUMBER, Part.FACTION), {"accept": BUTTON, "refuse": BUTTON}),
+    # The vote on the umpire's early end in a player's orders thread: endvote.<proposal>.<faction>
+    # (R-VIC-04).
+    "endvote": Shape((Part.NUMBER, Part.FACTION), {"accept": BUTTON, "refuse": BUTTON}),
     # The private menus of the turn panel: buy.<faction>.<round> and so on.
     "buy": Shape(_TURN, {"kind": Action(Value.KIND)}),
     "move": Shape(_TURN, {"stack": Action(Value.STACK)}),

@@ -24,6 +24,7 @@ from caedes_bot.rules import (
     collect,
     dependants,
     diplomacy,
+    early_end,
     mercenary,
     movement,
     muster,
@@ -498,6 +499,36 @@ def _campaign_ended(event: victory.CampaignEnded, state: GameState, ruleset: Rul
     winners = ", ".join(faction_name(ruleset, w) for w in event.winners) or "nobody"
     reason = _END_REASONS.get(event.reason, event.reason.replace("_", " "))
     return f"**The campaign is over** ({reason}). Winner: {winners}."
+
+
+@_line(early_end.EarlyEndProposed)
+def _early_end_proposed(
+    event: early_end.EarlyEndProposed, state: GameState, ruleset: Ruleset
+) -> str:
+    winners = ", ".join(faction_name(ruleset, w) for w in event.winners)
+    again = " (this replaces the earlier proposal)" if event.replaced else ""
+    return (
+        f"**The umpire proposes to end the campaign now**, with {winners} the winner{again} "
+        f"(R-VIC-04). It ends when {event.needed} of the {len(event.voters)} players still in "
+        "the game accept: each has Accept and Refuse buttons in their orders thread."
+    )
+
+
+@_line(early_end.EarlyEndVoted)
+def _early_end_voted(event: early_end.EarlyEndVoted, state: GameState, ruleset: Ruleset) -> str:
+    answer = "accepts" if event.accepted else "refuses"
+    return (
+        f"The player of {faction_name(ruleset, event.faction)} {answer} the early end: "
+        f"{event.accepts} accept, {event.refusals} refuse, {event.needed} needed (R-VIC-04)."
+    )
+
+
+@_line(early_end.EarlyEndRefused)
+def _early_end_refused(event: early_end.EarlyEndRefused, state: GameState, ruleset: Ruleset) -> str:
+    return (
+        f"The early end is refused ({event.accepts} accept, {event.refusals} refuse): the "
+        "campaign goes on (R-VIC-04)."
+    )
 
 
 # --------------------------------------------------------------------------- pacts

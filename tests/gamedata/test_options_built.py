@@ -14,11 +14,16 @@ from pathlib import Path
 
 import pytest
 
+from caedes_bot.gamedata import options as options_module
 from caedes_bot.gamedata.loader import GameDataError, default_config_dir, load_ruleset
 from caedes_bot.gamedata.model import OPTION_CHOICES, Options
 from caedes_bot.gamedata.options import UNBUILT_OPTIONS, OptionNotBuilt, check_option_built
 
 PACKAGE = Path(__file__).resolve().parents[2] / "caedes_bot"
+
+#: Every option is built now; the refusal of an unbuilt one is tested with this stand-in
+#: (the last option built, R-VIC-04), listed as unbuilt only while such a test runs.
+STAND_IN = {"early_end_needs_vote": "R-VIC-04"}
 OPTION_NAMES = [f.name for f in dataclasses.fields(Options)]
 
 
@@ -78,8 +83,18 @@ def test_every_option_is_read_or_refused_r_setup_04() -> None:
     assert not stale, f"options read by the code but still refused as unbuilt: {stale}"
 
 
-@pytest.mark.parametrize("name", sorted(UNBUILT_OPTIONS))
-def test_unbuilt_option_keeps_its_default(name: str) -> None:
+@pytest.fixture
+def unbuilt(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The options refused as unbuilt: the real list, or the stand-in when it is empty."""
+    if UNBUILT_OPTIONS:
+        return dict(UNBUILT_OPTIONS)
+    monkeypatch.setattr(options_module, "UNBUILT_OPTIONS", STAND_IN)
+    return dict(STAND_IN)
+
+
+@pytest.mark.parametrize("name", sorted(UNBUILT_OPTIONS or STAND_IN))
+def test_unbuilt_option_keeps_its_default(name: str, unbuilt: dict[str, str]) -> None:
+    UNBUILT_OPTIONS = unbuilt
     default = getattr(Options(), name)
     check_option_built(name, default)  # the default is always accepted
     with pytest.raises(OptionNotBuilt) as info:
@@ -113,9 +128,10 @@ def _set_options(root: Path, relative: str, anchor: str, options: dict[str, obje
     path.write_text(text.replace(anchor, anchor + lines, 1), encoding="utf-8")
 
 
-def test_scenario_setting_unbuilt_options_is_refused(data: Path) -> None:
+def test_scenario_setting_unbuilt_options_is_refused(data: Path, unbuilt: dict[str, str]) -> None:
     """A scenario may not switch on a rule that is not built: every such option is named, with
     its rule, in one error."""
+    UNBUILT_OPTIONS = unbuilt
     wanted = {name: _other_value(name) for name in UNBUILT_OPTIONS}
     _set_options(data, "scenarios/default.toml", "[options]\n", wanted)
     with pytest.raises(GameDataError) as info:
@@ -137,7 +153,9 @@ def test_scenario_may_name_an_unbuilt_option_at_its_default(data: Path) -> None:
     assert load_ruleset(data).scenarios["default"].options.breath_mode == "under"
 
 
-def test_options_file_setting_an_unbuilt_option_is_refused(data: Path) -> None:
+def test_options_file_setting_an_unbuilt_option_is_refused(
+    data: Path, unbuilt: dict[str, str]
+) -> None:
     text = (data / "options.toml").read_text(encoding="utf-8")
     (data / "options.toml").write_text(
         text.replace("early_end_needs_vote = true", "early_end_needs_vote = false"),
