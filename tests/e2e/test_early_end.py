@@ -1,0 +1,106 @@
+"""End to end: the umpire's early end carried by the players' vote (R-VIC-04), and a finished
+campaign that stays readable, refuses orders and fires no deadline (R-PBP-UMP-05).
+
+Skirmish with three players: alice (Dawnians), bob (Orcs), carol (Acherousians). Three players
+in the game, so 2 accepts carry the early end.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from caedes_bot.app import CaedesBot
+from caedes_bot.scheduler import TickReport
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import JSON, QueuedDice, Table, control, staffed_campaign
+from tests.e2e.harness import BotRunner
+from tests.fakediscord import FakeDiscord, all_text, message_text
+
+
+class Clock:
+    """The scheduler's clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def _caedes(runner: BotRunner) -> CaedesBot:
+    assert isinstance(runner.bot, CaedesBot)
+    return runner.bot
+
+
+async def _vote_message(fake: FakeDiscord, table: Table, faction: str) -> JSON:
+    def found() -> JSON | None:
+        for m in fake.messages_in(table.thread(faction)):
+            if "proposes to end the campaign" in message_text(m) and m.get("components"):
+                return m
+        return None
+
+    message: JSON = await fake.wait_for(found, what=f"the vote in {faction}'s thread")
+    return message
+
+
+async def test_an_early_end_by_vote_and_a_finished_campaign(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-VIC-04: the umpire proposes the Orcs as winners; each player gets Accept and Refuse in
+    their orders thread. Alice refuses (0 of 2), the umpire may not vote for Bob, Bob and Carol
+    accept: the campaign is over, announced, and the buttons are gone. Then the finished
+    campaign: /status still answers, /done is refused with a clear answer, no deadline is open
+    and the scheduler, two days on, posts nothing."""
+    clock = Clock()
+    runner = await make_bot(
+        service_options={"dice_factory": QueuedDice().factory()},
+        scheduler_options={"clock": clock},
+    )
+    alice, bob, carol, umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    talk = table.found["table-talk"]
+    service = _caedes(runner).service
+
+    proposed = await fake.slash(umpire, "umpire end", winners="Orcs", channel=talk)
+    assert "proposes to end the campaign" in proposed.text, proposed.text
+    assert "2 of the 3 players" in proposed.text, proposed.text
+    await fake.wait_for(
+        lambda: "proposes to end the campaign" in all_text(fake.messages_in(table.announcements)),
+        what="the proposal announced",
+    )
+    daw = await _vote_message(fake, table, "DAW")
+    assert f"<@{alice.id}>" in message_text(daw)
+    orc = await _vote_message(fake, table, "ORC")
+    ach = await _vote_message(fake, table, "ACH")
+
+    no = await fake.click(alice, daw, control(daw, "refuse"))
+    assert "You refuse the early end" in no.text and "0 accept, 1 refuse" in no.text, no.text
+    not_yours = await fake.click(umpire, orc, control(orc, "accept"))
+    assert not_yours.ephemeral and "Only the player of" in not_yours.text, not_yours.text
+    yes = await fake.click(bob, orc, control(orc, "accept"))
+    assert "1 accept, 1 refuse, 2 needed" in yes.text, yes.text
+    assert not (await service.get_state(1)).finished
+    last = await fake.click(carol, ach, control(ach, "accept"))
+    assert "The campaign is over" in last.text, last.text
+    state = await service.get_state(1)
+    assert state.finished and state.winner == ["ORC"]
+    await fake.wait_for(
+        lambda: (
+            "**The campaign is over** (ended early by the umpire, R-VIC-04). Winner: 👹 Orcs"
+            in all_text(fake.messages_in(table.announcements))
+        ),
+        what="the end announced",
+    )
+    await fake.wait_for(
+        lambda: all(not fake.world.message(int(m["id"]))["components"] for m in (daw, orc, ach)),
+        what="the vote's buttons gone",
+    )
+
+    # a finished campaign stays readable, takes no orders and fires no deadline
+    status = await fake.slash(bob, "status", channel=table.thread("ORC"))
+    assert status.ephemeral and "Orcs" in status.text, status.text
+    done = await fake.slash(alice, "done", channel=table.thread("DAW"))
+    assert done.ephemeral and "is over; no orders are taken" in done.text, done.text
+    assert await service.deadlines(1) == []
+    clock.now += timedelta(days=2)  # long after the turn deadline the campaign had
+    assert await _caedes(runner).scheduler.tick() == TickReport()
