@@ -1,10 +1,15 @@
-"""``/negotiate``: a private thread with a neighbouring faction (R-PBP-NEG-01, R-PBP-NEG-02).
+"""``/negotiate``: a private thread with a neighbouring faction, or with a group of mutual
+neighbours (R-PBP-NEG-01, R-PBP-NEG-02, R-PBP-NEG-03).
 
-The thread holds both factions' players and the umpire (a faction nobody holds is the
-umpire's). There is one thread per pair: asking again reuses it (and adds anyone missing).
-Factions that are not neighbours are refused, with the factions that are: the rules judge
-(:func:`caedes_bot.rules.diplomacy.why_no_talks`, R-PBP-NEG-02) and
-:func:`caedes_bot.ui.reasons.no_talks` words it.
+The thread holds the factions' players and the umpire (a faction nobody holds is the
+umpire's). There is one thread per pair or group: asking again reuses it (and adds anyone
+missing). Neighbours are those judged at the last recompute (R-PBP-NEG-03). Factions that are
+not neighbours are refused, with the factions that are: the rules judge
+(:func:`caedes_bot.rules.diplomacy.why_no_talks`, R-PBP-NEG-02, and
+:func:`~caedes_bot.rules.diplomacy.why_no_group_talks` for a group, which needs the option
+``multiparty_threads``, R-PBP-NEG-01) and :mod:`caedes_bot.ui.reasons` words it. A thread
+whose factions are judged apart later is locked until they neighbour again
+(:mod:`caedes_bot.ui.talks`).
 """
 
 from __future__ import annotations
@@ -28,41 +33,72 @@ from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.diplomacy import neighbours_of, why_no_talks
+from caedes_bot.rules.diplomacy import (
+    apart_pairs,
+    judged_neighbours_of,
+    why_no_group_talks,
+    why_no_talks,
+)
 from caedes_bot.ui.describe import faction_name
-from caedes_bot.ui.reasons import no_talks
+from caedes_bot.ui.reasons import no_group_talks, no_talks
 
 
-def thread_key(ruleset: Ruleset, a: str, b: str) -> tuple[ChannelKey, str]:
-    """The channel key and the thread name of the negotiation between ``a`` and ``b``, the
-    same whoever asks: ``("talks:DAW+ORC", "talks-daw-orc")`` in turn order."""
-    first, second = sorted((a, b), key=ruleset.turn_order.index)
-    return ChannelKey.talks(first, second), f"talks-{first.lower()}-{second.lower()}"
+def thread_key(ruleset: Ruleset, a: str, b: str, *more: str) -> tuple[ChannelKey, str]:
+    """The channel key and the thread name of the negotiation between ``a`` and ``b`` (and
+    ``more`` for a group), the same whoever asks: ``("talks:DAW+ORC", "talks-daw-orc")`` in
+    turn order."""
+    members = sorted({a, b, *more}, key=ruleset.turn_order.index)
+    name = "talks-" + "-".join(m.lower() for m in members)
+    return ChannelKey.talks(*members), name
+
+
+def _names(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return [p.strip() for p in text.replace(";", ",").split(",") if p.strip()]
 
 
 class NegotiationCog(PlayCog):
     """``/negotiate``."""
 
     @app_commands.command(
-        name="negotiate", description="Open (or find) a private thread with a neighbouring faction"
+        name="negotiate",
+        description="Open (or find) a private thread with a neighbouring faction, or a group",
     )
-    @app_commands.describe(faction="The faction to talk to", as_faction=FACTION_HELP)
+    @app_commands.describe(
+        faction="The faction to talk to",
+        more="More factions for a group thread, separated by commas (all mutual neighbours)",
+        as_faction=FACTION_HELP,
+    )
     @app_commands.guild_only()
     async def negotiate(
-        self, interaction: discord.Interaction, faction: str, as_faction: str | None = None
+        self,
+        interaction: discord.Interaction,
+        faction: str,
+        more: str | None = None,
+        as_faction: str | None = None,
     ) -> None:
         seat = await seat_for_command(interaction, as_faction)
         seat.require_own()
         ruleset, state = seat.ruleset, seat.state
         other = resolve_faction(ruleset, faction, state.in_play, rule="R-PBP-NEG-02")
+        extra = [
+            resolve_faction(ruleset, n, state.in_play, rule="R-PBP-NEG-01") for n in _names(more)
+        ]
+        others = list(dict.fromkeys([other, *extra]))
+        near = judged_neighbours_of(state, ruleset, seat.faction)
+        if len(others) == 1:
+            why = why_no_talks(state, ruleset, seat.faction, other)
+            if why is not None:
+                raise no_talks(ruleset, why, seat.faction, other, near)
+        else:
+            why = why_no_group_talks(state, ruleset, seat.faction, others)
+            if why is not None:
+                apart = apart_pairs(state, ruleset, [seat.faction, *others])
+                raise no_group_talks(ruleset, why, seat.faction, others, apart, near)
         mine = faction_name(ruleset, seat.faction)
-        theirs = faction_name(ruleset, other)
-        why = why_no_talks(state, ruleset, seat.faction, other)
-        if why is not None:
-            raise no_talks(
-                ruleset, why, seat.faction, other, neighbours_of(state, ruleset, seat.faction)
-            )
-        key, name = thread_key(ruleset, seat.faction, other)
+        theirs = ", ".join(faction_name(ruleset, o) for o in others)
+        key, name = thread_key(ruleset, seat.faction, *others)
         guild = interaction.guild  # a new thread must fit under Discord's cap of active threads
         if (
             guild is not None
@@ -72,7 +108,8 @@ class NegotiationCog(PlayCog):
             require_room(guild, threads=1, what="a negotiation thread", needs="one thread")
         players = seat.campaign.players
         umpire = seat.campaign.info.umpire_user_id
-        members = [u for u in (players.get(seat.faction), players.get(other), umpire) if u]
+        wanted = [players.get(f) for f in (seat.faction, *others)]
+        members = list(dict.fromkeys(u for u in (*wanted, umpire) if u))
         record, made = await seat.service.open_thread(
             seat.campaign_id, key, name, members, by=interaction.user.id
         )
@@ -105,7 +142,7 @@ class NegotiationCog(PlayCog):
         return await own_choices_for(
             interaction,
             lambda t, faction: faction_choices(
-                t.ruleset, neighbours_of(t.state, t.ruleset, faction), current
+                t.ruleset, judged_neighbours_of(t.state, t.ruleset, faction), current
             ),
         )
 

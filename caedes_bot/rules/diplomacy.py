@@ -159,6 +159,17 @@ def why_no_group_talks(
     return None
 
 
+def apart_pairs(state: GameState, ruleset: Ruleset, members: list[str]) -> list[tuple[str, str]]:
+    """The pairs of ``members`` that are not neighbours as last judged, in the order given
+    (R-PBP-NEG-01: a group thread needs none)."""
+    return [
+        (a, b)
+        for i, a in enumerate(members)
+        for b in members[i + 1 :]
+        if not judged_neighbours(state, ruleset, a, b)
+    ]
+
+
 def judged_neighbours(state: GameState, ruleset: Ruleset, a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` are neighbours as judged at the last recompute (R-PBP-NEG-03);
     before the first judgement, on the live board (:func:`neighbours`)."""

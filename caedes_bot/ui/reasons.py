@@ -52,6 +52,41 @@ def cannot_move(ruleset: Ruleset, province: str, reasons: Sequence[tuple[str, St
     )
 
 
+def no_group_talks(
+    ruleset: Ruleset,
+    why: NoTalks,
+    mine: str,
+    others: Sequence[str],
+    apart: Sequence[tuple[str, str]],
+    near: Sequence[str],
+) -> RuleViolation:
+    """The refusal of ``/negotiate`` with a group (``others`` besides ``mine``), citing
+    ``why.rule`` (R-PBP-NEG-01): threads for pairs only (option ``multiparty_threads`` off), or
+    the ``apart`` pairs of the group are not neighbours; ``near`` are ``mine``'s neighbours."""
+    if why is NoTalks.NO_GROUPS:
+        return RuleViolation(
+            "This campaign has negotiation threads for two factions only (option "
+            "multiparty_threads is off).",
+            rule=why.rule,
+            allowed="negotiate with one faction at a time",
+        )
+    if why is NoTalks.SAME_FACTION:
+        return RuleViolation(
+            f"{faction_name(ruleset, mine)} cannot negotiate with itself.", rule=why.rule
+        )
+    pairs = "; ".join(
+        f"{faction_name(ruleset, a)} and {faction_name(ruleset, b)}" for a, b in apart
+    )
+    names = [faction_name(ruleset, code) for code in near]
+    return RuleViolation(
+        "A group thread needs every member to neighbour every other, and these are not "
+        f"neighbours: {pairs}.",
+        rule=why.rule,
+        allowed="a group of mutual neighbours, or a pair: "
+        + (", ".join(names) if names else "nobody neighbours you for now"),
+    )
+
+
 def no_talks(
     ruleset: Ruleset, why: NoTalks, mine: str, theirs: str, near: Sequence[str]
 ) -> RuleViolation:

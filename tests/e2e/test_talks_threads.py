@@ -121,3 +121,65 @@ async def test_a_thread_goes_read_only_when_borders_move_and_opens_again(
     fake.world.post_message(bob.id, tid, {"content": "Welcome back, neighbour."})
     state = await _caedes(runner).service.get_state(1)
     assert state.round == 2 and state.neighbour_view == [("DAW", "ORC")]
+
+
+def _three(shipped: Ruleset) -> Ruleset:
+    """As "borders", with the Acherousians (carol) in Kestrel Downs, which borders Harrowgate
+    and Tallowmere but not Wolfsgate: DAW-ORC and DAW-ACH neighbour, ORC-ACH do not."""
+    ruleset = _borders(shipped)
+    base = ruleset.scenarios["borders"]
+    scenario = replace(
+        base,
+        id="three",
+        factions=(*base.factions, ScenarioFaction("ACH", 10, {}, None)),
+        owners={**base.owners, "kestrel-downs": "ACH"},
+        units=(*base.units, ScenarioUnit("U-ACH-01", "kestrel-downs", 1)),
+    )
+    return replace(ruleset, scenarios={**ruleset.scenarios, "three": scenario})
+
+
+async def test_a_group_thread_needs_mutual_neighbours(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-PBP-NEG-01: the Dawnians ask for one thread with the Orcs and the Acherousians, but
+    those two are not neighbours: refused, naming the pair. The umpire gives the Orcs
+    Tallowmere (beside Kestrel Downs); judged at the Orcs' turn start, all three neighbour, and
+    the group thread holds the three players and the umpire; asked again by another member in
+    another order, it is the same thread."""
+    runner = await make_bot(
+        service_options={"dice_factory": QueuedDice().factory()}, ruleset=_three(ruleset)
+    )
+    alice, bob, carol, umpire = fake.players
+    table = await staffed_campaign(
+        fake, scenario="three", seats={"DAW": alice, "ORC": bob, "ACH": carol}
+    )
+    daw = table.thread("DAW")
+    refused = await fake.slash(alice, "negotiate", faction="ORC", more="ACH", channel=daw)
+    assert refused.ephemeral and "R-PBP-NEG-01" in refused.text, refused.text
+    assert "not neighbours: 👹 Orcs (ORC) and 💀 Acherousians (ACH)" in refused.text, refused.text
+    assert not [c for c in fake.world.channels.values() if c["name"] == "talks-daw-orc-ach"]
+
+    moved = await fake.slash(
+        umpire,
+        "umpire set owner",
+        province="Tallowmere",
+        faction="ORC",
+        channel=table.found["table-talk"],
+    )
+    assert "Done" in moved.text, moved.text
+    await _pass_turn(fake, table, runner, "DAW")
+    opened = await fake.slash(alice, "negotiate", faction="ORC", more="ACH", channel=daw)
+    assert "talks-daw-orc-ach" in opened.text, opened.text
+    (thread,) = await fake.wait_for(
+        lambda: [c for c in fake.world.channels.values() if c["name"] == "talks-daw-orc-ach"],
+        what="the group thread",
+    )
+    await fake.wait_for(
+        lambda: thread_members(fake, thread) >= {alice.id, bob.id, carol.id, umpire.id},
+        what="the three players and the umpire in the group thread",
+    )
+    await fake.wait_for(lambda: thread.get("id") is not None, what="the thread's id")
+    again = await fake.slash(
+        carol, "negotiate", faction="DAW", more="ORC", channel=table.thread("ACH")
+    )
+    assert f"<#{thread['id']}>" in again.text, again.text
