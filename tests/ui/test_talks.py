@@ -91,3 +91,19 @@ def test_r_pbp_neg_03_a_failed_lock_is_worded_for_the_umpire() -> None:
     )
     reopen = replace(lock, payload={"locked": False})
     assert "open the negotiation thread of DAW and ORC again" in describe_problem(reopen)
+
+
+def test_r_pbp_neg_01_group_refusals_say_what_is_allowed() -> None:
+    """R-PBP-NEG-01: with ``multiparty_threads`` off a group is refused as pairs-only; a group
+    with a pair apart names that pair and offers the asker's neighbours."""
+    from caedes_bot.rules.diplomacy import NoTalks
+    from caedes_bot.ui.reasons import no_group_talks
+
+    off = no_group_talks(ruleset(), NoTalks.NO_GROUPS, "DAW", ["ORC", "ACH"], [], ["ORC"])
+    assert off.rule == "R-PBP-NEG-01" and "multiparty_threads is off" in str(off)
+    assert off.allowed == "negotiate with one faction at a time"
+    apart = no_group_talks(
+        ruleset(), NoTalks.GROUP_NOT_MUTUAL, "DAW", ["ORC", "ACH"], [("ORC", "ACH")], ["ORC"]
+    )
+    assert "not neighbours: 👹 Orcs (ORC) and 💀 Acherousians (ACH)" in str(apart)
+    assert apart.allowed == "a group of mutual neighbours, or a pair: 👹 Orcs (ORC)"
