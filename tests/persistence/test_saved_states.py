@@ -46,6 +46,7 @@ ADDED_SINCE: dict[str, object] = {
     "neighbour_view": [],  # R-PBP-NEG-03 (neighbours as last judged)
     "neighbour_judged": 0,  # R-PBP-NEG-03
     "players": {},  # R-VIC-01 (who holds which faction)
+    "early_end": None,  # R-VIC-04 (the umpire's early end waiting for the vote)
     # R-COMBAT-12 and the battle magics (decision 0015)
     "battle.standing": [],
     "battle.illusion_rules": {},
