@@ -477,6 +477,20 @@ class ScenarioFaction:
 
 
 @dataclass(frozen=True, slots=True)
+class ScenarioVictory:
+    """A scenario's own victory conditions (R-VIC-06).
+
+    ``replaces``: which of the standard conditions no longer apply, ``"military"`` (R-VIC-01)
+    and/or ``"diplomatic"`` (R-VIC-02); a scenario without the turn-limit victory (R-VIC-03)
+    sets no turn limit. ``hold``: sets of provinces; a player whose factions and their vassals
+    own every province of one set at the start of a turn wins.
+    """
+
+    replaces: frozenset[str] = frozenset()
+    hold: tuple[frozenset[str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """A scenario (R-SETUP-01): who is in play, who owns what, who stands where, and for how long.
 
@@ -496,6 +510,7 @@ class Scenario:
     options: Options
     alliances: tuple[frozenset[str], ...] = ()
     fealty: Mapping[str, str] = field(default_factory=dict)  # vassal -> liege
+    victory: ScenarioVictory = field(default_factory=ScenarioVictory)  # R-VIC-06
 
     @property
     def faction_codes(self) -> tuple[str, ...]:

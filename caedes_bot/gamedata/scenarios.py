@@ -20,6 +20,7 @@ from caedes_bot.gamedata.model import (
     Scenario,
     ScenarioFaction,
     ScenarioUnit,
+    ScenarioVictory,
     UnitKind,
     UnitTypeDef,
 )
@@ -222,6 +223,15 @@ def _load_scenario(
         if vassal == liege:
             r.problem(file, f"fealty {vassal} -> {liege}", "a faction cannot be its own liege")
 
+    # the scenario's own victory conditions (R-VIC-06)
+    holds: list[frozenset[str]] = []
+    for index, hold in enumerate(top.victory.hold):
+        for province in hold.provinces:
+            if province not in provinces:
+                r.unknown(file, f"victory.hold #{index + 1}", "province", province, provinces)
+        holds.append(frozenset(hold.provinces))
+    victory = ScenarioVictory(frozenset(top.victory.replaces), tuple(holds))
+
     options = build_options(r, base_options, top.options, file, "[options] ")
     return Scenario(
         id=scenario_id,
@@ -235,4 +245,5 @@ def _load_scenario(
         options=options,
         alliances=tuple(alliances),
         fealty=dict(top.fealty),
+        victory=victory,
     )

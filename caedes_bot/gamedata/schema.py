@@ -18,7 +18,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -167,6 +167,15 @@ class AllianceSchema(_Schema):
     members: list[str] = Field(min_length=2)
 
 
+class HoldSchema(_Schema):
+    provinces: list[str] = Field(min_length=1)
+
+
+class VictorySchema(_Schema):
+    replaces: list[Literal["military", "diplomatic"]] = Field(default_factory=list)
+    hold: list[HoldSchema] = Field(default_factory=list)
+
+
 class ScenarioSchema(_Schema):
     name: str = Field(min_length=1)
     description: str = ""
@@ -177,6 +186,7 @@ class ScenarioSchema(_Schema):
     units: dict[str, dict[str, dict[str, int]]] = Field(default_factory=dict)
     alliance: list[dict[str, Any]] = Field(default_factory=list)
     fealty: dict[str, str] = Field(default_factory=dict)
+    victory: VictorySchema = Field(default_factory=VictorySchema)
 
 
 def _describe_validation(exc: ValidationError) -> list[str]:

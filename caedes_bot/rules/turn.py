@@ -555,7 +555,7 @@ def _next_faction(state: GameState, after: str | None) -> str | None:
 def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
     """The checks at the very start of every turn (R-TURN-04): the Mercenary check for every
     faction in every space (R-ATTR-MERC-01), then the elimination check (R-VIC-05), then
-    military victory (R-VIC-01). Between them, agreed pact changes take effect (R-ALLY-02,
+    military victory (R-VIC-01) and the scenario's own (R-VIC-06). Between them, agreed pact changes take effect (R-ALLY-02,
     R-FEAL-01) and neighbourhood is judged again when due (R-PBP-NEG-03); diplomatic victory
     (R-VIC-02) is judged last. Undead and Summoned units whose last Necromancer or Summoner
     deserted go with it before the elimination check (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
@@ -568,6 +568,7 @@ def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
     events += pacts.apply_agreed(state)
     events += diplomacy.judge_neighbours(state, ruleset)
     events += victory.check_military_victory(state, ruleset)
+    events += victory.check_scenario_victory(state, ruleset)
     events += victory.check_diplomatic_victory(state, ruleset)
     return events
 

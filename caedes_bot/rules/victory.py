@@ -1,4 +1,4 @@
-"""Elimination, victory and the end of the campaign (R-VIC-01..05, R-FEAL-05, R-ALLY-06).
+"""Elimination, victory and the end of the campaign (R-VIC-01..06, R-FEAL-05, R-ALLY-06).
 
 Victory is judged by player: ``GameState.players`` maps each faction to the player who holds it
 (the service keeps it with :class:`SetPlayers`), and a faction nobody holds is umpire-run and a
@@ -158,13 +158,22 @@ def elimination_check(state: GameState, ruleset: Ruleset) -> list[Event]:
     return events
 
 
+def _replaced(state: GameState, ruleset: Ruleset, condition: str) -> bool:
+    """Whether the campaign's scenario replaces the standard ``condition`` (R-VIC-06)."""
+    scenario = ruleset.scenarios.get(state.scenario)
+    return scenario is not None and condition in scenario.victory.replaces
+
+
 def check_military_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
     """End the campaign if every unit on the board belongs to factions of one player
     (R-VIC-01; allies of different players do not win together, R-ALLY-06).
 
-    Does nothing before round 1, after the end, or with an empty board. Mutates ``state``.
+    Does nothing before round 1, after the end, with an empty board, or when the scenario
+    replaces it (R-VIC-06). Mutates ``state``.
     """
     if state.finished or state.round < 1 or not state.units:
+        return []
+    if _replaced(state, ruleset, "military"):
         return []
     players = {player_of(state, u.owner) for u in state.peek_units()}
     if len(players) != 1:
@@ -176,8 +185,9 @@ def check_military_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
 def check_diplomatic_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
     """End the campaign if, for some player P, every remaining faction not P's is a vassal of a
     faction of P whose Hero lives (R-VIC-02; a liege whose Hero fell cannot win this way).
-    Needs at least one such vassal. Mutates ``state``."""
-    if state.finished or state.round < 1:
+    Needs at least one such vassal; nothing when the scenario replaces it (R-VIC-06). Mutates
+    ``state``."""
+    if state.finished or state.round < 1 or _replaced(state, ruleset, "diplomatic"):
         return []
     for player in players_in_game(state):
         mine = set(factions_of_player(state, player))
@@ -191,6 +201,22 @@ def check_diplomatic_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
             return finish(
                 state, "diplomatic", factions_of_player(state, player), (), players=(player,)
             )
+    return []
+
+
+def check_scenario_victory(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """End the campaign if a player's factions and their vassals own every province of one of
+    the scenario's ``hold`` sets (R-VIC-06), the first such player in turn order winning.
+    Does nothing before round 1 or after the end. Mutates ``state``."""
+    scenario = ruleset.scenarios.get(state.scenario)
+    if state.finished or state.round < 1 or scenario is None or not scenario.victory.hold:
+        return []
+    for player in players_in_game(state):
+        mine = factions_of_player(state, player)
+        side = set(mine) | {v for v, liege in state.fealty.items() if liege in mine}
+        for provinces in scenario.victory.hold:
+            if all(state.owners.get(p) in side for p in provinces):
+                return finish(state, "scenario", mine, (), players=(player,))
     return []
 
 
