@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import catalogue, undo
+from caedes_bot.rules import catalogue, statistics, undo
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
@@ -160,6 +160,7 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
     before = dice.count
     events = TURN.settle(new, ruleset, dice, route.handler(new, order, ruleset, dice))
     events += TURN.after_every_order(new, ruleset, dice)
+    statistics.record(state, new, events, ruleset)
     undo.after_order(state, new, order, dice.count - before)
     new.dice_rolls += dice.count - before
     return Outcome(new, tuple(events))

@@ -873,6 +873,23 @@ class PactProposal:
 
 
 @dataclass(frozen=True, slots=True)
+class FactionStats:
+    """One faction's statistics (:mod:`caedes_bot.rules.statistics`, decision 0021):
+    ``income`` and ``provinces`` are ``(game round, value)`` pairs; ``expected_tenths`` is
+    the hits its dice were expected to score, in tenths of a hit."""
+
+    income: tuple[tuple[int, int], ...] = ()
+    bought: int = 0
+    lost: int = 0
+    battles_won: int = 0
+    battles_lost: int = 0
+    provinces: tuple[tuple[int, int], ...] = ()
+    dice: int = 0
+    hits: int = 0
+    expected_tenths: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class EarlyEndVote:
     """The umpire's open proposal to end the campaign early, put to the players' vote
     (R-VIC-04; rules in :mod:`caedes_bot.rules.early_end`): ``proposal`` its number,
@@ -935,6 +952,8 @@ class GameState:
             faction absent is umpire-run and counts as a player of its own.
         early_end: the umpire's early end waiting for the players' vote, or ``None``
             (R-VIC-04).
+        stats: each faction's statistics, by code (:mod:`caedes_bot.rules.statistics`);
+            ``stats_battles`` the sides of battles under way, by battle id, for them.
     """
 
     scenario: str
@@ -970,6 +989,8 @@ class GameState:
     neighbour_judged: int = 0
     players: dict[str, str] = field(default_factory=dict)
     early_end: EarlyEndVote | None = None
+    stats: dict[str, FactionStats] = field(default_factory=dict)
+    stats_battles: dict[str, list[str]] = field(default_factory=dict)
 
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.

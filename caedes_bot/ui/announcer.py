@@ -79,7 +79,7 @@ from caedes_bot.ui.embeds import (
     timestamp,
     turn_panel,
 )
-from caedes_bot.ui.ending import vote_messages
+from caedes_bot.ui.ending import summary_posts, vote_messages
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption
 from caedes_bot.ui.talks import thread_locks
@@ -271,6 +271,7 @@ class RichAnnouncer:
         out += self._trade_offers(campaign, events, state, ruleset)
         out += _pact_offers(campaign, events, state, ruleset)
         out += vote_messages(campaign, events, state, ruleset, before)
+        out += summary_posts(events, state, ruleset)
         out += self._panels_open(campaign, events, state, ruleset)
         return out
 

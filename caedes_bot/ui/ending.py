@@ -22,6 +22,11 @@ from caedes_bot.rules.victory import CampaignEnded
 from caedes_bot.ui import views
 from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
+from caedes_bot.ui.stats import final_summary
+from caedes_bot.ui.text import split_message
+
+#: Posts are kept under this many characters (as the announcer's).
+_LIMIT = 1900
 
 
 def vote_key(proposal: int, faction: str) -> str:
@@ -43,6 +48,27 @@ def _retire(proposal: int, factions: Sequence[str], text: str) -> list[OutboxMes
         )
         for f in factions
     ]
+
+
+def summary_posts(
+    events: Sequence[Event], state: GameState, ruleset: Ruleset
+) -> list[OutboxMessage]:
+    """The final summary in ``#announcements`` when the campaign ended in this order: the
+    winners, the scores and every faction's statistics (issue 15)."""
+    out: list[OutboxMessage] = []
+    for event in events:
+        if isinstance(event, CampaignEnded):
+            text = final_summary(event, state, ruleset)
+            for index, piece in enumerate(split_message(text, _LIMIT)):
+                out.append(
+                    OutboxMessage(
+                        ChannelKey.ANNOUNCEMENTS,
+                        OutboxKind.POST,
+                        {"content": piece},
+                        dedupe_key=f"summary:{index}",
+                    )
+                )
+    return out
 
 
 def vote_messages(

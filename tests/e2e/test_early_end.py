@@ -61,6 +61,11 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     talk = table.found["table-talk"]
     service = _caedes(runner).service
 
+    # /stats during play: the board's figures for all, income only for one's own (R-GEN-07)
+    stats = await fake.slash(alice, "stats", channel=table.thread("DAW"))
+    assert stats.ephemeral and "provinces by round: R1 3" in stats.text, stats.text
+    assert "for your own factions only" in stats.text
+
     proposed = await fake.slash(umpire, "umpire end", winners="Orcs", channel=talk)
     assert "proposes to end the campaign" in proposed.text, proposed.text
     assert "2 of the 3 players" in proposed.text, proposed.text
@@ -92,6 +97,15 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
         what="the end announced",
     )
     await fake.wait_for(
+        lambda: (
+            "**Final summary** after game round 1. Winner: 👹 Orcs (ORC)."
+            in all_text(fake.messages_in(table.announcements))
+        ),
+        what="the final summary",
+    )
+    summary = all_text(fake.messages_in(table.announcements))
+    assert "dice luck: no battle dice" in summary and "income by round" in summary
+    await fake.wait_for(
         lambda: all(not fake.world.message(int(m["id"]))["components"] for m in (daw, orc, ach)),
         what="the vote's buttons gone",
     )
@@ -99,6 +113,8 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     # a finished campaign stays readable, takes no orders and fires no deadline
     status = await fake.slash(bob, "status", channel=table.thread("ORC"))
     assert status.ephemeral and "Orcs" in status.text, status.text
+    after = await fake.slash(carol, "stats", channel=table.thread("ACH"))
+    assert "Acherousians" in after.text, after.text
     done = await fake.slash(alice, "done", channel=table.thread("DAW"))
     assert done.ephemeral and "is over; no orders are taken" in done.text, done.text
     assert await service.deadlines(1) == []

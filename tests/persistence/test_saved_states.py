@@ -47,6 +47,8 @@ ADDED_SINCE: dict[str, object] = {
     "neighbour_judged": 0,  # R-PBP-NEG-03
     "players": {},  # R-VIC-01 (who holds which faction)
     "early_end": None,  # R-VIC-04 (the umpire's early end waiting for the vote)
+    "stats": {},  # issue 15: each faction's statistics (decision 0021)
+    "stats_battles": {},
     # R-COMBAT-12 and the battle magics (decision 0015)
     "battle.standing": [],
     "battle.illusion_rules": {},

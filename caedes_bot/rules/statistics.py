@@ -1,0 +1,135 @@
+"""Each faction's statistics, kept as counters folded from every order's events (issue 15;
+decision 0021).
+
+After each order the engine calls :func:`record` with the events the order made; it updates
+``GameState.stats`` (faction code -> :class:`~caedes_bot.rules.state.FactionStats`). The
+counters are part of the state, so they are stored, replayed and rolled back with it, and
+reading them costs nothing. What is counted, per faction:
+
+* ``income``: RP collected in step 3, by game round (R-COLL-04);
+* ``bought``: units bought (R-BUY-01); ``lost``: its units destroyed in battle (casualties
+  and cleanup, R-COMBAT-05, R-COMBAT-11), disbanded (R-UPK-02, R-UPK-03) or lost with their
+  Necromancer or Summoner (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03);
+* ``battles_won`` / ``battles_lost``: as the attacker, a battle won or held against it; as a
+  defender, a battle held or lost (R-COMBAT-10, R-COMBAT-11); a withdrawal is lost by the
+  attacker and won by the defenders; both destroyed and a stalemate count for nobody;
+* ``provinces``: provinces owned when its turn of each game round began (R-COLL-01);
+* dice luck: ``dice`` attack and defence dice rolled (R-COMBAT-04, dice that stand only),
+  ``hits`` those that hit, and ``expected_tenths`` the hits expected, in tenths: each die at
+  or under its target on a d10 hits with chance target/10 (R-GEN-02).
+
+Counters never change what the rules decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules import buy, collect, dependants, turn, upkeep
+from caedes_bot.rules.combat import events as combat
+from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.state import DiePurpose, FactionStats, GameState, Side
+
+
+def _owner(before: GameState, after: GameState, unit_id: int) -> str | None:
+    for st in (before, after):
+        try:
+            return st.peek_unit(unit_id).owner
+        except KeyError:
+            continue
+    return None
+
+
+Bump = Callable[..., None]
+
+
+def _add_round(
+    pairs: tuple[tuple[int, int], ...], round_no: int, value: int, *, total: bool
+) -> tuple[tuple[int, int], ...]:
+    found = dict(pairs)
+    found[round_no] = (found.get(round_no, 0) + value) if total else value
+    return tuple(sorted(found.items()))
+
+
+def record(before: GameState, after: GameState, events: Sequence[Event], ruleset: Ruleset) -> None:
+    """Fold one order's ``events`` into ``after.stats`` (see the module docstring). ``before``
+    is the state the order was applied to (never changed), for the owners of units the order
+    destroyed. Mutates ``after``."""
+    if not events:
+        return
+    stats = after.stats
+
+    def bump(faction: str | None, **changes: int) -> None:
+        if faction is None:
+            return
+        old = stats.get(faction) or FactionStats()
+        stats[faction] = replace(
+            old, **{name: getattr(old, name) + value for name, value in changes.items()}
+        )
+
+    def lost(unit_ids: Sequence[int]) -> None:
+        for uid in unit_ids:
+            bump(_owner(before, after, uid), lost=1)
+
+    for event in events:
+        if isinstance(event, collect.IncomeCollected):
+            old = stats.get(event.faction) or FactionStats()
+            stats[event.faction] = replace(
+                old, income=_add_round(old.income, event.round, event.rp_gained, total=True)
+            )
+        elif isinstance(event, buy.UnitsBought):
+            bump(event.faction, bought=event.count)
+        elif isinstance(event, combat.CasualtiesRemoved):
+            lost([*event.attacker_destroyed, *event.defender_destroyed])
+        elif isinstance(event, combat.BattleBegan):
+            after.stats_battles[str(event.battle)] = [event.attacker, *event.defenders]
+        elif isinstance(event, combat.BattleEnded):
+            lost(event.destroyed_at_end)
+            sides = after.stats_battles.pop(str(event.battle), None)
+            if sides:
+                _battle_result(bump, sides[0], sides[1:], event.result)
+        elif isinstance(event, combat.BattleStepResolved):
+            sides = after.stats_battles.get(str(event.battle))
+            for die in event.dice:
+                if die.purpose is not DiePurpose.NORMAL or not die.counts:
+                    continue
+                who = _roller(ruleset, sides, die.side, die.kind)
+                target = max(0, min(10, die.target))
+                bump(who, dice=1, hits=1 if die.hit else 0, expected_tenths=target)
+        elif isinstance(event, upkeep.UnitsDisbanded | dependants.BoundUnitsLost):
+            bump(event.faction, lost=len(event.units))
+        elif isinstance(event, turn.TurnBegan):
+            owned = sum(1 for owner in after.owners.values() if owner == event.faction)
+            old = stats.get(event.faction) or FactionStats()
+            stats[event.faction] = replace(
+                old, provinces=_add_round(old.provinces, event.round, owned, total=False)
+            )
+
+
+def _roller(ruleset: Ruleset, sides: list[str] | None, side: Side, kind: str) -> str | None:
+    """Whose die it is: the attacker's, or the defender whose kind it is (else the first
+    defender); without the battle's sides, the kind's faction."""
+    owner = ruleset.kind(kind).faction
+    if not sides:
+        return owner
+    if side is Side.ATTACKER:
+        return sides[0]
+    if owner in sides[1:]:
+        return owner
+    return sides[1] if len(sides) > 1 else None
+
+
+def _battle_result(
+    bump: Bump, attacker: str, defenders: Sequence[str], result: BattleResult
+) -> None:
+    if result is BattleResult.ATTACKER_WON:
+        bump(attacker, battles_won=1)
+        for d in defenders:
+            bump(d, battles_lost=1)
+    elif result in (BattleResult.DEFENDER_HELD, BattleResult.WITHDRAWN):
+        bump(attacker, battles_lost=1)
+        for d in defenders:
+            bump(d, battles_won=1)
