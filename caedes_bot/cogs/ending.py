@@ -52,7 +52,9 @@ class EndingCog(PlayCog):
         context = await campaign_context(interaction)
         state = await self.bot.service.get_state(context.campaign.id)
         umpire = context.campaign.umpire_user_id == interaction.user.id
-        own = None if umpire else [f for f, u in context.players.items() if u == interaction.user.id]
+        own = (
+            None if umpire else [f for f, u in context.players.items() if u == interaction.user.id]
+        )
         await answer(interaction, stats_text(state, self.bot.ruleset, own))
 
 

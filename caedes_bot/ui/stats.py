@@ -43,9 +43,7 @@ def faction_stats_lines(
     )
     lines.append(f"- dice luck: {luck_text(stats)}")
     if treasury:
-        lines.append(
-            f"- income by round: {_by_round(stats.income)}; units bought {stats.bought}"
-        )
+        lines.append(f"- income by round: {_by_round(stats.income)}; units bought {stats.bought}")
     return lines
 
 

@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from caedes_bot.gamedata.loader import load_ruleset
-from caedes_bot.gamedata.model import OPTION_CHOICES, Options, Ruleset
+from caedes_bot.gamedata.model import OPTION_CHOICES, Options, Ruleset, ScenarioVictory
 from caedes_bot.gamedata.options import OptionNotBuilt, check_option_built
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import FactionState, GameState, Unit
@@ -61,7 +61,7 @@ def build(
     options.update(checks.table(case.get("options", {}), f"{here}: [case.options]"))
     setup = _merged_setup(doc.get("setup", {}), case.get("setup", {}), here)
     if base == "test":
-        ruleset = _test_ruleset(doc, where)
+        ruleset = _with_victory(_test_ruleset(doc, where), doc.get("victory"), where)
         state = _test_state(ruleset, setup, here)
     elif base == "skirmish":
         for key in ("map", "kinds"):
@@ -73,6 +73,31 @@ def build(
         raise ScenarioFileError(f"{where}: base must be 'test' or 'skirmish', not {base!r}")
     state.options = _options(state.options, options, here)
     return ruleset, state
+
+
+def _with_victory(rs: Ruleset, raw: Any, where: str) -> Ruleset:
+    """The ruleset with the ``[victory]`` of the file as its scenario's own conditions
+    (R-VIC-06): ``replaces`` (``military``, ``diplomatic``) and ``hold`` (lists of provinces)."""
+    if raw is None:
+        return rs
+    table = checks.table(raw, f"{where}: [victory]")
+    checks.keys(table, {"replaces", "hold"}, f"{where}: [victory]")
+    replaces = checks.strings(table.get("replaces", []), f"{where}: victory.replaces")
+    for name in replaces:
+        if name not in ("military", "diplomatic"):
+            raise ScenarioFileError(
+                f"{where}: victory.replaces: {name!r} is not 'military' or 'diplomatic'"
+            )
+    holds = []
+    for index, provinces in enumerate(table.get("hold", [])):
+        names = checks.strings(provinces, f"{where}: victory.hold.{index}")
+        for name in names:
+            if name not in rs.map.provinces:
+                raise ScenarioFileError(f"{where}: victory.hold.{index}: no province {name!r}")
+        holds.append(frozenset(names))
+    victory = ScenarioVictory(frozenset(replaces), tuple(holds))
+    scenario = replace(rs.scenarios["test"], victory=victory)
+    return replace(rs, scenarios={"test": scenario})
 
 
 def _test_ruleset(doc: Mapping[str, Any], where: str) -> Ruleset:
