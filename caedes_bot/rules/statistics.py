@@ -7,7 +7,7 @@ counters are part of the state, so they are stored, replayed and rolled back wit
 reading them costs nothing. What is counted, per faction:
 
 * ``income``: RP collected in step 3, by game round (R-COLL-04);
-* ``bought``: units bought (R-BUY-01); ``lost``: its units destroyed in battle (casualties
+* ``bought``: units bought and not cancelled (R-BUY-01); ``lost``: its units destroyed in battle (casualties
   and cleanup, R-COMBAT-05, R-COMBAT-11), disbanded (R-UPK-02, R-UPK-03) or lost with their
   Necromancer or Summoner (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03);
 * ``battles_won`` / ``battles_lost``: as the attacker, a battle won or held against it; as a
@@ -82,6 +82,8 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
             )
         elif isinstance(event, buy.UnitsBought):
             bump(event.faction, bought=event.count)
+        elif isinstance(event, buy.PurchaseCancelled):
+            bump(event.faction, bought=-event.count)
         elif isinstance(event, combat.CasualtiesRemoved):
             lost([*event.attacker_destroyed, *event.defender_destroyed])
         elif isinstance(event, combat.BattleBegan):

@@ -7,7 +7,7 @@ Every count below is worked out by hand from the events written here.
 from __future__ import annotations
 
 from caedes_bot.rules import engine
-from caedes_bot.rules.buy import UnitsBought
+from caedes_bot.rules.buy import PurchaseCancelled, UnitsBought
 from caedes_bot.rules.collect import IncomeCollected
 from caedes_bot.rules.combat.arithmetic import BattleResult
 from caedes_bot.rules.combat.events import (
@@ -41,8 +41,8 @@ def _income(faction: str, round_no: int, rp: int) -> IncomeCollected:
 
 
 def test_income_purchases_and_provinces_by_round() -> None:
-    """DAW collects 5 then 2 more in round 1 (7 in all) and 4 in round 2; buys 2 and then 1
-    units (3); its turn of round 2 begins owning a and c: 2 provinces in round 2."""
+    """DAW collects 5 then 2 more in round 1 (7 in all) and 4 in round 2; buys 2, 1 and 1
+    units and cancels 1 (3 bought); its turn of round 2 begins owning a and c: 2 provinces in round 2."""
     before = _st()
     after = before.clone()
     events = [
@@ -50,6 +50,8 @@ def test_income_purchases_and_provinces_by_round() -> None:
         _income("DAW", 1, 2),
         UnitsBought("DAW", "DI", "Infantry", 2, 6, 10, 4),
         UnitsBought("DAW", "DI", "Infantry", 1, 3, 4, 1),
+        UnitsBought("DAW", "DI", "Infantry", 1, 3, 1, 0),
+        PurchaseCancelled("DAW", "DI", 1, 3, 0, 3),
         _income("DAW", 2, 4),
         TurnBegan("DAW", 2, 2),
     ]
