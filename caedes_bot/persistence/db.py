@@ -134,9 +134,7 @@ def _make_engine(
 def _lock_engine(url: URL, *, pool_size: int, echo: bool) -> Engine:
     """The engine of the campaign locks (PostgreSQL): its commits (the ``lock_seq`` moves)
     need not wait for the disk, since losing one only makes a process reload a campaign."""
-    engine = sa.create_engine(
-        url, echo=echo, pool_size=pool_size, max_overflow=0, pool_timeout=600
-    )
+    engine = sa.create_engine(url, echo=echo, pool_size=pool_size, max_overflow=0, pool_timeout=600)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:

@@ -33,7 +33,7 @@ import gzip
 import json
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -480,6 +480,8 @@ def check_export(
                 done.state.dice_rolls,
             )
     final = replay.state
+    if not export.state.stats:  # a file from before the statistics (decision 0021)
+        final = replace(final, stats={}, stats_battles={})
     if dump_state(final) != dump_state(export.state):
         return Verdict(
             False,

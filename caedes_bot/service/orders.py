@@ -390,6 +390,8 @@ class Orders(ServiceCore):
             if check and row.dice_after != state.dice_rolls:
                 raise ReplayMismatch(f"order {row.seq}: dice count differs after it")
         state = replay.state
+        if not stored.stats:  # stored before the statistics were kept (decision 0021)
+            state = replace(state, stats={}, stats_battles={})
         if check and dump_state(state) != dump_state(stored):
             raise ReplayMismatch(f"campaign {campaign_id}: replayed state differs from stored")
         return state
