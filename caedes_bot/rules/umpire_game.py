@@ -31,7 +31,7 @@ from caedes_bot.gamedata.option_text import (
     option_text,
     parse_option,
 )
-from caedes_bot.gamedata.options import UNBUILT_OPTIONS, OptionNotBuilt, check_option_built
+from caedes_bot.gamedata.options import OptionNotBuilt, check_option_built
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
@@ -118,7 +118,7 @@ def option_value(name: str, text: str) -> object:
         check_option_built(name, value)
     except OptionNotBuilt as refused:
         raise RuleViolation(
-            f"The option {name} is not built yet: its rule {UNBUILT_OPTIONS[name]} does not "
+            f"The option {name} is not built yet: its rule {refused.rule} does not "
             "run in this version of the bot.",
             rule=RULE,
             allowed=f"its default, {option_text(refused.default)}",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from caedes_bot.gamedata import options as options_module
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.rules import engine
 from caedes_bot.rules.dice import ScriptedDice
@@ -147,9 +148,13 @@ def test_r_pbp_dead_01_a_new_turn_window_from_the_next_turn() -> None:
     assert cancelled.options_next is None
 
 
-def test_r_setup_04_bad_and_unbuilt_options_are_refused_with_what_is_allowed() -> None:
+def test_r_setup_04_bad_and_unbuilt_options_are_refused_with_what_is_allowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """R-SETUP-04: a value that is not the option's, an unknown option, and an option whose rule
-    is not built (early_end_needs_vote, R-VIC-04) set away from its default are refused."""
+    is not built set away from its default are refused. Every option is built now, so
+    early_end_needs_vote (R-VIC-04, the last one built) stands in as unbuilt for this test."""
+    monkeypatch.setattr(options_module, "UNBUILT_OPTIONS", {"early_end_needs_vote": "R-VIC-04"})
     state = _started()
     with pytest.raises(RuleViolation) as bad:
         _apply(state, SetOption("UMPIRE", "breath_mode", "sideways"))
