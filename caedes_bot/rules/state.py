@@ -838,6 +838,8 @@ class UndoRecord:
         mustered_seq: the muster counter before the order, if it changed it (R-MUSTER-01).
         muster_counts: the step's limited-race musters before the order, if it changed them
             (R-MUSTER-04).
+        stats: every faction's statistics before the order, if it changed them (a purchase
+            counts a unit bought; decision 0021).
     """
 
     faction: str
@@ -849,6 +851,7 @@ class UndoRecord:
     trades: list[TradeOffer] | None = None
     mustered_seq: int | None = None
     muster_counts: dict[str, int] | None = None
+    stats: dict[str, FactionStats] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,8 +34,9 @@ from caedes_bot.rules.state import GameState, Step, UndoRecord, Unit
 from caedes_bot.rules.steps import Accepts, StepSpec
 
 #: The other fields of the state an undo record keeps when an order changed them: open trade
-#: offers (R-TRADE-02) and the muster counters of step 8 (R-MUSTER-01, R-MUSTER-04).
-_KEPT = ("trades", "mustered_seq", "muster_counts")
+#: offers (R-TRADE-02), the muster counters of step 8 (R-MUSTER-01, R-MUSTER-04) and the
+#: factions' statistics (a purchase counts a unit bought, decision 0021).
+_KEPT = ("trades", "mustered_seq", "muster_counts", "stats")
 
 #: The fields of the state an undo record restores (the log itself is handled on its own).
 _RESTORED = frozenset({"units", "factions", "owners", "next_id", "undo_log", "dice_rolls", *_KEPT})
@@ -126,6 +127,7 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
         trades=None if old.trades == new.trades else [copy_plain(t) for t in old.trades],
         mustered_seq=None if old.mustered_seq == new.mustered_seq else old.mustered_seq,
         muster_counts=(None if old.muster_counts == new.muster_counts else dict(old.muster_counts)),
+        stats=None if old.stats == new.stats else dict(old.stats),
     )
     new.undo_log = [*log, record]
 
@@ -186,6 +188,8 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
         state.mustered_seq = record.mustered_seq
     if record.muster_counts is not None:
         state.muster_counts = dict(record.muster_counts)
+    if record.stats is not None:
+        state.stats = dict(record.stats)
     state.next_id = record.next_id
     return [
         OrderTakenBack(

@@ -117,3 +117,17 @@ def test_an_umpire_override_ends_what_can_be_taken_back() -> None:
     bought, _ = apply(at_step(Step.BUY), BuyUnits("DAW", "U-DAW-01", 1))
     overridden, _ = apply(bought, SetRP("UMPIRE", "ORC", 3))
     assert not can_undo(overridden, "DAW")
+
+
+def test_an_undone_purchase_is_no_longer_counted_as_bought() -> None:
+    """R-BUY-01 with the statistics of decision 0021: buying one Infantry counts one unit bought
+    in the Dawnians' statistics; taking the purchase back counts it no more (0 bought), and the
+    purchase can be taken back at all although it changed the statistics."""
+    start = at_step(Step.BUY)
+    start.factions["DAW"].rp = 10
+    bought, _ = apply(start, BuyUnits("DAW", "U-DAW-01", 1))
+    assert bought.stats["DAW"].bought == start.stats["DAW"].bought + 1
+    assert can_undo(bought, "DAW")
+    undone, _ = apply(bought, UndoLastOrder("DAW"))
+    assert undone.stats["DAW"].bought == start.stats["DAW"].bought
+    assert _same(undone, start)
