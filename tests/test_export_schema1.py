@@ -8,6 +8,7 @@ less 2 x 3 RP = 19 RP.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -60,4 +61,8 @@ async def test_a_schema_1_file_imports(db: Database, rules: Ruleset) -> None:
     state = await service.get_state(info.id)
     assert state == export.state and state.factions["DAW"].rp == 19
     service.forget()
-    assert await service.replay(info.id) == state
+    # The file was written when only moves could be taken back, so its last order (a purchase)
+    # left no undo record; today's rules keep one. What /undo could take back is not part of
+    # the game, so the replay is compared without it.
+    replayed = await service.replay(info.id)
+    assert replace(replayed, undo_log=[]) == replace(state, undo_log=[])

@@ -482,7 +482,9 @@ def check_export(
     final = replay.state
     if not export.state.stats:  # a file from before the statistics (decision 0021)
         final = replace(final, stats={}, stats_battles={})
-    if dump_state(final) != dump_state(export.state):
+    # What /undo could take back is not part of the game: an older bot kept it for fewer orders
+    # (moves only), so a file's last orders may have left none where the replay keeps some.
+    if dump_state(replace(final, undo_log=[])) != dump_state(replace(export.state, undo_log=[])):
         return Verdict(
             False,
             f"FAIL: {name}: every order replays, but the final state differs from the file's.",

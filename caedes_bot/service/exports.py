@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 
@@ -179,7 +180,8 @@ class Exports(Campaigns):
                 f"This finished campaign does not replay as its file says: {verdict.line}",
                 allowed="the file exactly as `/campaign export` made it",
             )
-        state = verdict.state
+        # a finished campaign takes no more orders, so it keeps nothing /undo could take back
+        state = replace(verdict.state, undo_log=[])
         name = tidy_campaign_name(name)
         now = self._clock()
         parts = split_state(state)
