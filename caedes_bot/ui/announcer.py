@@ -488,20 +488,7 @@ class RichAnnouncer:
             line = event_line(event, state, ruleset) or ""
             if isinstance(event, trade.TradeProposed):
                 obj = ["trade", event.trade_id]
-                rows = views.layout(
-                    [
-                        views.button(
-                            views.custom_id(campaign.info.id, obj, "accept"),
-                            "Accept",
-                            style="success",
-                        ),
-                        views.button(
-                            views.custom_id(campaign.info.id, obj, "decline"),
-                            "Decline",
-                            style="danger",
-                        ),
-                    ]
-                )
+                rows = views.answer_rows(campaign.info.id, obj, no=("decline", "Decline"))
                 payload: dict[str, Any] = {
                     "content": f"{line} Accept or decline before step 1 of "
                     f"{faction_name(ruleset, event.proposer)} ends (R-TRADE-02).",
@@ -815,20 +802,7 @@ def _pact_offers(
             line = event_line(event, state, ruleset) or ""
             for member in event.waiting:
                 obj = ["pact", event.proposal, member]
-                rows = views.layout(
-                    [
-                        views.button(
-                            views.custom_id(campaign.info.id, obj, "accept"),
-                            "Confirm",
-                            style="success",
-                        ),
-                        views.button(
-                            views.custom_id(campaign.info.id, obj, "refuse"),
-                            "Refuse",
-                            style="danger",
-                        ),
-                    ]
-                )
+                rows = views.answer_rows(campaign.info.id, obj, yes=("accept", "Confirm"))
                 payload: dict[str, Any] = {
                     "content": f"{line} Confirm or refuse for {faction_name(ruleset, member)}.",
                     "components": rows,

@@ -88,20 +88,7 @@ def vote_messages(
             line = event_line(event, state, ruleset) or ""
             for faction in event.ask:
                 obj = ["endvote", event.proposal, faction]
-                rows = views.layout(
-                    [
-                        views.button(
-                            views.custom_id(campaign.info.id, obj, "accept"),
-                            "Accept",
-                            style="success",
-                        ),
-                        views.button(
-                            views.custom_id(campaign.info.id, obj, "refuse"),
-                            "Refuse",
-                            style="danger",
-                        ),
-                    ]
-                )
+                rows = views.answer_rows(campaign.info.id, obj)
                 player = campaign.players.get(faction)
                 payload: dict[str, Any] = {
                     "content": f"{line}\nYour vote, as the player of "

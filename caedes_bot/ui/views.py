@@ -162,6 +162,22 @@ def select_rows(
     )
 
 
+def answer_rows(
+    campaign_id: int,
+    parts: Sequence[object],
+    yes: tuple[str, str] = ("accept", "Accept"),
+    no: tuple[str, str] = ("refuse", "Refuse"),
+) -> list[JSON]:
+    """The action row of a yes-or-no question (a trade offer, a pact, an early end): a green
+    button and a red one, each ``(action, label)``, on the component ``parts``."""
+    return layout(
+        [
+            button(custom_id(campaign_id, parts, yes[0]), yes[1], style="success"),
+            button(custom_id(campaign_id, parts, no[0]), no[1], style="danger"),
+        ]
+    )
+
+
 def layout(items: Sequence[JSON]) -> list[JSON]:
     """Action rows for ``items``: each select alone in a row, buttons five to a row, in order;
     at most five rows (extra items are dropped). Selects with no option are left out."""
