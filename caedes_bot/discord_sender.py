@@ -55,7 +55,7 @@ import aiohttp
 import discord
 
 from caedes_bot.outbox import DeliveryResult, OutboxKind, OutboxRow, PermanentError, RetryableError
-from caedes_bot.ui.mapdraw import MapDrawer, map_filename
+from caedes_bot.ui.mapdraw import PICTURE_TOO_LARGE, MapDrawer, map_filename
 from caedes_bot.ui.mapscene import MapScene
 from caedes_bot.ui.text import EMBEDS_PER_MESSAGE, MESSAGE_LIMIT, fit_embed, truncate
 
@@ -96,6 +96,8 @@ THREAD_ARCHIVE_MINUTES: Final[Literal[10080]] = 10080
 THREAD_ARCHIVED: Final = 50083
 #: Discord's JSON error code for a message that does not exist (any more).
 UNKNOWN_MESSAGE: Final = 10008
+#: Discord's "Request entity too large": the files of a request are over the upload limit
+REQUEST_TOO_LARGE: Final = 40005
 #: How many of a channel's messages newer than its queue's last known post are read to find
 #: a post Discord may have made already (one request).
 LOOK_BACK: Final = 100
@@ -105,6 +107,11 @@ MAX_CHANNELS_REACHED: Final = 30013
 MAX_ACTIVE_THREADS_REACHED: Final = 160006
 #: Discord's form error (50035) on ``parent_id`` for a category already holding 50 channels.
 CATEGORY_FULL_TEXT: Final = "Maximum number of channels in category"
+
+
+def too_large(err: discord.HTTPException) -> bool:
+    """Whether Discord refused a request for the size of its files (413, code 40005)."""
+    return err.status == 413 or err.code == REQUEST_TOO_LARGE
 
 
 def limit_reached(err: discord.HTTPException) -> str | None:
@@ -478,8 +485,34 @@ class DiscordSender:
             files = [discord.File(io.BytesIO(data), filename=name) for name, data in uploads]
             return channel.send(nonce=row.nonce, files=files, **fields)
 
-        message = await self._unarchiving(channel.id, send)
+        try:
+            message = await self._unarchiving(channel.id, send)
+        except discord.HTTPException as err:
+            if not uploads or not too_large(err):
+                raise
+            return await self._post_without_files(channel, row, fields)
         return DeliveryResult(message.id)
+
+    async def _post_without_files(
+        self, channel: discord.PartialMessageable, row: OutboxRow, fields: Mapping[str, Any]
+    ) -> DeliveryResult:
+        """Post ``row``'s text alone, with a line saying why its picture is missing: Discord
+        refused the upload as larger than the guild's limit (413, code 40005), which no retry
+        changes, and the post itself must not be lost. A copy posted before (an answer lost on
+        an earlier try) is looked for first, so the text appears once."""
+        log.info(
+            "outbox row %s: its picture is over the upload limit; posting the text alone", row.id
+        )
+        content = fields.get("content") or ""
+        alone = {**fields, "content": f"{content}\n{PICTURE_TOO_LARGE}".strip()}
+        if row.look_first:
+            copy = await self._posted_before(channel, row, alone)
+            if copy is not None:
+                return DeliveryResult(copy, {"found": True, "picture": "too large"})
+        message = await self._unarchiving(
+            channel.id, lambda: channel.send(nonce=row.nonce, **alone)
+        )
+        return DeliveryResult(message.id, {"picture": "too large"})
 
     async def _uploads(self, row: OutboxRow) -> list[tuple[str, bytes]]:
         """The files to upload with a post: the map picture of a ``map`` scene, drawn off the

@@ -21,7 +21,13 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.ui.mapimage import render_map
 from caedes_bot.ui.mapscene import MapScene
 
-__all__ = ["DRAWING_THREAD", "MapDrawer", "map_filename"]
+__all__ = ["DRAWING_THREAD", "PICTURE_TOO_LARGE", "MapDrawer", "map_filename"]
+
+#: The line a map post carries instead of its picture when Discord refuses the upload as
+#: larger than the server's limit (the post itself is never dropped)
+PICTURE_TOO_LARGE = (
+    "*The map picture was larger than this server's upload limit, so it is left out.*"
+)
 
 DRAWING_THREAD = "caedes-map"  #: the name (prefix) of the thread that draws maps
 

@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 from PIL import Image
 
 from caedes_bot.domain.records import OutboxKind, OutboxMessage
+from caedes_bot.ui.mapdraw import PICTURE_TOO_LARGE
 from caedes_bot.ui.mapimage import WIDTH
 from caedes_bot.ui.mapscene import map_scene
 from tests.e2e.campaigns import new_campaign
@@ -194,3 +195,47 @@ async def test_map_zooms_on_a_sea_zone_and_names_what_is_allowed(
     assert nowhere.ephemeral and "No province 'Atlantis'." in nowhere.text
     assert "Allowed: a province's or sea zone's name (or its start)" in nowhere.text
     assert not nowhere.reply.get("attachments")
+
+
+async def test_a_map_post_over_the_upload_limit_is_posted_without_its_picture(
+    fake: FakeDiscord, make_bot: MakeBot, database_url: str
+) -> None:
+    """Discord refuses an upload over the guild's limit with 413 (code 40005) however often it
+    is tried: the post's text still appears, once, saying the picture was left out, and the
+    row is delivered, not failed (nothing owed to Discord is lost)."""
+    runner = await make_bot(outbox_options=FAST_OUTBOX)
+    found = await new_campaign(fake, scenario="skirmish")
+    service = runner.bot.service
+    (campaign,) = await service.campaigns()
+    drawer = runner.bot.map_drawer
+
+    async def huge_png(_scene: object) -> bytes:
+        return b"\x89PNG" + bytes(UPLOAD_LIMIT + 1)
+
+    drawer.png = huge_png  # type: ignore[method-assign]
+    state = await service.get_state(campaign.id)
+    payload = {"content": "the map, too big", "map": map_scene(state, runner.bot.ruleset).to_json()}
+    await service.queue_messages(
+        campaign.id, [OutboxMessage("announcements", OutboxKind.POST, payload)]
+    )
+    await fake.wait_for(
+        lambda: [
+            m
+            for m in fake.messages_in(found["announcements"])
+            if m["content"].startswith("the map, too big")
+        ],
+        what="the map post's text",
+    )
+    await runner.stop()
+    (post,) = [
+        m
+        for m in fake.messages_in(found["announcements"])
+        if m["content"].startswith("the map, too big")
+    ]
+    assert post["content"] == f"the map, too big\n{PICTURE_TOO_LARGE}"
+    assert not post.get("attachments")
+    channel_id = int(found["announcements"]["id"])
+    posts = fake.requests_to("POST", rf"^/channels/{channel_id}/messages$")
+    assert [r.status for r in posts][-2:] == [413, 200]  # refused; then the text alone
+    statuses = await outbox_statuses(database_url)
+    assert statuses == Counter({"delivered": sum(statuses.values())}), statuses
