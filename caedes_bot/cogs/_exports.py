@@ -22,7 +22,7 @@ from caedes_bot.cogs._checks import Need, campaign_context, require_admin
 from caedes_bot.cogs._errors import UserError
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.replay import RollBack, RolledBack
-from caedes_bot.service import MAX_IMPORT_BYTES, RollbackPoint, RulesService
+from caedes_bot.service import MAX_IMPORT_BYTES, ExportTooLarge, RollbackPoint, RulesService
 from caedes_bot.ui.export_text import (
     export_reply,
     import_reply,
@@ -32,25 +32,31 @@ from caedes_bot.ui.export_text import (
 from caedes_bot.ui.replies import mark_committed
 from caedes_bot.ui.text import CHOICES_LIMIT, truncate
 
+#: Discord's JSON error code for a request over the upload limit ("Request entity too large",
+#: HTTP 413).
+REQUEST_TOO_LARGE = 40005
+
 
 async def export_campaign(service: RulesService, interaction: discord.Interaction) -> None:
     """``/campaign export``: see the module docstring."""
     context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    name, data = await service.export_campaign(context.campaign.id, by=interaction.user.id)
     limit = interaction.filesize_limit
-    if len(data) > limit:
-        raise UserError(
-            f"The export is {len(data):,} bytes; Discord takes files of up to {limit:,} bytes "
-            "here.",
-            allowed="ask an admin to export it from the bot's database instead",
-        )
-    info = await service.get_campaign(context.campaign.id)
-    await interaction.followup.send(
-        export_reply(info, len(data)),
-        file=discord.File(io.BytesIO(data), filename=name),
-        ephemeral=True,
+    name, data = await service.export_campaign(
+        context.campaign.id, by=interaction.user.id, limit=limit
     )
+    info = await service.get_campaign(context.campaign.id)
+    try:
+        await interaction.followup.send(
+            export_reply(info, len(data)),
+            file=discord.File(io.BytesIO(data), filename=name),
+            ephemeral=True,
+        )
+    except discord.HTTPException as err:
+        if err.code != REQUEST_TOO_LARGE:
+            raise
+        # Discord took less than the interaction said: say so instead of failing silently
+        raise ExportTooLarge(len(data), None) from err
 
 
 async def import_campaign(

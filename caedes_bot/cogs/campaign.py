@@ -49,7 +49,6 @@ from caedes_bot.gamedata.model import FactionDef, Ruleset, Scenario
 from caedes_bot.gamedata.names import contains, find
 from caedes_bot.rules.errors import AmbiguousName, UnknownName
 from caedes_bot.service import NAME_MAX, RulesService
-from caedes_bot.ui.announcer import RichAnnouncer
 from caedes_bot.ui.replies import Redelivered, first_delivery
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
 from caedes_bot.ui.wording import STATUS_TEXT, describe_problem
@@ -303,11 +302,10 @@ class CampaignCog(commands.Cog):
         code = self._faction(faction, state.in_play)
         label = faction_label(self.ruleset.faction(code))
         previous = await self.service.substitute(info.id, code, member.id, by=interaction.user.id)
-        view = await self.service.get_view(info.id)
         state = await self.service.get_state(info.id)
-        panel = RichAnnouncer().panel_again(view, state, self.ruleset, code)
-        if panel:
-            await self.service.queue_messages(info.id, panel)
+        # the service posted the panel again in the substitution's transaction if it is the
+        # faction's turn (RichAnnouncer.panel_again)
+        panel = state.active == code and not state.finished
         text = (
             f"{who(member.id)} now plays {label} in place of {who(previous)}: they join its "
             "orders and negotiation threads, and its buttons, decisions and reminders are theirs "

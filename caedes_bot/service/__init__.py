@@ -52,7 +52,7 @@ from caedes_bot.service.errors import (
     StaleOrder,
     UnknownCampaign,
 )
-from caedes_bot.service.exports import MAX_IMPORT_BYTES, ImportRefused
+from caedes_bot.service.exports import MAX_IMPORT_BYTES, ExportTooLarge, ImportRefused
 from caedes_bot.service.facade import RulesService
 from caedes_bot.service.policy import DeadlinePolicy
 from caedes_bot.service.rollback import RollbackPoint
@@ -76,6 +76,7 @@ __all__ = [
     "Delivered",
     "Delivery",
     "Expect",
+    "ExportTooLarge",
     "FactionHeld",
     "ImportRefused",
     "InvalidCampaignName",

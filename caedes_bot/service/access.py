@@ -18,15 +18,17 @@ from caedes_bot.domain.records import (
     ActingAs,
     CampaignInfo,
     CampaignStatus,
+    CampaignView,
     ChannelRecord,
     OutboxKind,
     OutboxMessage,
 )
 from caedes_bot.persistence import repository as repo
 from caedes_bot.rules.errors import UnknownName
-from caedes_bot.service.core import Cached, ServiceCore
+from caedes_bot.service.core import Cached
 from caedes_bot.service.errors import CampaignNotActive, FactionHeld
-from caedes_bot.service.values import UmpireChange
+from caedes_bot.service.orders import Orders, Prepared, players_order
+from caedes_bot.service.values import Actor, UmpireChange
 from caedes_bot.ui import wording
 
 #: Channels of a campaign (ux.md "Channels of a campaign"): key -> (name, read-only, private).
@@ -110,7 +112,7 @@ def acting_role(info: CampaignInfo, user_id: int | None) -> str:
     return ActingAs.ADMIN.value
 
 
-class Access(ServiceCore):
+class Access(Orders):
     """Members, the umpire and threads of a campaign."""
 
     async def assign(
@@ -174,8 +176,10 @@ class Access(ServiceCore):
         R-SETUP-02): in one transaction the member replaces whoever held it (a player or the
         umpire), joins its orders and negotiation threads while the one replaced leaves them
         (unless they still belong), a notice pinging the new player is posted in the orders
-        thread and the change is announced in ``#announcements`` (without a ping), and the
-        audit log records ``faction_substituted`` with before and after. The
+        thread and the change is announced in ``#announcements`` (without a ping), the turn
+        panel under way is posted again in its orders thread if it is the faction's turn, the
+        rules are told who plays what (R-VIC-01), and the audit log records
+        ``faction_substituted`` with before and after. The
         turn panel's buttons, pending decisions and deadlines belong to the faction, so they
         follow: the next press, answer or reminder goes by who holds it then.
 
@@ -226,6 +230,7 @@ class Access(ServiceCore):
                 detail={"faction": faction, "user_id": user_id, "previous": previous},
                 by=by,
                 extra=(notice, public),
+                panel_for=faction,
             )
         self._notify(campaign_id)
         return previous
@@ -273,17 +278,47 @@ class Access(ServiceCore):
         detail: dict[str, Any],
         by: int | None,
         extra: Sequence[OutboxMessage] = (),
+        panel_for: str | None = None,
     ) -> None:
         """Store who plays what and who umpires, queue the Discord access that follows
-        (:func:`access_changes`) and ``extra`` messages, and log it, in one transaction; then
-        update the cache. The caller holds the campaign's lock."""
+        (:func:`access_changes`) and ``extra`` messages, log it, and (once the campaign is
+        under way) tell the rules who plays what (``SetPlayers``, R-VIC-01), all in one
+        transaction; then update the cache. ``panel_for``: a faction whose turn panel under
+        way is posted again (for its new player). The caller holds the campaign's lock."""
         campaign_id = cached.info.id
         before_players = dict(cached.players)
         before_umpire = cached.info.umpire_user_id
         role = acting_role(cached.info, by)
         now = self._clock()
+        order = (
+            players_order(cached.state, players)
+            if cached.info.status is CampaignStatus.ACTIVE
+            else None
+        )
+        prepared: Prepared | None = None
+        if order is not None:
+            outcome = self._apply(
+                cached.state, order, self.ruleset, self._dice_factory(cached.state)
+            )
+            prepared = await self._prepare(
+                cached,
+                Actor.system_actor(),
+                ActingAs.SYSTEM,
+                order,
+                outcome,
+                None,
+                None,
+                players=players,
+            )
+        after = prepared.after if prepared is not None else cached
+        panel: list[OutboxMessage] = []
+        if panel_for is not None:
+            view = CampaignView(after.info, dict(players), dict(after.deadline_due))
+            panel = self.announcer.panel_again(view, after.state, self.ruleset, panel_for)
 
         def _tx(conn: Connection) -> CampaignInfo | None:
+            if prepared is not None:
+                prepared.write(conn)
             for faction in before_players.keys() - players.keys():
                 repo.remove_member(conn, campaign_id, faction)
             for faction, user in players.items():
@@ -293,7 +328,7 @@ class Access(ServiceCore):
                 repo.update_campaign(conn, campaign_id, now=now, umpire_user_id=umpire)
             keys = sorted(repo.channels_of(conn, campaign_id))
             messages = access_changes(keys, (before_players, before_umpire), (players, umpire))
-            repo.insert_outbox(conn, campaign_id, [*messages, *extra], now=now)
+            repo.insert_outbox(conn, campaign_id, [*messages, *extra, *panel], now=now)
             repo.insert_audit(
                 conn,
                 campaign_id=campaign_id,
@@ -306,10 +341,10 @@ class Access(ServiceCore):
 
         info = await self.db.write(_tx)
         assert info is not None
-        cached.info = info
-        cached.players.clear()
-        cached.players.update(players)
-        self._store(cached)
+        after.info = info
+        after.players.clear()
+        after.players.update(players)
+        self._store(after)
 
     async def open_thread(
         self,

@@ -47,6 +47,14 @@ class Announcer(Protocol):
         (``campaign.deadlines`` as they now stand)."""
         ...
 
+    def panel_again(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset, faction: str
+    ) -> list[OutboxMessage]:
+        """The turn panel of ``faction``'s turn under way, posted again at the foot of its
+        orders thread (a substitute takes the faction over, R-PBP-UMP-01); empty when it is
+        not ``faction``'s turn."""
+        ...
+
 
 class PlainAnnouncer:
     """The default :class:`Announcer`: one plain-text post per event.
@@ -107,3 +115,9 @@ class PlainAnnouncer:
     ) -> list[OutboxMessage]:
         """One post of ``content`` in ``#announcements``."""
         return [OutboxMessage(ChannelKey.ANNOUNCEMENTS, OutboxKind.POST, {"content": content})]
+
+    def panel_again(
+        self, campaign: CampaignView, state: GameState, ruleset: Ruleset, faction: str
+    ) -> list[OutboxMessage]:
+        """Nothing: the plain announcer posts no turn panels."""
+        return []

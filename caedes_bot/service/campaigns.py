@@ -25,7 +25,6 @@ from caedes_bot.persistence.stateparts import split_state
 from caedes_bot.rules.errors import UnknownName
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.turn import StartCampaign
-from caedes_bot.rules.victory import SetPlayers
 from caedes_bot.service.access import CAMPAIGN_CHANNELS, THREAD_PARENT, acting_role, add_member
 from caedes_bot.service.core import Cached
 from caedes_bot.service.errors import (
@@ -36,7 +35,7 @@ from caedes_bot.service.errors import (
     NotAuthorised,
     NoUmpire,
 )
-from caedes_bot.service.orders import Orders
+from caedes_bot.service.orders import Orders, players_order
 from caedes_bot.service.pausing import Pausing
 from caedes_bot.service.seeds import seed_messages
 from caedes_bot.service.values import Actor, SubmitResult
@@ -259,7 +258,7 @@ class Campaigns(Orders, Pausing):
                 allowed="an admin names one with `/campaign umpire`",
             )
         try:
-            await self.record_players(campaign_id, status=CampaignStatus.SETTING_UP)
+            # who plays what is told to the rules first, in the same transaction
             return await self._submit(
                 campaign_id,
                 actor,
@@ -267,6 +266,7 @@ class Campaigns(Orders, Pausing):
                 interaction_id=None,
                 from_status=CampaignStatus.SETTING_UP,
                 to_status=CampaignStatus.ACTIVE,
+                preface=lambda cached: players_order(cached.state, cached.players),
             )
         except CampaignNotActive as err:  # started meanwhile (another /campaign start)
             now = (await self._load(campaign_id)).info
@@ -274,26 +274,6 @@ class Campaigns(Orders, Pausing):
                 f"{now.name} has already started (it is {wording.STATUS_TEXT[now.status]}).",
                 allowed="`/campaign info` to see where it stands",
             ) from err
-
-    async def record_players(
-        self, campaign_id: int, *, status: CampaignStatus | None = None
-    ) -> None:
-        """Tell the rules who holds which faction (``SetPlayers``, R-SETUP-02), so that victory
-        is judged by player (R-VIC-01..03); done by the bot when the campaign starts and after
-        each assignment. Does nothing if the rules know it already, or if the campaign is
-        finished or not in ``status`` (default: its current status)."""
-        cached = await self._load(campaign_id)
-        wanted = {f: str(u) for f, u in cached.players.items() if f in cached.state.in_play}
-        if cached.state.players == wanted or cached.info.status is CampaignStatus.FINISHED:
-            return
-        pairs = tuple(sorted(wanted.items()))
-        await self._submit(
-            campaign_id,
-            Actor.system_actor(),
-            SetPlayers(faction="UMPIRE", players=pairs),
-            interaction_id=None,
-            from_status=status or cached.info.status,
-        )
 
     async def finish(self, campaign_id: int, actor: Actor) -> CampaignInfo:
         """The umpire or an admin finishes the campaign (R-PBP-UMP-01): from then on it takes no

@@ -53,15 +53,47 @@ class ImportRefused(AdminRefused):
     a finished campaign whose replay does not match it. Nothing was created."""
 
 
+class ExportTooLarge(AdminRefused):
+    """The export is bigger than Discord takes here (``size`` and ``limit`` in bytes;
+    ``limit`` ``None`` when Discord refused the upload without saying its limit)."""
+
+    def __init__(self, size: int, limit: int | None) -> None:
+        self.size = size
+        self.limit = limit
+        takes = (
+            f"Discord takes files of at most {limit / MIB:.1f} MiB ({limit:,} bytes) in this server"
+            if limit is not None
+            else "Discord refused it as larger than this server takes (Request entity too large)"
+        )
+        super().__init__(
+            f"The export is {size / MIB:.1f} MiB ({size:,} bytes) and {takes}, so it was not sent.",
+            allowed="a server with more boosts takes bigger files (Discord raises the upload "
+            "limit at Server Boost levels 2 and 3); or ask whoever runs the bot for a copy of "
+            "the campaign from its database",
+        )
+
+
+#: Bytes in a mebibyte, for the sizes an export refusal names.
+MIB = 1024 * 1024
+
+
 class Exports(Campaigns):
     """Export a campaign to a file; start a new campaign from one."""
 
-    async def export_campaign(self, campaign_id: int, *, by: int | None) -> tuple[str, bytes]:
+    async def export_campaign(
+        self, campaign_id: int, *, by: int | None, limit: int | None = None
+    ) -> tuple[str, bytes]:
         """The campaign as ``(file name, gzipped JSON)``; logged in the audit log as done by
-        ``by``. The seed is in it only if the campaign is finished (decision 0023).
+        ``by``, in the one transaction the export writes (after the size check, so a file
+        that is not sent is not logged). The seed is in it only if the campaign is finished
+        (decision 0023).
+
+        Args:
+            limit: the largest file Discord takes here, in bytes (``None``: no limit).
 
         Raises:
             UnknownCampaign: no such campaign.
+            ExportTooLarge: the file is larger than ``limit``; nothing is written.
         """
         cached = await self._load(campaign_id)
         info, state, last_event = cached.info, cached.state, cached.last_event_seq
@@ -73,12 +105,14 @@ class Exports(Campaigns):
             events = [e for e in repo.list_events(conn, campaign_id) if e.seq <= last_event]
             return orders, events
 
-        orders, events = await self.db.read(_tx)
+        orders, events = await self.db.read(_tx)  # a snapshot: reads commit nothing
         now = self._clock()
         # building and packing a long campaign's file takes a while: off the event loop
         data = await asyncio.to_thread(
             lambda: encode_export(build_export(info, state, orders, events, now=now))
         )
+        if limit is not None and len(data) > limit:
+            raise ExportTooLarge(len(data), limit)
 
         def _audit(conn: Connection) -> None:
             repo.insert_audit(

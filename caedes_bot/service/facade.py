@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from caedes_bot.domain.records import CampaignStatus
 from caedes_bot.service.access import Access
 from caedes_bot.service.deadlines import Deadlines
 from caedes_bot.service.exports import Exports
@@ -36,39 +35,3 @@ class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
 
     See :class:`~caedes_bot.service.core.ServiceCore` for the arguments.
     """
-
-    async def assign(
-        self,
-        campaign_id: int,
-        user_id: int,
-        faction: str,
-        *,
-        by: int | None = None,
-        replace: bool = False,
-    ) -> bool:
-        """:meth:`Access.assign`, then the rules are told who plays what (R-VIC-01) once the
-        campaign is under way."""
-        changed = await super().assign(campaign_id, user_id, faction, by=by, replace=replace)
-        if changed:
-            await self._players_changed(campaign_id)
-        return changed
-
-    async def substitute(
-        self, campaign_id: int, faction: str, user_id: int, *, by: int | None = None
-    ) -> int | None:
-        """:meth:`Access.substitute`, then the rules are told (R-VIC-01), as for :meth:`assign`."""
-        previous = await super().substitute(campaign_id, faction, user_id, by=by)
-        await self._players_changed(campaign_id)
-        return previous
-
-    async def unassign(self, campaign_id: int, faction: str, *, by: int | None = None) -> bool:
-        """:meth:`Access.unassign`, then the rules are told (R-VIC-01), as for :meth:`assign`."""
-        changed = await super().unassign(campaign_id, faction, by=by)
-        if changed:
-            await self._players_changed(campaign_id)
-        return changed
-
-    async def _players_changed(self, campaign_id: int) -> None:
-        status = (await self._load(campaign_id)).info.status
-        if status is CampaignStatus.ACTIVE:
-            await self.record_players(campaign_id)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -47,6 +48,7 @@ from caedes_bot.rules.replay import Replay, RollBack
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import TurnEnded
+from caedes_bot.rules.victory import SetPlayers
 from caedes_bot.service.core import Cached, ServiceCore
 from caedes_bot.service.errors import (
     CampaignNotActive,
@@ -65,6 +67,28 @@ log = logging.getLogger(__name__)
 def _audience(event: Event) -> list[str] | None:
     audience = event.audience()
     return None if audience is None else list(audience)
+
+
+def players_order(state: GameState, players: dict[str, int]) -> SetPlayers | None:
+    """The bot's order telling the rules who holds which faction (``SetPlayers``, R-SETUP-02),
+    so that victory is judged by player (R-VIC-01..03); ``None`` if the rules know it already
+    or the game is over. Given when the campaign starts and with each change of players, in
+    the same transaction."""
+    wanted = {f: str(u) for f, u in players.items() if f in state.in_play}
+    if state.players == wanted or state.finished:
+        return None
+    return SetPlayers(faction="UMPIRE", players=tuple(sorted(wanted.items())))
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """An order ready to be written (:meth:`Orders._prepare`): ``write`` does it in the
+    caller's transaction; ``after`` is the campaign's cache entry and ``result`` the answer
+    once that transaction is committed."""
+
+    write: Callable[[Connection], None]
+    after: Cached
+    result: SubmitResult
 
 
 class Orders(ServiceCore):
@@ -115,12 +139,24 @@ class Orders(ServiceCore):
         from_status: CampaignStatus = CampaignStatus.ACTIVE,
         to_status: CampaignStatus | None = None,
         expect: Expect | None = None,
+        preface: Callable[[Cached], Order | None] | None = None,
     ) -> SubmitResult:
+        """:meth:`submit`, from ``from_status`` to ``to_status``. ``preface``: the bot's order
+        (or none) to apply first, in the same transaction, given the campaign as cached."""
         async with self._campaign_lock(campaign_id):
             for _attempt in range(self._max_retries):
                 cached = await self._load(campaign_id)
+                first: Prepared | None = None
                 try:
                     acting_as = self._authorise(cached, actor, order, from_status)
+                    pre = None if preface is None else preface(cached)
+                    if pre is not None:
+                        dice = self._dice_factory(cached.state)
+                        done = self._apply(cached.state, pre, self.ruleset, dice)
+                        first = await self._prepare(
+                            cached, Actor.system_actor(), ActingAs.SYSTEM, pre, done, None, None
+                        )
+                        cached = first.after
                     state = cached.state
                     if expect is not None:
                         expect.check(state, self.ruleset)
@@ -131,13 +167,20 @@ class Orders(ServiceCore):
                         outcome = self._apply(state, order, self.ruleset, dice)
                 except RuleViolation:
                     if interaction_id is not None:
-                        first = await self._first_result(campaign_id, interaction_id)
-                        if first is not None:
-                            return first
+                        earlier = await self._first_result(campaign_id, interaction_id)
+                        if earlier is not None:
+                            return earlier
                     raise
                 try:
                     return await self._commit(
-                        cached, actor, acting_as, order, outcome, interaction_id, to_status
+                        cached,
+                        actor,
+                        acting_as,
+                        order,
+                        outcome,
+                        interaction_id,
+                        to_status,
+                        first=first,
                     )
                 except StaleVersion:
                     log.warning("campaign %s: stale version, reloading", campaign_id)
@@ -147,10 +190,10 @@ class Orders(ServiceCore):
                         raise
                     # another writer handled this interaction: our cached state is behind
                     self.forget(campaign_id)
-                    first = await self._first_result(campaign_id, interaction_id)
-                    if first is None:
+                    earlier = await self._first_result(campaign_id, interaction_id)
+                    if earlier is None:
                         raise
-                    return first
+                    return earlier
             raise RuntimeError(
                 f"campaign {campaign_id}: gave up after {self._max_retries} stale writes"
             )
@@ -196,7 +239,42 @@ class Orders(ServiceCore):
         outcome: engine.Outcome,
         interaction_id: str | None,
         to_status: CampaignStatus | None,
+        *,
+        first: Prepared | None = None,
     ) -> SubmitResult:
+        """Write ``order`` and its ``outcome`` (after ``first``, if given: an order prepared
+        on the state before, written in the same transaction), then cache the new state."""
+        prepared = await self._prepare(
+            cached, actor, acting_as, order, outcome, interaction_id, to_status
+        )
+
+        def _tx(conn: Connection) -> None:
+            if first is not None:
+                first.write(conn)
+            prepared.write(conn)
+
+        await self.db.write(_tx)
+        self._store(prepared.after)
+        self._notify(cached.info.id)
+        return prepared.result
+
+    async def _prepare(
+        self,
+        cached: Cached,
+        actor: Actor,
+        acting_as: ActingAs,
+        order: Order,
+        outcome: engine.Outcome,
+        interaction_id: str | None,
+        to_status: CampaignStatus | None,
+        *,
+        players: dict[str, int] | None = None,
+    ) -> Prepared:
+        """Everything ``order`` writes (the state's changed parts, the order, its events, the
+        outbox, the deadlines, the audit entry of an override) as one function of a
+        connection, for the caller's transaction, with the cache entry and result that hold
+        once it is committed. ``players``: who plays what after that transaction (default:
+        as cached). Reads the database, writes nothing."""
         info = cached.info
         new_state = outcome.state
         events = outcome.events
@@ -220,7 +298,8 @@ class Orders(ServiceCore):
         if new_state.neighbour_view != cached.state.neighbour_view:  # locks follow, R-PBP-NEG-03
             keys = await self.db.read(lambda conn: repo.channels_of(conn, info.id))
             threads = frozenset(keys)
-        view = CampaignView(cached.info, dict(cached.players), dict(due), earlier, threads)
+        seen = cached.players if players is None else players
+        view = CampaignView(cached.info, dict(seen), dict(due), earlier, threads)
         messages = self.announcer.announce(
             view, events, new_state, self.ruleset, before=cached.state
         )
@@ -299,22 +378,19 @@ class Orders(ServiceCore):
                     now=now,
                 )
 
-        await self.db.write(_tx)
         new_info = replace(info, status=status or info.status, version=version, updated_at=now)
-        self._store(
-            Cached(
-                new_info,
-                new_state,
-                cached.last_event_seq + len(events),
-                cached.players,
-                frozenset(wanted),
-                due,
-            )
+        after = Cached(
+            new_info,
+            new_state,
+            cached.last_event_seq + len(events),
+            cached.players if players is None else dict(players),
+            frozenset(wanted),
+            due,
         )
-        self._notify(info.id)
-        return SubmitResult(
+        result = SubmitResult(
             info.id, events, version, version, acting_as, False, new_state, cached.state
         )
+        return Prepared(_tx, after, result)
 
     async def _rolled_back(self, cached: Cached, order: RollBack) -> engine.Outcome:
         """The outcome of the umpire's :class:`RollBack`: the log replayed from the first state

@@ -33,7 +33,7 @@ from caedes_bot.service import Actor
 from caedes_bot.verify import main as verify_main
 from tests.e2e.campaigns import DEFAULT_FACTIONS, setup_done
 from tests.e2e.conftest import MakeBot
-from tests.e2e.gameplay import Table, staffed_campaign
+from tests.e2e.gameplay import QueuedDice, Table, staffed_campaign, start_bot
 from tests.e2e.harness import BotRunner
 from tests.fakediscord import FakeDiscord, FakeFile, all_text
 from tests.test_service_export import _changed_die
@@ -184,3 +184,30 @@ async def test_rollback_from_its_autocomplete_then_a_replay_matches(
     await service.submit(1, alice, BuyUnits("DAW", "U-DAW-01", 2))
     service.forget()
     assert await service.replay(1) == await service.get_state(1)
+
+
+async def test_an_export_over_the_servers_upload_limit_is_refused_clearly(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """Decision 0023: an export larger than the upload limit the interaction gives is not
+    sent: the umpire is told privately both sizes and what to do, and nothing is logged as
+    exported. When Discord takes less than it said (413, code 40005 "Request entity too
+    large"), the umpire is told so too, never left with a silent failure."""
+    runner = await start_bot(make_bot, QueuedDice())
+    table = await staffed_campaign(fake, seats={"DAW": fake.players[0]})
+    talk = table.found["table-talk"]
+    service = runner.bot.service
+    fake.upload_limit = 1000  # bytes; a fresh campaign's export is several times that
+
+    told = await fake.slash(table.umpire, "campaign export", channel=talk)
+    assert told.ephemeral and not told.reply.get("attachments")
+    assert "Discord takes files of at most" in told.text and "(1,000 bytes)" in told.text
+    assert "so it was not sent" in told.text and "Server Boost" in told.text
+    assert "campaign_exported" not in [a.action for a in await service.audit_log(1)]
+    assert not [r for r in fake.requests if r.status == 413]  # refused before any upload
+
+    fake.told_upload_limit = 10 * 1024 * 1024  # the interaction says more than is taken
+    refused = await fake.slash(table.umpire, "campaign export", channel=talk)
+    assert refused.ephemeral and not refused.reply.get("attachments")
+    assert "Request entity too large" in refused.text and "so it was not sent" in refused.text
+    assert [r.status for r in fake.requests if r.status == 413] == [413]

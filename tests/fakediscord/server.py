@@ -435,6 +435,13 @@ class FakeDiscord:
         self.admin = self.world.add_member("admin", roles=[self.world.admin_role.id])
         self.players = [self.world.add_member(f"player{i + 1}") for i in range(players)]
         self.chaos = Chaos()
+        #: the bytes of files one request may carry (Discord's upload limit for the server);
+        #: past it a request is refused with 413, code 40005
+        self.upload_limit = UPLOAD_LIMIT
+        #: the ``attachment_size_limit`` interactions tell the bot (``None``: the upload
+        #: limit); a test sets it apart from :attr:`upload_limit` to play a Discord that
+        #: takes less than it says
+        self.told_upload_limit: int | None = None
         #: per-route rate limits (none unless a test sets some)
         self.rate_limits = RateLimits()
         self._hooks: list[tuple[str, re.Pattern[str], Callable[[], None]]] = []
@@ -708,7 +715,7 @@ class FakeDiscord:
         refused: ApiError | None = None
         if request.content_type == "multipart/form-data":
             try:
-                body, uploads = await read_multipart(request)
+                body, uploads = await read_multipart(request, limit=self.upload_limit)
             except ApiError as exc:
                 refused = exc
         elif request.can_read_body:
@@ -1224,7 +1231,9 @@ class FakeDiscord:
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": {"0": channel["guild_id"]},
             "context": 0,
-            "attachment_size_limit": 10 * 1024 * 1024,
+            "attachment_size_limit": self.upload_limit
+            if self.told_upload_limit is None
+            else self.told_upload_limit,
         }
         record = InteractionRecord(iid, token, kind, user, channel_id, payload)
         return record, payload

@@ -46,8 +46,11 @@ class Upload:
     data: bytes
 
 
-async def read_multipart(request: web.Request) -> tuple[JSON, list[Upload]]:
-    """The ``payload_json`` body and the uploaded files of a multipart request.
+async def read_multipart(
+    request: web.Request, *, limit: int = UPLOAD_LIMIT
+) -> tuple[JSON, list[Upload]]:
+    """The ``payload_json`` body and the uploaded files of a multipart request, refused past
+    ``limit`` bytes of files in all (the server's upload limit).
 
     Raises:
         ApiError: 413 (40005) over the upload limit; 400 (50035) for a part Discord would not
@@ -74,7 +77,7 @@ async def read_multipart(request: web.Request) -> tuple[JSON, list[Upload]]:
             raise invalid_form(f"form part '{name}': expected payload_json or files[n]")
         data = bytes(await part.read())
         total += len(data)
-        if total > UPLOAD_LIMIT:
+        if total > limit:
             raise ApiError(413, REQUEST_TOO_LARGE, "Request entity too large")
         uploads.append(
             Upload(
