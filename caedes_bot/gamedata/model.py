@@ -491,6 +491,56 @@ class ScenarioVictory:
 
 
 @dataclass(frozen=True, slots=True)
+class EventUnits:
+    """Units a scenario event places or removes (R-SETUP-01): ``count`` units of ``kind`` of
+    ``faction`` at the space ``location``."""
+
+    faction: str
+    kind: str
+    location: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioEvent:
+    """Something a scenario makes happen at a given moment of play (R-SETUP-01; decision 0026).
+
+    It happens at the start of game round ``round`` (before anything else at the start of the
+    round's first turn) or, with ``faction``, at the start of that faction's turn in that round.
+    Each effect is optional; an event has at least one effect or an ``announce`` line.
+
+    Attributes:
+        id: a slug, unique in the scenario (``"relief-column"``).
+        round: the game round, from 1.
+        faction: whose turn it waits for, or ``None`` for the round's start.
+        announce: a line posted in ``#announcements`` when it happens (may be empty).
+        rp: faction -> RP given (positive) or taken (negative, never below 0).
+        commodities: faction -> commodity -> units given or taken (never below 0).
+        place: units put on the board (reinforcements).
+        remove: units taken off the board (as many as are there, up to ``count``).
+        owners: province -> its new owner, ``None`` for nobody.
+        alliances_made: groups of factions allied from then on (R-ALLY-02).
+        alliances_ended: alliances broken then (R-ALLY-05 follows).
+        fealty_sworn: vassal -> liege, in force from then on (R-FEAL-01).
+        fealty_ended: vassals released from their fealty then.
+    """
+
+    id: str
+    round: int
+    faction: str | None = None
+    announce: str = ""
+    rp: Mapping[str, int] = field(default_factory=dict)
+    commodities: Mapping[str, Mapping[Commodity, int]] = field(default_factory=dict)
+    place: tuple[EventUnits, ...] = ()
+    remove: tuple[EventUnits, ...] = ()
+    owners: Mapping[str, str | None] = field(default_factory=dict)
+    alliances_made: tuple[tuple[str, ...], ...] = ()
+    alliances_ended: tuple[tuple[str, ...], ...] = ()
+    fealty_sworn: Mapping[str, str] = field(default_factory=dict)
+    fealty_ended: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Scenario:
     """A scenario (R-SETUP-01): who is in play, who owns what, who stands where, and for how long.
 
@@ -511,6 +561,7 @@ class Scenario:
     alliances: tuple[frozenset[str], ...] = ()
     fealty: Mapping[str, str] = field(default_factory=dict)  # vassal -> liege
     victory: ScenarioVictory = field(default_factory=ScenarioVictory)  # R-VIC-06
+    events: tuple[ScenarioEvent, ...] = ()  # R-SETUP-01, in the file's order
 
     @property
     def faction_codes(self) -> tuple[str, ...]:

@@ -25,6 +25,7 @@ from caedes_bot.gamedata.model import (
     UnitTypeDef,
 )
 from caedes_bot.gamedata.options import build_options
+from caedes_bot.gamedata.scenario_events import load_events
 from caedes_bot.gamedata.schema import (
     AllianceSchema,
     DataReader,
@@ -233,6 +234,7 @@ def _load_scenario(
     victory = ScenarioVictory(frozenset(top.victory.replaces), tuple(holds))
 
     options = build_options(r, base_options, top.options, file, "[options] ")
+    events = load_events(r, file, top.event, in_play, kinds, game_map, top.turn_limit)
     return Scenario(
         id=scenario_id,
         name=top.name,
@@ -246,4 +248,5 @@ def _load_scenario(
         alliances=tuple(alliances),
         fealty=dict(top.fealty),
         victory=victory,
+        events=events,
     )

@@ -187,6 +187,7 @@ class ScenarioSchema(_Schema):
     alliance: list[dict[str, Any]] = Field(default_factory=list)
     fealty: dict[str, str] = Field(default_factory=dict)
     victory: VictorySchema = Field(default_factory=VictorySchema)
+    event: list[dict[str, Any]] = Field(default_factory=list)  # R-SETUP-01 (scenario_events)
 
 
 def _describe_validation(exc: ValidationError) -> list[str]:

@@ -957,6 +957,8 @@ class GameState:
             (R-VIC-04).
         stats: each faction's statistics, by code (:mod:`caedes_bot.rules.statistics`);
             ``stats_battles`` the sides of battles under way, by battle id, for them.
+        scenario_events_done: ids of the scenario's events that have happened (R-SETUP-01;
+            :mod:`caedes_bot.rules.scenario_events`).
     """
 
     scenario: str
@@ -994,6 +996,7 @@ class GameState:
     early_end: EarlyEndVote | None = None
     stats: dict[str, FactionStats] = field(default_factory=dict)
     stats_battles: dict[str, list[str]] = field(default_factory=dict)
+    scenario_events_done: list[str] = field(default_factory=list)
 
     def clone(self) -> GameState:
         """A copy that the rules may change freely, sharing what they have not changed yet.

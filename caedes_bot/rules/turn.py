@@ -47,7 +47,15 @@ from functools import cache
 from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules import collect, dependants, diplomacy, pacts, umpire_game, victory
+from caedes_bot.rules import (
+    collect,
+    dependants,
+    diplomacy,
+    pacts,
+    scenario_events,
+    umpire_game,
+    victory,
+)
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -559,9 +567,11 @@ def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
     R-FEAL-01) and neighbourhood is judged again when due (R-PBP-NEG-03); diplomatic victory
     (R-VIC-02) is judged last. Undead and Summoned units whose last Necromancer or Summoner
     deserted go with it before the elimination check (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
-    Option changes the umpire made take effect first (R-SETUP-04).
+    Option changes the umpire made take effect first (R-SETUP-04), then the scenario's events
+    due now happen (R-SETUP-01).
     Mutates ``state``; returns the events."""
     events = umpire_game.apply_pending(state)
+    events += scenario_events.fire_due(state, ruleset)
     events += mercenary_check(state, ruleset)
     events += dependants.lose_bound_units(state, ruleset)[0]
     events += victory.elimination_check(state, ruleset)

@@ -32,6 +32,7 @@ from caedes_bot.rules import (
     pacts,
     redeem,
     replay,
+    scenario_events,
     ships,
     summons,
     trade,
@@ -49,7 +50,7 @@ from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.movement import amphibian, blitz, magic_moves
 from caedes_bot.rules.state import GameState
-from caedes_bot.ui import umpire_text
+from caedes_bot.ui import scenario_text, umpire_text
 from caedes_bot.ui.describe import (
     commodities_text,
     faction_name,
@@ -861,3 +862,48 @@ def _trade_announced(event: trade.TradeAnnounced, state: GameState, ruleset: Rul
     if event.give_rp is None and event.give_commodities is None:
         return f"{a} and {b} traded."
     return f"{a} and {b} traded: {_terms(ruleset, event)}."
+
+
+# --------------------------------------------------------------------------- scenario events
+
+
+@_line(scenario_events.ScenarioEventFired)
+def _scenario_event(
+    event: scenario_events.ScenarioEventFired, state: GameState, ruleset: Ruleset
+) -> str:
+    return scenario_text.fired_line(event, ruleset)
+
+
+@_line(scenario_events.ScenarioTreasuryChanged)
+def _scenario_treasury(
+    event: scenario_events.ScenarioTreasuryChanged, state: GameState, ruleset: Ruleset
+) -> str:
+    return scenario_text.treasury_line(event)
+
+
+@_line(scenario_events.ScenarioUnitsPlaced)
+def _scenario_placed(
+    event: scenario_events.ScenarioUnitsPlaced, state: GameState, ruleset: Ruleset
+) -> str:
+    return scenario_text.placed_line(event, ruleset)
+
+
+@_line(scenario_events.ScenarioUnitsRemoved)
+def _scenario_removed(
+    event: scenario_events.ScenarioUnitsRemoved, state: GameState, ruleset: Ruleset
+) -> str:
+    return scenario_text.removed_line(event, ruleset)
+
+
+@_line(scenario_events.ScenarioOwnerChanged)
+def _scenario_owner(
+    event: scenario_events.ScenarioOwnerChanged, state: GameState, ruleset: Ruleset
+) -> str:
+    return scenario_text.owner_line(event, ruleset)
+
+
+@_line(scenario_events.ScenarioEffectSkipped)
+def _scenario_skipped(
+    event: scenario_events.ScenarioEffectSkipped, state: GameState, ruleset: Ruleset
+) -> str:
+    return scenario_text.skipped_line(event, ruleset)

@@ -49,6 +49,7 @@ ADDED_SINCE: dict[str, object] = {
     "early_end": None,  # R-VIC-04 (the umpire's early end waiting for the vote)
     "stats": {},  # issue 15: each faction's statistics (decision 0021)
     "stats_battles": {},
+    "scenario_events_done": [],  # R-SETUP-01 (scenario events that happened, decision 0026)
     # R-COMBAT-12 and the battle magics (decision 0015)
     "battle.standing": [],
     "battle.illusion_rules": {},

@@ -7,11 +7,14 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import fields, replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import OPTION_CHOICES, Options, Ruleset, ScenarioVictory
 from caedes_bot.gamedata.options import OptionNotBuilt, check_option_built
+from caedes_bot.gamedata.scenario_events import load_events
+from caedes_bot.gamedata.schema import DataReader
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import FactionState, GameState, Unit
 from tests.rules import builders
@@ -62,6 +65,7 @@ def build(
     setup = _merged_setup(doc.get("setup", {}), case.get("setup", {}), here)
     if base == "test":
         ruleset = _with_victory(_test_ruleset(doc, where), doc.get("victory"), where)
+        ruleset = _with_events(ruleset, doc.get("event"), where)
         state = _test_state(ruleset, setup, here)
     elif base == "skirmish":
         for key in ("map", "kinds"):
@@ -97,6 +101,22 @@ def _with_victory(rs: Ruleset, raw: Any, where: str) -> Ruleset:
         holds.append(frozenset(names))
     victory = ScenarioVictory(frozenset(replaces), tuple(holds))
     scenario = replace(rs.scenarios["test"], victory=victory)
+    return replace(rs, scenarios={"test": scenario})
+
+
+def _with_events(rs: Ruleset, raw: Any, where: str) -> Ruleset:
+    """The ruleset with the ``[[event]]`` tables of the file as its scenario's events
+    (R-SETUP-01), read by the game data loader itself, so they are checked as a scenario file's
+    are; any problem stops the case with the loader's message."""
+    if raw is None:
+        return rs
+    if not isinstance(raw, list):
+        raise ScenarioFileError(f"{where}: give the events as [[event]] tables")
+    reader = DataReader(Path("."))
+    events = load_events(reader, where, raw, rs.turn_order, rs.units, rs.map, None)
+    if reader.problems:
+        raise ScenarioFileError("; ".join(reader.problems))
+    scenario = replace(rs.scenarios["test"], events=events)
     return replace(rs, scenarios={"test": scenario})
 
 

@@ -32,7 +32,7 @@ from tests.scenarios import board, checks
 from tests.scenarios.board import FACTION_FIELDS
 from tests.scenarios.checks import ROOT, ScenarioFileError
 
-FILE_KEYS = {"title", "base", "map", "kinds", "options", "victory", "setup", "case"}
+FILE_KEYS = {"title", "base", "map", "kinds", "options", "victory", "event", "setup", "case"}
 CASE_KEYS = {"name", "rules", "says", "options", "setup", "order", "expect"}
 ORDER_STEP_KEYS = {
     "by",
