@@ -88,8 +88,10 @@ async def test_a_scenario_event_fires_at_the_orc_turn_start_and_the_umpire_saw_i
     assert [u.kind for u in state.units_at("melvek-tor")] == ["U-ORC-02"] * 3
     announcements = int(table.announcements["id"])
     await fake.wait_for(
-        lambda: "War drums sound in the Melvek hills." in all_text(fake.world.messages[announcements])
-        and "Reinforcements for" in all_text(fake.world.messages[announcements]),
+        lambda: (
+            "War drums sound in the Melvek hills." in all_text(fake.world.messages[announcements])
+            and "Reinforcements for" in all_text(fake.world.messages[announcements])
+        ),
         what="the event announced",
     )
     public = all_text(fake.world.messages[announcements])
