@@ -2,7 +2,8 @@
 
 A campaign's state is stored as rows of ``campaign_state_parts``, one JSON document each:
 
-* ``u:<id>``: one row per unit; ``f:<code>``: one row per faction;
+* ``u:<id>``: one row per unit, without the fields at their defaults (:func:`unit_text`);
+  ``f:<code>``: one row per faction;
 * ``owners`` (province -> owner), ``options``, ``pending`` (the pending decisions);
 * ``battle``: the battle being fought without its step records, and ``r:<i>``: its ``i``-th
   step record (from 0); none of them when no battle is being fought;
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import is_, is_not
@@ -95,8 +96,20 @@ def _text(adapter: TypeAdapter[Any], value: object, **kwargs: Any) -> str:
     return adapter.dump_json(value, **kwargs).decode()
 
 
+def unit_text(unit: Unit) -> str:
+    """A unit's part: its JSON without the fields at their defaults (a unit mostly keeps
+    them, and the text to read back and validate is a third as long, decision 0009). A
+    stored unit part therefore means what :class:`Unit`'s defaults say: changing a default
+    needs a data migration of the stored parts."""
+    return _UNIT.dump_json(unit, exclude_defaults=True).decode()
+
+
 def _game(state: GameState) -> str:
     return _text(_GAME, state, exclude=SPLIT_FIELDS)
+
+
+def _faction_text(faction: FactionState) -> str:
+    return _text(_FACTION, faction)
 
 
 def _battle(battle: Battle) -> str:
@@ -116,7 +129,7 @@ def split_state(state: GameState) -> list[Part]:
         for i, (code, f) in enumerate(dict.items(state.factions))
     ]
     parts += [
-        Part(f"u:{key}", i, _text(_UNIT, u)) for i, (key, u) in enumerate(dict.items(state.units))
+        Part(f"u:{key}", i, unit_text(u)) for i, (key, u) in enumerate(dict.items(state.units))
     ]
     if state.battle is not None:
         parts.append(Part("battle", 0, _battle(state.battle)))
@@ -144,8 +157,8 @@ def diff_state(old: GameState, new: GameState, version: int) -> PartChanges:
         changes.updates.append(("owners", _text(_OWNERS, new.owners)))
     if not _same(old.pending, new.pending):
         changes.updates.append(("pending", _text(_PENDING, new.pending)))
-    _diff_table(changes, "f:", old.factions, new.factions, _FACTION, base)
-    _diff_table(changes, "u:", old.units, new.units, _UNIT, base)
+    _diff_table(changes, "f:", old.factions, new.factions, _faction_text, base)
+    _diff_table(changes, "u:", old.units, new.units, unit_text, base)
     _diff_battle(changes, old.battle, new.battle)
     return changes
 
@@ -155,7 +168,7 @@ def _diff_table(
     prefix: str,
     old: dict[str, Any],
     new: dict[str, Any],
-    adapter: TypeAdapter[Any],
+    text: Callable[[Any], str],
     base: int,
 ) -> None:
     """Parts of one dict (units or factions) keyed ``prefix + key``, its order kept."""
@@ -166,7 +179,7 @@ def _diff_table(
     moved = map(is_not, befores, values)
     for key, before, value in compress(zip(keys, befores, values, strict=True), moved):
         if before is not None and before != value:  # None: new, inserted below
-            changes.updates.append((prefix + key, _text(adapter, value)))
+            changes.updates.append((prefix + key, text(value)))
     added = sum(map(is_, befores, repeat(None)))  # (not list.count: that calls __eq__)
     if len(old) > len(keys) - added:  # some are gone
         gone = dict.keys(old) - dict.keys(new)
@@ -182,8 +195,7 @@ def _diff_table(
         changes.reorders += [(prefix + k, base + i) for i, k in places if k in old]
         places = [(i, k) for i, k in places if k not in old]
     changes.inserts += [
-        Part(prefix + key, base + i, _text(adapter, dict.__getitem__(new, key)))
-        for i, key in places
+        Part(prefix + key, base + i, text(dict.__getitem__(new, key))) for i, key in places
     ]
 
 

@@ -9,6 +9,7 @@ through the same diff.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from caedes_bot.persistence.stateparts import (
     join_parts,
     load_parts,
     split_state,
+    unit_text,
 )
 from caedes_bot.rules.state import GameState, Unit
 from tests.persistence.support import PartStore
@@ -115,6 +117,55 @@ def test_a_battle_ending_deletes_it_with_its_records() -> None:
     changes = diff_state(state, new, 5)
     records = {f"r:{i}" for i in range(len(state.battle.records))}
     assert set(changes.deletes) == {"battle"} | records
+
+
+#: Every field of a unit at its default, as stored unit parts take them (they leave them out).
+_UNIT_DEFAULTS: dict[str, object] = {
+    "wounded": False,
+    "movement_used": 0,
+    "move_ended": False,
+    "entered_from": None,
+    "path": [],
+    "terrain": None,
+    "muster_seq": 0,
+    "aboard": None,
+    "attacking": False,
+    "flew": False,
+    "embarked": False,
+    "landed": False,
+}
+
+
+def test_a_unit_part_leaves_out_the_fields_at_their_defaults() -> None:
+    unit = Unit(7, "U-DAW-01", "DAW", "brightholm")
+    assert unit_text(unit) == '{"id":7,"kind":"U-DAW-01","owner":"DAW","location":"brightholm"}'
+    moved = Unit(8, "U-DAW-04", "DAW", "brightholm", movement_used=2, path=["a", "b"], flew=True)
+    assert json.loads(unit_text(moved)) == {
+        "id": 8,
+        "kind": "U-DAW-04",
+        "owner": "DAW",
+        "location": "brightholm",
+        "movement_used": 2,
+        "path": ["a", "b"],
+        "flew": True,
+    }
+    state = _saved("press_or_withdraw")
+    for part in split_state(state):
+        if part.key.startswith("u:"):
+            unit = state.peek_unit(int(part.key[2:]))
+            at_default = {n for n, d in _UNIT_DEFAULTS.items() if getattr(unit, n) == d}
+            assert not at_default & json.loads(part.doc).keys()
+
+
+def test_the_defaults_stored_unit_parts_leave_out_are_pinned() -> None:
+    """A stored unit part means what these defaults say: changing one of them changes every
+    stored state, so it needs a data migration of the stored parts (decision 0009)."""
+    defaults = {
+        f.name: f.default_factory() if f.default_factory is not dataclasses.MISSING else f.default
+        for f in dataclasses.fields(Unit)
+        if f.name not in ("id", "kind", "owner", "location")
+    }
+    assert defaults == _UNIT_DEFAULTS
 
 
 def test_an_unknown_part_is_refused() -> None:

@@ -185,15 +185,14 @@ def load_parts(conn: Connection, campaign_id: int) -> list[tuple[str, str]]:
     return cast(list[tuple[str, str]], rows)
 
 
+_LOAD_CAMPAIGN = sa.select(*_INFO_COLUMNS, campaigns.c.last_event_seq, campaigns.c.lock_seq).where(
+    campaigns.c.id == sa.bindparam("b_id")
+)
+
+
 def load_campaign(conn: Connection, campaign_id: int) -> CampaignRecord | None:
     """The campaign with its state's parts, or ``None``."""
-    row = (
-        conn.execute(
-            sa.select(*_INFO_COLUMNS, campaigns.c.last_event_seq, campaigns.c.lock_seq).where(
-                campaigns.c.id == campaign_id
-            )
-        )
-    ).first()
+    row = conn.execute(_LOAD_CAMPAIGN, {"b_id": campaign_id}).first()
     if row is None:
         return None
     parts = load_parts(conn, campaign_id)

@@ -28,14 +28,22 @@ def _deadline(r: Any) -> DeadlineRecord:
     )
 
 
+# built once (an uncached campaign's read runs them): building a statement and its cache key
+# cost more than running it
+_OPEN = (
+    sa.select(deadlines)
+    .where(deadlines.c.campaign_id == sa.bindparam("b_campaign"), deadlines.c.fired.is_(False))
+    .order_by(deadlines.c.due_at, deadlines.c.id)
+)
+_EXISTING_KEYS = sa.select(deadlines.c.decision_key).where(
+    deadlines.c.campaign_id == sa.bindparam("b_campaign"),
+    deadlines.c.decision_key.in_(sa.bindparam("b_keys", expanding=True)),
+)
+
+
 def open_deadlines(conn: Connection, campaign_id: int) -> list[DeadlineRecord]:
     """The campaign's deadlines that have not fired, by due time."""
-    rows = conn.execute(
-        sa.select(deadlines)
-        .where(deadlines.c.campaign_id == campaign_id, deadlines.c.fired.is_(False))
-        .order_by(deadlines.c.due_at, deadlines.c.id)
-    )
-    return [_deadline(r) for r in rows]
+    return [_deadline(r) for r in conn.execute(_OPEN, {"b_campaign": campaign_id})]
 
 
 def existing_deadline_keys(
@@ -45,12 +53,7 @@ def existing_deadline_keys(
     armed once: a turn deadline already acted on stays closed while that turn goes on)."""
     if not decision_keys:
         return set()
-    rows = conn.execute(
-        sa.select(deadlines.c.decision_key).where(
-            deadlines.c.campaign_id == campaign_id,
-            deadlines.c.decision_key.in_(list(decision_keys)),
-        )
-    )
+    rows = conn.execute(_EXISTING_KEYS, {"b_campaign": campaign_id, "b_keys": list(decision_keys)})
     return {str(key) for (key,) in rows}
 
 

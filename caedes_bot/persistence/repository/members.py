@@ -37,9 +37,12 @@ def factions_of(conn: Connection, campaign_id: int, user_id: int) -> list[str]:
     return [r.faction for r in rows]
 
 
+# built once: building a statement and its cache key cost more than running it
+_PLAYERS = sa.select(members.c.faction, members.c.user_id).where(
+    members.c.campaign_id == sa.bindparam("b_campaign")
+)
+
+
 def players_of(conn: Connection, campaign_id: int) -> dict[str, int]:
     """Faction -> player user id, for factions that have a player."""
-    rows = conn.execute(
-        sa.select(members.c.faction, members.c.user_id).where(members.c.campaign_id == campaign_id)
-    )
-    return {r.faction: r.user_id for r in rows}
+    return {faction: user for faction, user in conn.execute(_PLAYERS, {"b_campaign": campaign_id})}
