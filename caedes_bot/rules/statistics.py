@@ -31,7 +31,7 @@ from caedes_bot.rules import buy, collect, dependants, turn, upkeep
 from caedes_bot.rules.combat import events as combat
 from caedes_bot.rules.combat.arithmetic import BattleResult
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.state import DiePurpose, FactionStats, GameState, Side
+from caedes_bot.rules.state import BattleDie, DiePurpose, FactionStats, GameState, Side
 
 
 def _owner(before: GameState, after: GameState, unit_id: int) -> str | None:
@@ -57,25 +57,42 @@ def _add_round(
 def record(before: GameState, after: GameState, events: Sequence[Event], ruleset: Ruleset) -> None:
     """Fold one order's ``events`` into ``after.stats`` (see the module docstring). ``before``
     is the state the order was applied to (never changed), for the owners of units the order
-    destroyed. Mutates ``after``."""
+    destroyed. Mutates ``after``.
+
+    The counters an order adds to are summed first and each faction's are written once at
+    the end (one new :class:`FactionStats` per faction and order, not one per die or unit: a
+    battle step rolls a dozen dice). A faction met for the first time enters ``stats`` at
+    once, so the factions keep the order in which the events first named them."""
     if not events:
         return
     stats = after.stats
+    sums: dict[str, dict[str, int]] = {}
 
     def bump(faction: str | None, **changes: int) -> None:
         if faction is None:
             return
-        old = stats.get(faction) or FactionStats()
-        stats[faction] = replace(
-            old, **{name: getattr(old, name) + value for name, value in changes.items()}
-        )
+        mine = sums.get(faction)
+        if mine is None:
+            mine = sums[faction] = {}
+            if faction not in stats:
+                stats[faction] = FactionStats()
+        for name, value in changes.items():
+            mine[name] = mine.get(name, 0) + value
 
     def lost(unit_ids: Sequence[int]) -> None:
         for uid in unit_ids:
             bump(_owner(before, after, uid), lost=1)
 
     for event in events:
-        if isinstance(event, collect.IncomeCollected):
+        if not isinstance(event, _FOLDED):
+            continue
+        if isinstance(event, combat.BattleStepResolved):
+            sides = after.stats_battles.get(str(event.battle))
+            for who, (count, hits, tenths) in _dice_luck(ruleset, sides, event.dice).items():
+                bump(who, dice=count, hits=hits, expected_tenths=tenths)
+        elif isinstance(event, combat.CasualtiesRemoved):
+            lost([*event.attacker_destroyed, *event.defender_destroyed])
+        elif isinstance(event, collect.IncomeCollected):
             old = stats.get(event.faction) or FactionStats()
             stats[event.faction] = replace(
                 old, income=_add_round(old.income, event.round, event.rp_gained, total=True)
@@ -84,8 +101,6 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
             bump(event.faction, bought=event.count)
         elif isinstance(event, buy.PurchaseCancelled):
             bump(event.faction, bought=-event.count)
-        elif isinstance(event, combat.CasualtiesRemoved):
-            lost([*event.attacker_destroyed, *event.defender_destroyed])
         elif isinstance(event, combat.BattleBegan):
             after.stats_battles[str(event.battle)] = [event.attacker, *event.defenders]
         elif isinstance(event, combat.BattleEnded):
@@ -93,14 +108,6 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
             sides = after.stats_battles.pop(str(event.battle), None)
             if sides:
                 _battle_result(bump, sides[0], sides[1:], event.result)
-        elif isinstance(event, combat.BattleStepResolved):
-            sides = after.stats_battles.get(str(event.battle))
-            for die in event.dice:
-                if die.purpose is not DiePurpose.NORMAL or not die.counts:
-                    continue
-                who = _roller(ruleset, sides, die.side, die.kind)
-                target = max(0, min(10, die.target))
-                bump(who, dice=1, hits=1 if die.hit else 0, expected_tenths=target)
         elif isinstance(event, upkeep.UnitsDisbanded | dependants.BoundUnitsLost):
             bump(event.faction, lost=len(event.units))
         elif isinstance(event, turn.TurnBegan):
@@ -109,6 +116,55 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
             stats[event.faction] = replace(
                 old, provinces=_add_round(old.provinces, event.round, owned, total=False)
             )
+    for faction, changes in sums.items():  # the counters summed are not those set above
+        old = stats[faction]
+        stats[faction] = replace(
+            old, **{name: getattr(old, name) + value for name, value in changes.items()}
+        )
+
+
+#: the events :func:`record` folds; any other is passed over with one test
+_FOLDED = (
+    combat.BattleStepResolved,
+    combat.CasualtiesRemoved,
+    collect.IncomeCollected,
+    buy.UnitsBought,
+    buy.PurchaseCancelled,
+    combat.BattleBegan,
+    combat.BattleEnded,
+    upkeep.UnitsDisbanded,
+    dependants.BoundUnitsLost,
+    turn.TurnBegan,
+)
+
+
+def _dice_luck(
+    ruleset: Ruleset, sides: list[str] | None, dice: Sequence[BattleDie]
+) -> dict[str | None, list[int]]:
+    """Per roller (:func:`_roller`), in the order the rollers first appear: the standing
+    normal dice of one step, those that hit, and the hits expected in tenths (each die's
+    target held to 0..10, R-GEN-02). One bump per roller and step instead of one per die:
+    the same sums, and the factions enter ``stats`` in the same order."""
+    out: dict[str | None, list[int]] = {}
+    rollers: dict[tuple[bool, str], str | None] = {}  # (attacker?, kind): no enum hash per die
+    normal, attacker = DiePurpose.NORMAL, Side.ATTACKER
+    for die in dice:
+        if die.purpose is not normal or die.rerolled or die.void:  # not ``die.counts``
+            continue
+        key = (die.side is attacker, die.kind)
+        if key in rollers:
+            who = rollers[key]
+        else:
+            who = rollers[key] = _roller(ruleset, sides, die.side, die.kind)
+        tally = out.get(who)
+        if tally is None:
+            tally = out[who] = [0, 0, 0]
+        tally[0] += 1
+        if die.hit:
+            tally[1] += 1
+        target = die.target
+        tally[2] += 0 if target < 0 else 10 if target > 10 else target
+    return out
 
 
 def _roller(ruleset: Ruleset, sides: list[str] | None, side: Side, kind: str) -> str | None:
