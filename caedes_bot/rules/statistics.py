@@ -118,8 +118,17 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
             )
     for faction, changes in sums.items():  # the counters summed are not those set above
         old = stats[faction]
-        stats[faction] = replace(
-            old, **{name: getattr(old, name) + value for name, value in changes.items()}
+        add = changes.get
+        stats[faction] = FactionStats(  # every field named: dataclasses.replace costs more
+            income=old.income,
+            bought=old.bought + add("bought", 0),
+            lost=old.lost + add("lost", 0),
+            battles_won=old.battles_won + add("battles_won", 0),
+            battles_lost=old.battles_lost + add("battles_lost", 0),
+            provinces=old.provinces,
+            dice=old.dice + add("dice", 0),
+            hits=old.hits + add("hits", 0),
+            expected_tenths=old.expected_tenths + add("expected_tenths", 0),
         )
 
 
@@ -145,25 +154,32 @@ def _dice_luck(
     normal dice of one step, those that hit, and the hits expected in tenths (each die's
     target held to 0..10, R-GEN-02). One bump per roller and step instead of one per die:
     the same sums, and the factions enter ``stats`` in the same order."""
-    out: dict[str | None, list[int]] = {}
-    rollers: dict[tuple[bool, str], str | None] = {}  # (attacker?, kind): no enum hash per die
+    by_kind: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})  # attacker's, defender's
+    met: list[tuple[Side, str, list[int]]] = []  # each side and kind as first met
     normal, attacker = DiePurpose.NORMAL, Side.ATTACKER
     for die in dice:
         if die.purpose is not normal or die.rerolled or die.void:  # not ``die.counts``
             continue
-        key = (die.side is attacker, die.kind)
-        if key in rollers:
-            who = rollers[key]
-        else:
-            who = rollers[key] = _roller(ruleset, sides, die.side, die.kind)
-        tally = out.get(who)
+        table = by_kind[0] if die.side is attacker else by_kind[1]
+        tally = table.get(die.kind)
         if tally is None:
-            tally = out[who] = [0, 0, 0]
+            tally = table[die.kind] = [0, 0, 0]
+            met.append((die.side, die.kind, tally))
         tally[0] += 1
         if die.hit:
             tally[1] += 1
         target = die.target
         tally[2] += 0 if target < 0 else 10 if target > 10 else target
+    out: dict[str | None, list[int]] = {}
+    for side, kind, (count, hits, tenths) in met:
+        who = _roller(ruleset, sides, side, kind)
+        mine = out.get(who)
+        if mine is None:
+            out[who] = [count, hits, tenths]
+        else:
+            mine[0] += count
+            mine[1] += hits
+            mine[2] += tenths
     return out
 
 
