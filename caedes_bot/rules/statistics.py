@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import buy, collect, dependants, turn, upkeep
@@ -154,6 +155,10 @@ def _dice_luck(
     normal dice of one step, those that hit, and the hits expected in tenths (each die's
     target held to 0..10, R-GEN-02). One bump per roller and step instead of one per die:
     the same sums, and the factions enter ``stats`` in the same order."""
+    if sides is not None and len(sides) == 2:  # one defender: the roller is the die's side's
+        quick = _one_defender(sides, dice)
+        if quick is not None:
+            return quick
     by_kind: tuple[dict[str, list[int]], dict[str, list[int]]] = ({}, {})  # attacker's, defender's
     met: list[tuple[Side, str, list[int]]] = []  # each side and kind as first met
     normal, attacker = DiePurpose.NORMAL, Side.ATTACKER
@@ -181,6 +186,44 @@ def _dice_luck(
             mine[1] += hits
             mine[2] += tenths
     return out
+
+
+def _one_defender(
+    sides: list[str], dice: Sequence[BattleDie]
+) -> dict[str | None, list[int]] | None:
+    """:func:`_dice_luck` of a battle of one attacker and one defender (every die is its
+    side's faction's, :func:`_roller`) when every die is a normal die that stands and the
+    attacker's come first, as a step rolls them: counted with a few passes of the builtins
+    instead of a Python loop per die. ``None`` otherwise (the caller counts die by die)."""
+    if (
+        set(map(_PURPOSE, dice)) != _NORMAL_ONLY
+        or any(map(_REROLLED, dice))
+        or any(map(_VOID, dice))
+    ):
+        return None
+    on = list(map(_SIDE, dice))
+    split = on.count(Side.ATTACKER)
+    if Side.ATTACKER in on[split:]:  # not every attacker die first
+        return None
+    targets = list(map(_TARGET, dice))
+    if targets and (min(targets) < 0 or max(targets) > 10):
+        return None  # a target to hold to 0..10: die by die
+    hits = list(map(_HIT, dice))
+    out: dict[str | None, list[int]] = {}
+    if split:
+        out[sides[0]] = [split, sum(hits[:split]), sum(targets[:split])]
+    if split < len(on):
+        out[sides[1]] = [len(on) - split, sum(hits[split:]), sum(targets[split:])]
+    return out
+
+
+_PURPOSE = attrgetter("purpose")
+_REROLLED = attrgetter("rerolled")
+_VOID = attrgetter("void")
+_SIDE = attrgetter("side")
+_TARGET = attrgetter("target")
+_HIT = attrgetter("hit")
+_NORMAL_ONLY = {DiePurpose.NORMAL}
 
 
 def _roller(ruleset: Ruleset, sides: list[str] | None, side: Side, kind: str) -> str | None:
