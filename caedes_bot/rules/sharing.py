@@ -18,7 +18,9 @@ Both sides of a clone treat every unit as shared afterwards, so neither can chan
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, TypeVar, overload
+from dataclasses import fields as dataclass_fields
+from types import UnionType
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, overload
 
 T = TypeVar("T")
 D = TypeVar("D")
@@ -39,6 +41,66 @@ def copy_plain(obj: T) -> T:
 
 #: the containers :func:`copy_plain` copies (exactly these types, not subclasses)
 _CONTAINERS = frozenset((list, dict, set))
+
+
+class CopyPlan:
+    """:func:`copy_plain` for one dataclass, looking only at the fields whose declared type
+    can hold a list, dict or set (worked out once from the type hints: a union is looked
+    into, ``Any`` or an unknown hint counts as one), and at any attribute that is not a
+    field (a memo). What it copies and shares is what :func:`copy_plain` would; it just
+    passes over the fields that cannot hold a container (numbers, strings, enums, tuples,
+    frozen dataclasses), which the engine copies on every order (decision 0013).
+
+    ``skip``: fields the caller replaces at once after the copy (they are shared here).
+    An instance must hold every field in its ``__dict__``, as a dataclass's ``__init__``
+    sets them.
+    """
+
+    __slots__ = ("_fields", "_names", "_size")
+
+    def __init__(self, cls: type, *, skip: Iterable[str] = ()) -> None:
+        hints = get_type_hints(cls)
+        names = [f.name for f in dataclass_fields(cls)]
+        left_out = set(skip)
+        self._fields = frozenset(names)
+        self._size = len(names)
+        self._names = tuple(n for n in names if n not in left_out and _may_hold(hints[n]))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The fields looked at, in declaration order."""
+        return self._names
+
+    def copy(self, obj: T) -> T:
+        """:func:`copy_plain` of ``obj``, an instance of the plan's class."""
+        new: T = object.__new__(type(obj))
+        attrs = obj.__dict__.copy()
+        for name in self._names:
+            value = attrs[name]
+            if type(value) in _CONTAINERS:
+                attrs[name] = value.copy()
+        if len(attrs) != self._size:  # attributes that are not fields: as copy_plain does
+            for name in attrs.keys() - self._fields:
+                value = attrs[name]
+                if type(value) in _CONTAINERS:
+                    attrs[name] = value.copy()
+        new.__dict__ = attrs
+        return new
+
+
+def _may_hold(hint: object) -> bool:
+    """Whether a field declared ``hint`` may hold a ``list``, ``dict`` or ``set``."""
+    origin = get_origin(hint)
+    if origin is Union or origin is UnionType:
+        return any(_may_hold(arg) for arg in get_args(hint))
+    if origin is Literal or hint is type(None):
+        return False
+    if hint is Any:  # a class itself since Python 3.11
+        return True
+    cls = origin if origin is not None else hint
+    if isinstance(cls, type):
+        return cls is object or issubclass(cls, (list, dict, set))
+    return True  # Any, a type variable, something unknown: look at it
 
 
 class CowTable(dict[str, T]):

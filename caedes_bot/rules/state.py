@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from caedes_bot.gamedata.model import Options, Terrain
-from caedes_bot.rules.sharing import CowTable, copy_plain
+from caedes_bot.rules.sharing import CopyPlan, CowTable, copy_plain
 
 
 class Step(enum.IntEnum):
@@ -1009,13 +1009,13 @@ class GameState:
         and factions as shared, so changing either state never changes the other.
         """
         units = self.units if isinstance(self.units, CowTable) else CowTable(self.units)
-        new = copy_plain(self)
+        new = _STATE_COPY.copy(self)
         new.units = units.share()
         self.units = units
         factions = self.factions if isinstance(self.factions, CowTable) else CowTable(self.factions)
         new.factions = factions.share()
         self.factions = factions
-        new.pending = [copy_plain(d) for d in self.pending]
+        new.pending = list(map(_DECISION_COPY.copy, self.pending))
         new.alliances = [list(group) for group in self.alliances]
         new.trades = [copy_plain(t) for t in self.trades]
         if self.battle is not None:
@@ -1086,8 +1086,19 @@ def _copy_battle(battle: Battle) -> Battle:
     """A copy of ``battle`` for a clone: its lists are new, each casualty share is copied, and
     of the step records only the last (the one whose casualties are still filled in) is copied;
     earlier records and every die are shared."""
-    new = copy_plain(battle)
-    new.owed = [copy_plain(share) for share in battle.owed]
+    new = _BATTLE_COPY.copy(battle)
+    new.owed = list(map(_SHARE_COPY.copy, battle.owed))
     if battle.records:
-        new.records[-1] = copy_plain(battle.records[-1])
+        new.records[-1] = _RECORD_COPY.copy(battle.records[-1])
     return new
+
+
+#: what :meth:`GameState.clone` copies of the state (the fields it replaces next left out),
+#: of a decision, of the battle, of a casualty share and of a step record
+_STATE_COPY = CopyPlan(
+    GameState, skip=("units", "factions", "pending", "alliances", "trades", "battle")
+)
+_DECISION_COPY = CopyPlan(PendingDecision)
+_BATTLE_COPY = CopyPlan(Battle)
+_SHARE_COPY = CopyPlan(CasualtyShare)
+_RECORD_COPY = CopyPlan(BattleStepRecord)
