@@ -98,8 +98,11 @@ class Declarer:
 def declarers(state: GameState, ruleset: Ruleset, battle: Battle, side: Side) -> list[Declarer]:
     """The factions on ``side`` with special actions or Illusionists, in hand-out order
     (attacker; defenders from the province owner), their units grouped by kind in id order."""
+    specials = battle_roster(state, ruleset, battle).specials()  # in id order
+    if not specials:
+        return []
     found: dict[str, Declarer] = {}
-    for f in battle_roster(state, ruleset, battle).specials():  # in id order
+    for f in specials:
         if f.side is not side:
             continue
         action = special_action(f.kind)
@@ -157,9 +160,12 @@ def declare_actions(
     """The round-start declarations of ``side`` (R-COMBAT-03, R-COMBAT-12): factions with
     standing orders use them; the others get a ``declare_actions`` decision."""
     events: list[Event] = []
+    found = declarers(state, ruleset, battle, side)
+    if not found:  # most battles: nobody on the side has anything to declare
+        return events
     fighters = battle_fighters(state, ruleset, battle)
     ctx = battle_context(state, ruleset, battle, fighters)
-    for who in declarers(state, ruleset, battle, side):
+    for who in found:
         if not _needs_asking(battle, who):
             _use_orders(battle, who)
             continue

@@ -35,6 +35,7 @@ or unfinished and then applies R-COLL-02(b).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.actions import default_declarations
@@ -98,6 +99,7 @@ from caedes_bot.rules.state import (
     BattlePhase,
     BattleStepRecord,
     CasualtiesDetail,
+    CasualtyCandidate,
     CasualtyShare,
     CombatStep,
     DecisionKind,
@@ -452,6 +454,18 @@ def step_hits(dice: Sequence[BattleDie]) -> tuple[int, int]:
     """Hits on (attacker, defender) from a step's standing dice (R-COMBAT-04,
     R-ATTR-BREATH-01): each hit die on the other side, each breath 10 on its own side; the
     enchant die hits nobody (R-MAGIC-ENCH-01)."""
+    if (
+        set(map(_PURPOSE, dice)) <= _NORMAL_ONLY
+        and not any(map(_REROLLED, dice))
+        and not any(map(_VOID, dice))
+        and not any(map(_OWN_SIDE, dice))
+    ):  # every die a normal die that stands (most steps): counted in C when the attacker's
+        # dice come first, as a step rolls them; each side's hits land on the other side
+        on = list(map(_SIDE, dice))
+        split = on.count(Side.ATTACKER)
+        if Side.ATTACKER not in on[split:]:
+            hits = list(map(_HIT, dice))
+            return sum(hits[split:]), sum(hits[:split])
     on_attacker = on_defender = 0
     for d in dice:
         if not d.counts or d.purpose is DiePurpose.ENCHANT:
@@ -467,6 +481,15 @@ def step_hits(dice: Sequence[BattleDie]) -> tuple[int, int]:
             else:
                 on_defender += 1
     return on_attacker, on_defender
+
+
+_PURPOSE = attrgetter("purpose")
+_HIT = attrgetter("hit")
+_REROLLED = attrgetter("rerolled")
+_VOID = attrgetter("void")
+_OWN_SIDE = attrgetter("own_side")
+_SIDE = attrgetter("side")
+_NORMAL_ONLY = frozenset((DiePurpose.NORMAL,))
 
 
 def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
@@ -553,7 +576,7 @@ def _owe(
                     step=battle.records[-1].step,
                     faction=faction,
                     hits=share_count,
-                    units=battle_candidates(state, ruleset, battle, mine),
+                    units=_candidates(state, ruleset, battle, roster, side, faction),
                     default=tuple(default),
                 ),
             )
@@ -568,11 +591,24 @@ def _owe(
     return events
 
 
+def _candidates(
+    state: GameState, ruleset: Ruleset, battle: Battle, roster: Roster, side: Side, faction: str
+) -> tuple[CasualtyCandidate, ...]:
+    """The lines of a ``casualties`` decision (R-COMBAT-06): :func:`battle_candidates` of the
+    faction's fighters, kept by the roster from one step to the next."""
+    lines = roster.candidates(side, faction)
+    if lines is None:
+        lines = battle_candidates(state, ruleset, battle, roster.of(side, faction))
+        roster.keep_candidates(side, faction, lines)
+    return lines
+
+
 def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
     """Remove the step's casualties from both sides at once (R-COMBAT-04, -06, R-ATTR-FORTI-01)."""
     if not battle.owed:
         return []
-    by_id = battle_roster(state, ruleset, battle).by_id
+    roster = battle_roster(state, ruleset, battle)
+    by_id = roster.by_id
     destroyed: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
     wounded: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
     absorbed: list[int] = []
@@ -583,8 +619,9 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
         destroyed[share.side] += gone
         wounded[share.side] += hurt
         absorbed += saved
-    for side in _SIDES:  # R-MOVE-19: the units aboard a sunk ship go down with it
-        destroyed[side] += lost_with_ships(state, ruleset, destroyed[side])
+    if roster.has_ships():  # R-MOVE-19: the units aboard a sunk ship go down with it
+        for side in _SIDES:
+            destroyed[side] += lost_with_ships(state, ruleset, destroyed[side])
     for side in _SIDES:
         for uid in wounded[side]:
             state.unit(uid).wounded = True

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 
-from caedes_bot.gamedata.model import Attribute, Options
+from caedes_bot.gamedata.model import Attribute, BaseType, Options
 from caedes_bot.rules.combat.arithmetic import (
     DieSpec,
     Fighter,
@@ -40,7 +40,14 @@ from caedes_bot.rules.combat.arithmetic import (
 )
 from caedes_bot.rules.combat.specials import special_action
 from caedes_bot.rules.sharing import CowTable
-from caedes_bot.rules.state import BattleDie, CombatStep, DiePurpose, Side, Unit
+from caedes_bot.rules.state import (
+    BattleDie,
+    CasualtyCandidate,
+    CombatStep,
+    DiePurpose,
+    Side,
+    Unit,
+)
 
 _BY_ID = attrgetter("id")
 _CAPACITY = attrgetter("capacity")
@@ -252,6 +259,39 @@ class Roster:
                     ),
                     key=_BY_ID,
                 )
+            self._cache[key] = found
+        return found  # type: ignore[return-value]
+
+    def candidates(self, side: Side, faction: str) -> tuple[CasualtyCandidate, ...] | None:
+        """The lines of a ``casualties`` decision for the fighters of ``faction`` on ``side``
+        (R-COMBAT-06), when kept: worked out for this roster (:meth:`keep_candidates`) or
+        carried from the last without the units gone (a wound changed: worked out again)."""
+        key = ("candidates", side, faction)
+        found = self._cache.get(key)
+        if found is None:
+            carried = self._carried(key, wounds=True)
+            if carried is None:
+                return None
+            found = self._cache[key] = tuple(carried)  # type: ignore[arg-type]
+        return found  # type: ignore[return-value]
+
+    def keep_candidates(
+        self, side: Side, faction: str, lines: tuple[CasualtyCandidate, ...]
+    ) -> None:
+        """Keep ``lines``, the decision lines of :meth:`candidates`, for this roster."""
+        self._cache[("candidates", side, faction)] = lines
+
+    def has_ships(self) -> bool:
+        """Whether a ship fights here (R-MOVE-19: the units aboard go down with it)."""
+        key = ("ships",)
+        found = self._cache.get(key)
+        if found is None:
+            carry = self._carry
+            if carry is not None and carry[0]._cache.get(key) is False:
+                found = False  # units only left since: still no ship
+            else:
+                ship = BaseType.SHIP
+                found = any(f.kind.base_type is ship for f in self.fighters)
             self._cache[key] = found
         return found  # type: ignore[return-value]
 

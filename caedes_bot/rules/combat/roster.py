@@ -5,6 +5,7 @@ through :func:`remove_units`, so that whatever else hangs on a unit's loss happe
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter
 
 from caedes_bot.rules.state import Battle, BattleNote, Enchantment, GameState, NoteKind
 
@@ -21,7 +22,8 @@ def remove_units(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> l
     gone = set(unit_ids)
     if not gone:
         return []
-    gone |= {u.id for u in state.peek_units() if u.aboard is not None and u.aboard in gone}
+    if not gone.isdisjoint(map(_ABOARD, state.peek_units())):  # one pass in C: mostly none
+        gone |= {u.id for u in state.peek_units() if u.aboard is not None and u.aboard in gone}
     units = state.units
     for uid in gone:
         key = str(uid)
@@ -57,6 +59,10 @@ def remove_units(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> l
             ),
         ]
     return sorted(back)
+
+
+#: a unit's ship, ``None`` when it is not aboard one
+_ABOARD = attrgetter("aboard")
 
 
 def move_to_other_side(battle: Battle, unit_id: int) -> None:
