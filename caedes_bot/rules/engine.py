@@ -50,7 +50,10 @@ class Route:
     @property
     def active_only(self) -> bool:
         """Only the active faction may give it (R-TURN-03)."""
-        return self.giver is Giver.ACTIVE
+        return self.giver is _ACTIVE
+
+
+_ACTIVE = Giver.ACTIVE  # read once: an enum member read costs several globals
 
 
 @dataclass(frozen=True, slots=True)

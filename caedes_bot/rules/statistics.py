@@ -202,8 +202,9 @@ def _one_defender(
     ):
         return None
     on = list(map(_SIDE, dice))
-    split = on.count(Side.ATTACKER)
-    if Side.ATTACKER in on[split:]:  # not every attacker die first
+    attacker = Side.ATTACKER
+    split = on.count(attacker)
+    if attacker in on[split:]:  # not every attacker die first
         return None
     targets = list(map(_TARGET, dice))
     if targets and (min(targets) < 0 or max(targets) > 10):

@@ -117,6 +117,23 @@ from caedes_bot.rules.state import (
 
 #: the two sides, attacker first (a tuple: iterating the enum costs more)
 _SIDES = (Side.ATTACKER, Side.DEFENDER)
+#: the enum members the steps read, held once: reading a member off its enum class costs
+#: several times a global in Python 3.11 (the enum's metaclass defines ``__getattr__``)
+_ENCHANTMENT_PHASE = BattlePhase.ENCHANTMENT
+_MELEE_CASUALTIES_PHASE = BattlePhase.MELEE_CASUALTIES
+_MELEE_ILLUSION_PHASE = BattlePhase.MELEE_ILLUSION
+_MISSILE_CASUALTIES_PHASE = BattlePhase.MISSILE_CASUALTIES
+_MISSILE_ILLUSION_PHASE = BattlePhase.MISSILE_ILLUSION
+_PRESS_OR_WITHDRAW_PHASE = BattlePhase.PRESS_OR_WITHDRAW
+_ROUND_START_PHASE = BattlePhase.ROUND_START
+_MELEE_STEP = CombatStep.MELEE
+_MISSILE_STEP = CombatStep.MISSILE
+_CASUALTIES_DECISION = DecisionKind.CASUALTIES
+_PRESS_OR_WITHDRAW_DECISION = DecisionKind.PRESS_OR_WITHDRAW
+_ENCHANT_DIE = DiePurpose.ENCHANT
+_NORMAL_DIE = DiePurpose.NORMAL
+_ATTACKER = Side.ATTACKER
+_DEFENDER = Side.DEFENDER
 
 
 def begin_combat_step(state: GameState, ruleset: Ruleset) -> list[Event]:
@@ -339,7 +356,7 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
     """Fight ``battle`` on until it needs a decision or ends (R-COMBAT-03..13)."""
     events: list[Event] = []
     while True:
-        if battle.phase is BattlePhase.ROUND_START:
+        if battle.phase is _ROUND_START_PHASE:
             if battle.start_done == 0:
                 battle.round_losses = False
             start_events, complete = run_round_start(state, ruleset, dice, battle)
@@ -348,18 +365,18 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
                 return events + end_battle(state, ruleset, battle, None)
             if not complete:
                 return events
-            events += _roll_step(state, ruleset, dice, battle, CombatStep.MISSILE)
-            battle.phase = BattlePhase.MISSILE_ILLUSION
-        if battle.phase in (BattlePhase.MISSILE_ILLUSION, BattlePhase.MELEE_ILLUSION):
+            events += _roll_step(state, ruleset, dice, battle, _MISSILE_STEP)
+            battle.phase = _MISSILE_ILLUSION_PHASE
+        if battle.phase in (_MISSILE_ILLUSION_PHASE, _MELEE_ILLUSION_PHASE):
             if waits_on_players(state, battle):
                 return events
             events += _tally(state, ruleset, battle)
             battle.phase = (
-                BattlePhase.MISSILE_CASUALTIES
-                if battle.phase is BattlePhase.MISSILE_ILLUSION
-                else BattlePhase.MELEE_CASUALTIES
+                _MISSILE_CASUALTIES_PHASE
+                if battle.phase is _MISSILE_ILLUSION_PHASE
+                else _MELEE_CASUALTIES_PHASE
             )
-        if battle.phase is BattlePhase.ENCHANTMENT:
+        if battle.phase is _ENCHANTMENT_PHASE:
             if waits_on_players(state, battle):
                 return events
             events += enchantment_phase(state, ruleset, battle)
@@ -369,15 +386,15 @@ def advance(state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle) -> l
                 return events
             next_round(battle)
             continue
-        if battle.phase in (BattlePhase.MISSILE_CASUALTIES, BattlePhase.MELEE_CASUALTIES):
+        if battle.phase in (_MISSILE_CASUALTIES_PHASE, _MELEE_CASUALTIES_PHASE):
             if any(s.assignment is None for s in battle.owed):
                 return events
             events += _remove_casualties(state, ruleset, battle)
             if _decided(battle):
                 return events + end_battle(state, ruleset, battle, None)
-            if battle.phase is BattlePhase.MISSILE_CASUALTIES:
-                events += _roll_step(state, ruleset, dice, battle, CombatStep.MELEE)
-                battle.phase = BattlePhase.MELEE_ILLUSION
+            if battle.phase is _MISSILE_CASUALTIES_PHASE:
+                events += _roll_step(state, ruleset, dice, battle, _MELEE_STEP)
+                battle.phase = _MELEE_ILLUSION_PHASE
                 continue
             round_events, fights_on = _end_round(state, ruleset, battle)
             events += round_events
@@ -425,11 +442,11 @@ def _roll_step(
         return []
     name = ruleset.map.space_name(battle.space)
     rolled: list[BattleDie] = []
-    for side in (Side.ATTACKER, Side.DEFENDER):
+    for side in (_ATTACKER, _DEFENDER):
         mine = [s for s in specs if s.side is side]
         if not mine:
             continue
-        who = battle.attacker if side is Side.ATTACKER else "/".join(battle.defenders)
+        who = battle.attacker if side is _ATTACKER else "/".join(battle.defenders)
         faces = dice.roll(
             DIE_SIDES,
             len(mine),
@@ -437,7 +454,7 @@ def _roll_step(
             f"{side.value} ({who})",
         )
         for spec, face in zip(mine, faces, strict=True):
-            if spec.purpose is DiePurpose.NORMAL:
+            if spec.purpose is _NORMAL_DIE:
                 rolled.append(normal_die(spec, face))
             else:
                 hit, own = judge(spec.purpose, face, spec.target, state.options)
@@ -462,21 +479,21 @@ def step_hits(dice: Sequence[BattleDie]) -> tuple[int, int]:
     ):  # every die a normal die that stands (most steps): counted in C when the attacker's
         # dice come first, as a step rolls them; each side's hits land on the other side
         on = list(map(_SIDE, dice))
-        split = on.count(Side.ATTACKER)
-        if Side.ATTACKER not in on[split:]:
+        split = on.count(_ATTACKER)
+        if _ATTACKER not in on[split:]:
             hits = list(map(_HIT, dice))
             return sum(hits[split:]), sum(hits[:split])
     on_attacker = on_defender = 0
     for d in dice:
-        if not d.counts or d.purpose is DiePurpose.ENCHANT:
+        if not d.counts or d.purpose is _ENCHANT_DIE:
             continue
         if d.hit:
-            if d.side is Side.ATTACKER:
+            if d.side is _ATTACKER:
                 on_defender += 1
             else:
                 on_attacker += 1
         elif d.own_side:
-            if d.side is Side.ATTACKER:
+            if d.side is _ATTACKER:
                 on_attacker += 1
             else:
                 on_defender += 1
@@ -499,7 +516,7 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
         return []
     record = battle.records[-1]
     if record.step is not (
-        CombatStep.MISSILE if battle.phase is BattlePhase.MISSILE_ILLUSION else CombatStep.MELEE
+        _MISSILE_STEP if battle.phase is _MISSILE_ILLUSION_PHASE else _MELEE_STEP
     ):
         return []
     on_attacker, on_defender = step_hits(record.dice)
@@ -507,11 +524,7 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
     if battle.declared:  # only a declared Enchanter rolls an enchant die (R-MAGIC-ENCH-01)
         battle.enchant_successes = [
             *battle.enchant_successes,
-            *(
-                d.unit
-                for d in record.dice
-                if d.counts and d.purpose is DiePurpose.ENCHANT and d.hit
-            ),
+            *(d.unit for d in record.dice if d.counts and d.purpose is _ENCHANT_DIE and d.hit),
         ]
     roster = battle_roster(state, ruleset, battle)
     ctx = battle_context(state, ruleset, battle, roster.fighters)
@@ -526,8 +539,8 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
             on_defender,
         )
     ]
-    events += _owe(state, ruleset, battle, roster, ctx, Side.ATTACKER, on_attacker)
-    events += _owe(state, ruleset, battle, roster, ctx, Side.DEFENDER, on_defender)
+    events += _owe(state, ruleset, battle, roster, ctx, _ATTACKER, on_attacker)
+    events += _owe(state, ruleset, battle, roster, ctx, _DEFENDER, on_defender)
     return events
 
 
@@ -545,7 +558,7 @@ def _owe(
     casualty order) instead of working them out from the fighter list."""
     if hits <= 0:
         return []
-    order = [battle.attacker] if side is Side.ATTACKER else battle.defenders
+    order = [battle.attacker] if side is _ATTACKER else battle.defenders
     if len(order) == 1:  # share_hits of one faction: every hit, as far as its units can take
         given = min(hits, roster.room(side, order[0]))
         shares = [(order[0], given)] if given > 0 else []
@@ -555,7 +568,7 @@ def _owe(
     for faction, share_count in shares:
         mine = roster.of(side, faction)
         if state.options.casualty_chooser == "opponent":
-            chooser = battle.defenders[0] if side is Side.ATTACKER else battle.attacker
+            chooser = battle.defenders[0] if side is _ATTACKER else battle.attacker
         else:
             chooser = faction
         share = CasualtyShare(faction, side, share_count, chooser)
@@ -567,7 +580,7 @@ def _owe(
             decision = PendingDecision(
                 id=state.new_id(),
                 faction=chooser,
-                kind=DecisionKind.CASUALTIES,
+                kind=_CASUALTIES_DECISION,
                 reaction=chooser != state.active,
                 detail=CasualtiesDetail(
                     battle=battle.id,
@@ -609,8 +622,8 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
         return []
     roster = battle_roster(state, ruleset, battle)
     by_id = roster.by_id
-    destroyed: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
-    wounded: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+    destroyed: dict[Side, list[int]] = {_ATTACKER: [], _DEFENDER: []}
+    wounded: dict[Side, list[int]] = {_ATTACKER: [], _DEFENDER: []}
     absorbed: list[int] = []
     for share in battle.owed:
         assert share.assignment is not None
@@ -626,11 +639,11 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
         for uid in wounded[side]:
             state.unit(uid).wounded = True
     battle.abjured = [*battle.abjured, *absorbed]
-    back = remove_units(state, battle, destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
+    back = remove_units(state, battle, destroyed[_ATTACKER] + destroyed[_DEFENDER])
     battle.owed = []
     record = battle.records[-1]
-    record.destroyed = sorted(destroyed[Side.ATTACKER] + destroyed[Side.DEFENDER])
-    record.wounded = sorted(wounded[Side.ATTACKER] + wounded[Side.DEFENDER])
+    record.destroyed = sorted(destroyed[_ATTACKER] + destroyed[_DEFENDER])
+    record.wounded = sorted(wounded[_ATTACKER] + wounded[_DEFENDER])
     record.absorbed = sorted(absorbed)
     if record.destroyed or record.wounded:
         battle.round_losses = True
@@ -641,10 +654,10 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
             battle.space,
             battle.round,
             record.step,
-            tuple(sorted(destroyed[Side.ATTACKER])),
-            tuple(sorted(wounded[Side.ATTACKER])),
-            tuple(sorted(destroyed[Side.DEFENDER])),
-            tuple(sorted(wounded[Side.DEFENDER])),
+            tuple(sorted(destroyed[_ATTACKER])),
+            tuple(sorted(wounded[_ATTACKER])),
+            tuple(sorted(destroyed[_DEFENDER])),
+            tuple(sorted(wounded[_DEFENDER])),
             tuple(sorted(absorbed)),
         ),
         *broken,
@@ -675,7 +688,7 @@ def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list
     ]
     if battle.hitless_rounds >= state.options.stalemate_rounds:
         return events + end_battle(state, ruleset, battle, BattleResult.STALEMATE), False
-    attackers = battle_roster(state, ruleset, battle).side(Side.ATTACKER)
+    attackers = battle_roster(state, ruleset, battle).side(_ATTACKER)
     leaving = tuple(f.id for f in attackers if f.can_withdraw)
     staying = tuple(f.id for f in attackers if not f.can_withdraw)
     if not leaving or (staying and state.options.withdraw_mixed == "forbidden"):
@@ -683,12 +696,12 @@ def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list
     decision = PendingDecision(
         id=state.new_id(),
         faction=battle.attacker,
-        kind=DecisionKind.PRESS_OR_WITHDRAW,
+        kind=_PRESS_OR_WITHDRAW_DECISION,
         reaction=battle.attacker != state.active,
         detail=PressOrWithdrawDetail(battle.id, battle.space, battle.round, leaving, staying),
     )
     state.pending.append(decision)
-    battle.phase = BattlePhase.PRESS_OR_WITHDRAW
+    battle.phase = _PRESS_OR_WITHDRAW_PHASE
     events.append(
         WithdrawalOffered(
             battle.id, battle.space, battle.attacker, battle.round, decision.id, leaving, staying

@@ -238,7 +238,8 @@ class Roster:
         if found is None:
             found = self._carried(key)
             if found is None:
-                found = [f for f in self.side(side) if Attribute.SUMMONER in f.kind.attributes]
+                summoner = Attribute.SUMMONER  # once, not per fighter (an enum read is slow)
+                found = [f for f in self.side(side) if summoner in f.kind.attributes]
             self._cache[key] = found
         return found  # type: ignore[return-value]
 
@@ -392,7 +393,7 @@ def normal_die(spec: DieSpec, face: int) -> BattleDie:
             "target": spec.target,
             "value": face,
             "hit": face <= spec.target,
-            "purpose": DiePurpose.NORMAL,
+            "purpose": _NORMAL,
             "own_side": False,
             "rerolled": False,
             "replaces": None,
@@ -402,5 +403,6 @@ def normal_die(spec: DieSpec, face: int) -> BattleDie:
     return die
 
 
+_NORMAL = DiePurpose.NORMAL
 _new = object.__new__
 _set = object.__setattr__

@@ -202,9 +202,32 @@ def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
     only left the lists or changed their wounds (and no battle magic is in play) the next
     roster is made from the last by taking them out (:meth:`Roster.without`); otherwise it is
     made again from the unit lists. Reads the units without copying them."""
-    held = _memo(state, ruleset, battle)
     units = state.units
     attackers, defenders = battle.attacker_units, battle.defender_units
+    # the common case first, without a call: the memo made for this ruleset, options and
+    # space, no battle magic, the same unit lists, and nothing handed out for writing since
+    memo = battle.__dict__.get("_memo")
+    held = memo.get("sides") if memo is not None else None
+    if (
+        type(held) is _Memo
+        and held.ruleset is ruleset
+        and held.options is state.options
+        and held.space == battle.space
+    ):
+        last = held.last
+        if (
+            last is not None
+            and last.table is units
+            and last.magic is None
+            and not battle.declared
+            and not battle.enchanted
+            and last.writes == getattr(units, "writes", None)
+            and last.attackers == attackers
+            and last.defenders == defenders
+        ):
+            return last
+    else:
+        held = _memo(state, ruleset, battle)
     magic = (
         (tuple(battle.declared), tuple(battle.abjured), tuple(battle.enchanted))
         if battle.declared or battle.enchanted
