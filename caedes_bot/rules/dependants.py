@@ -133,9 +133,15 @@ def lose_bound_units(
     ``state``. Returns the events (one :class:`BoundUnitsLost` per faction and bond) and the
     ids destroyed.
     """
-    # the kinds on the board that hang on a bond or hold one up, each asked once (not per
-    # unit: this runs after every order and after every casualty removal in a battle)
-    bonded = {k for k in set(map(_KIND, state.peek_units())) if _bonded(ruleset.kind(k))}
+    # the kinds on the board that hang on a bond or hold one up, read from the ruleset's
+    # list of them (this runs after every order and after every casualty removal in a
+    # battle: most boards have none, found with set operations in C)
+    on_board = set(map(_KIND, state.peek_units()))
+    known, bonded_kinds = _bonded_kinds(ruleset)
+    if on_board <= known:
+        bonded = on_board & bonded_kinds
+    else:  # a kind the ruleset does not list: asked (and refused) as before
+        bonded = {k for k in on_board if _bonded(ruleset.kind(k))}
     if not bonded:
         return [], set()
     by_owner: dict[str, list[Unit]] = {}
@@ -164,6 +170,29 @@ def lose_bound_units(
         fight.defender_units = [u for u in fight.defender_units if u not in gone]
         fight.withdrawn = [u for u in fight.withdrawn if u not in gone]
     return events, gone
+
+
+def _bonded_kinds(ruleset: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
+    """Every kind id ``ruleset`` knows (its units and every scenario's Heroes), and those
+    of them that hang on a bond or hold one up (:func:`_bonded` of :meth:`Ruleset.kind`).
+
+    A memo of a pure function of immutable game data, keyed by the ruleset's identity (the
+    ruleset is kept with its answer, so the key cannot be reused by another) and bounded to
+    a few rulesets, as the movement step tables are; no game can see another's."""
+    held = _BONDED.get(id(ruleset))
+    if held is None or held[0] is not ruleset:
+        if len(_BONDED) >= _RULESETS_KEPT:
+            _BONDED.clear()
+        ids = frozenset(k.id for k in ruleset.iter_kinds())
+        bonded = frozenset(k for k in ids if _bonded(ruleset.kind(k)))
+        held = _BONDED[id(ruleset)] = (ruleset, ids, bonded)
+    return held[1], held[2]
+
+
+#: :func:`_bonded_kinds` of the last few rulesets, by identity (a process plays one ruleset;
+#: tests build many small ones)
+_BONDED: dict[int, tuple[Ruleset, frozenset[str], frozenset[str]]] = {}
+_RULESETS_KEPT = 8
 
 
 def holds_a_bond(kind: UnitKind) -> bool:

@@ -346,16 +346,18 @@ class Roster:
         defenders: list[int],
         keys: list[str],
         units: list[Unit],
+        kept: list[Fighter] | None = None,
     ) -> Roster:
         """The roster after the units ``gone`` left and the fighters in ``swapped`` (by id:
         a changed wound) took their places; ``attackers`` to ``units`` are what the new one is
-        made from. Each list kept here is carried over, when first asked, without the units
-        gone; the context, the dice and the casualty order only when no unit gone changed the
-        context (R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01, R-ATTR-HERO-02)."""
-        if swapped:
-            fighters = [swapped.get(f.id, f) for f in self.fighters if f.id not in gone]
-        else:
-            fighters = [f for f in self.fighters if f.id not in gone]
+        made from; ``kept``, when given, is this roster's fighters without the units gone
+        (the caller has it already). Each list kept here is carried over, when first asked,
+        without the units gone; the context, the dice and the casualty order only when no
+        unit gone changed the context (R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01,
+        R-ATTR-HERO-02)."""
+        if kept is None:  # this roster's fighters without the units gone
+            kept = [f for f in self.fighters if f.id not in gone]
+        fighters = [swapped.get(f.id, f) for f in kept] if swapped else kept
         new = Roster(attackers, defenders, keys, units, fighters, self.options)
         by_id = self.by_id
         same_context = True

@@ -314,7 +314,7 @@ def _derive(
             if unit.wounded is not f.wounded:
                 f = held.fighters[f.side][f.id] = replace(f, wounded=unit.wounded)
                 swapped[f.id] = f
-    roster = last.without(gone, swapped, list(attackers), list(defenders), keys, now)
+    roster = last.without(gone, swapped, list(attackers), list(defenders), keys, now, fighters)
     roster.seen(units, now)
     return roster
 
