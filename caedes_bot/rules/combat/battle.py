@@ -117,6 +117,9 @@ from caedes_bot.rules.state import (
 
 #: the two sides, attacker first (a tuple: iterating the enum costs more)
 _SIDES = (Side.ATTACKER, Side.DEFENDER)
+#: each step's and side's word in the dice record (``.value``, a Python property of an enum)
+_STEP_WORD = {step: step.value for step in CombatStep}
+_SIDE_WORD = {side: side.value for side in Side}
 #: the enum members the steps read, held once: reading a member off its enum class costs
 #: several times a global in Python 3.11 (the enum's metaclass defines ``__getattr__``)
 _ENCHANTMENT_PHASE = BattlePhase.ENCHANTMENT
@@ -450,8 +453,8 @@ def _roll_step(
         faces = dice.roll(
             DIE_SIDES,
             len(mine),
-            reason=f"battle #{battle.id} at {name}, round {battle.round}, {step.value} step, "
-            f"{side.value} ({who})",
+            reason=f"battle #{battle.id} at {name}, round {battle.round}, {_STEP_WORD[step]} step, "
+            f"{_SIDE_WORD[side]} ({who})",
         )
         for spec, face in zip(mine, faces, strict=True):
             if spec.purpose is _NORMAL_DIE:

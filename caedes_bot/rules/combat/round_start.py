@@ -122,7 +122,11 @@ ROUND_START_ACTIONS: list[RoundStartAction] = [
 def round_start_slots() -> list[tuple[RoundStartAction, Side]]:
     """Every ``(action, side)`` of the phase in the order they run: each action for the
     attacker, then for the defender."""
-    return [(action, side) for action in ROUND_START_ACTIONS for side in Side]
+    return [(action, side) for action in ROUND_START_ACTIONS for side in _SIDES]
+
+
+#: the sides in the order of the enum (a tuple: iterating an enum runs Python code)
+_SIDES = tuple(Side)
 
 
 def waits_on_players(state: GameState, battle: Battle) -> bool:
