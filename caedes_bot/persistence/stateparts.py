@@ -7,6 +7,8 @@ A campaign's state is stored as rows of ``campaign_state_parts``, one JSON docum
 * ``owners`` (province -> owner), ``options``, ``pending`` (the pending decisions);
 * ``battle``: the battle being fought without its step records, and ``r:<i>``: its ``i``-th
   step record (from 0); none of them when no battle is being fought;
+* ``undo:<i>``: the ``i``-th record of the undo log (from 0), so that an undoable order adds
+  one row instead of rewriting the whole log (decision 0009);
 * ``game``: every other field of :class:`~caedes_bot.rules.state.GameState` (a field added
   later lands here without any change to this module).
 
@@ -37,14 +39,23 @@ from typing import Any, get_type_hints
 from pydantic import TypeAdapter
 
 from caedes_bot.persistence.mappers import load_state
-from caedes_bot.rules.state import Battle, BattleStepRecord, FactionState, GameState, Unit
+from caedes_bot.rules.state import (
+    Battle,
+    BattleStepRecord,
+    FactionState,
+    GameState,
+    UndoRecord,
+    Unit,
+)
 
 #: ``ord`` values handed out by the order that makes version ``v`` start at ``v * ORD_STEP``,
 #: so they are larger than every ``ord`` already stored (an order adds far fewer parts).
 ORD_STEP = 1_000_000
 
 #: The fields of :class:`GameState` stored in parts of their own (the rest is ``game``).
-SPLIT_FIELDS = frozenset({"units", "factions", "owners", "options", "pending", "battle"})
+SPLIT_FIELDS = frozenset(
+    {"units", "factions", "owners", "options", "pending", "battle", "undo_log"}
+)
 
 _HINTS = get_type_hints(GameState)
 _GAME = TypeAdapter(GameState)
@@ -52,6 +63,7 @@ _UNIT = TypeAdapter(Unit)
 _FACTION = TypeAdapter(FactionState)
 _BATTLE = TypeAdapter(Battle)
 _RECORD = TypeAdapter(BattleStepRecord)
+_UNDO = TypeAdapter(UndoRecord)
 _OWNERS: TypeAdapter[Any] = TypeAdapter(_HINTS["owners"])
 _OPTIONS: TypeAdapter[Any] = TypeAdapter(_HINTS["options"])
 _PENDING: TypeAdapter[Any] = TypeAdapter(_HINTS["pending"])
@@ -134,6 +146,7 @@ def split_state(state: GameState) -> list[Part]:
     if state.battle is not None:
         parts.append(Part("battle", 0, _battle(state.battle)))
         parts += [Part(f"r:{i}", i, _text(_RECORD, r)) for i, r in enumerate(state.battle.records)]
+    parts += [Part(f"undo:{i}", i, _text(_UNDO, r)) for i, r in enumerate(state.undo_log)]
     return parts
 
 
@@ -160,6 +173,7 @@ def diff_state(old: GameState, new: GameState, version: int) -> PartChanges:
     _diff_table(changes, "f:", old.factions, new.factions, _faction_text, base)
     _diff_table(changes, "u:", old.units, new.units, unit_text, base)
     _diff_battle(changes, old.battle, new.battle)
+    _diff_list(changes, "undo:", old.undo_log, new.undo_log, _UNDO)
     return changes
 
 
@@ -209,12 +223,27 @@ def _diff_battle(changes: PartChanges, old: Battle | None, new: Battle | None) -
         changes.inserts.append(Part("battle", 0, _battle(new)))
     elif not all(_same(getattr(old, name), getattr(new, name)) for name in _BATTLE_FIELDS):
         changes.updates.append(("battle", _battle(new)))
-    for i, record in enumerate(new_records):
-        if i >= len(old_records):
-            changes.inserts.append(Part(f"r:{i}", i, _text(_RECORD, record)))
-        elif not _same(old_records[i], record):
-            changes.updates.append((f"r:{i}", _text(_RECORD, record)))
-    changes.deletes += [f"r:{i}" for i in range(len(new_records), len(old_records))]
+    _diff_list(changes, "r:", old_records, new_records, _RECORD)
+
+
+def _diff_list(
+    changes: PartChanges,
+    prefix: str,
+    old: Sequence[Any],
+    new: Sequence[Any],
+    adapter: TypeAdapter[Any],
+) -> None:
+    """Parts of a list keyed ``prefix + index`` (a battle's step records, the undo log): the
+    items at the same place are compared by identity first (in C: a list that grew shares
+    every item it had), then by value."""
+    kept = min(len(old), len(new))
+    for i in compress(range(kept), map(is_not, old, new)):
+        if old[i] != new[i]:
+            changes.updates.append((f"{prefix}{i}", _text(adapter, new[i])))
+    changes.inserts += [
+        Part(f"{prefix}{i}", i, _text(adapter, new[i])) for i in range(kept, len(new))
+    ]
+    changes.deletes += [f"{prefix}{i}" for i in range(len(new), len(old))]
 
 
 def join_parts(rows: Iterable[tuple[str, str]]) -> str:
@@ -228,6 +257,7 @@ def join_parts(rows: Iterable[tuple[str, str]]) -> str:
     factions: list[str] = []
     units: list[str] = []
     records: list[tuple[int, str]] = []
+    undo: list[tuple[int, str]] = []
     for key, doc in rows:
         kind, _, name = key.partition(":")
         if kind == "u":
@@ -236,6 +266,8 @@ def join_parts(rows: Iterable[tuple[str, str]]) -> str:
             factions.append(f"{json.dumps(name)}:{doc}")
         elif kind == "r":
             records.append((int(name), doc))
+        elif kind == "undo":
+            undo.append((int(name), doc))
         elif key in ("game", "options", "owners", "pending", "battle"):
             singles[key] = doc
         else:
@@ -246,6 +278,9 @@ def join_parts(rows: Iterable[tuple[str, str]]) -> str:
     out += [f'"{key}":{doc}' for key, doc in singles.items()]
     out.append('"factions":{' + ",".join(factions) + "}")
     out.append('"units":{' + ",".join(units) + "}")
+    if undo:
+        undo.sort()
+        out.append('"undo_log":[' + ",".join(doc for _, doc in undo) + "]")
     if battle is not None:
         records.sort()
         kept = ",".join(doc for _, doc in records)
