@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
 import pytest
@@ -148,3 +148,31 @@ def test_the_cache_size_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_cache_of_no_campaign_is_refused(db: Database) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         _service(db, cache_size=0)
+
+
+async def test_a_forgotten_campaign_reads_back_members_and_deadlines_changed_meanwhile(
+    db: Database,
+) -> None:
+    """While a campaign is out of the cache, its members and deadlines change (here through
+    another service on the same database: a substitute, a deadline moved and one acted on):
+    read back, it shows the changes, not what it held before it was forgotten."""
+    service = _service(db, cache_size=1)
+    other = _service(db, cache_size=1)
+    a = await _campaign(service, "A")
+    await service.submit(a, Actor(PLAYER_DAW), StandInBump("DAW"))
+    before = await service.get_view(a)
+    assert before.players == {"DAW": PLAYER_DAW, "ORC": PLAYER_ORC}
+    (turn,) = await other.deadlines(a)
+    await _campaign(service, "B")  # A is forgotten
+    assert a not in service.cached_campaigns()
+    await other.substitute(a, "DAW", 555, by=UMPIRE)
+    later = turn.due_at + timedelta(hours=5)
+    await other.move_deadline(turn, later, by=UMPIRE)
+    again = await service.get_view(a)
+    assert again.players == {"DAW": 555, "ORC": PLAYER_ORC}
+    assert again.deadlines == {turn.decision_key: later}
+    (moved,) = await other.deadlines(a)
+    await _campaign(service, "C")  # A is forgotten again
+    await other.mark_deadline_fired(moved)
+    assert (await service.get_view(a)).deadlines == {}
+    assert await service.get_view(a) == await other.get_view(a)

@@ -90,8 +90,17 @@ class Deadlines(ServiceCore):
         await self.db.write(_tx)
 
     async def mark_deadline_fired(self, deadline: DeadlineRecord) -> None:
-        """The deadline has been acted on (or needs nothing more)."""
-        await self.db.write(lambda conn: repo.mark_fired(conn, deadline))
+        """The deadline has been acted on (or needs nothing more). A cached campaign no
+        longer lists it among its open deadlines (its key stays armed: it is not armed again
+        while the state still owes it)."""
+        async with self._campaign_lock(deadline.campaign_id):
+            await self.db.write(lambda conn: repo.mark_fired(conn, deadline))
+            cached = self._cached(deadline.campaign_id)
+            if cached is None:
+                self.forget(deadline.campaign_id)  # a read under way must read again
+            elif deadline.decision_key in cached.deadline_due:
+                del cached.deadline_due[deadline.decision_key]
+                self._store(cached)
 
     async def move_deadline(
         self, deadline: DeadlineRecord, due_at: datetime, *, by: int | None = None
