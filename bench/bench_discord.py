@@ -23,7 +23,11 @@ Dawnians' orders thread at step 5 Buy:
 
 After each ``/buy`` the benchmark waits (untimed) until the outbox has delivered what the order
 queued, so the next command starts on a quiet bot, as a player's next command usually does;
-the three commands take turns at coming first in a round.
+then, untimed too, the service cancels that purchase (``CancelPurchase``, given straight to the
+service) and the outbox delivers again, so the state keeps its size over the run: without it the
+Dawnians' purchase list grew by one unit a round, and every order (and every undo record,
+which keeps the faction as it was) with it. The three commands take turns at coming first in a
+round.
 
 Why the references are fair: the no-op pays everything a command pays except the bot's own
 work, in the same process and the same seconds; the order's target adds the service's own
@@ -65,6 +69,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import migrate_to_head
 from caedes_bot.persistence.stateparts import load_parts, split_state
+from caedes_bot.rules.buy import CancelPurchase
 from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Actor, RulesService
@@ -76,6 +81,8 @@ from tests.fakediscord import FakeDiscord, FakeUser
 TARGET_INFO = 2.0
 TARGET_ORDER = 1.2
 COMMANDS = ("bench noop", "campaign info", "buy")
+#: the kind ``/buy unit:Infantry`` buys for the Dawnians
+INFANTRY = "U-DAW-01"
 
 
 class NoopCog(commands.Cog):
@@ -151,6 +158,14 @@ async def drained(bot: CaedesBot) -> None:
     await asyncio.sleep(0.005)  # and the outbox has gone back to waiting
 
 
+async def bought_back(bot: CaedesBot, submit: Callable[..., Any], campaign_id: int) -> None:
+    """Cancel (untimed: ``submit`` is the service's own, not the timed one) the purchase the
+    last ``/buy`` made, and wait until the outbox has delivered what that queued: the state
+    keeps its size."""
+    await submit(campaign_id, Actor.system_actor(), CancelPurchase("DAW", INFANTRY, 1))
+    await drained(bot)
+
+
 async def to_buy_step(service: RulesService, campaign_id: int) -> None:
     """The Dawnians at step 5 Buy with RP for every ``/buy`` of the run."""
     system = Actor.system_actor()
@@ -218,10 +233,12 @@ async def one_run(database_url: str, ruleset: Ruleset, rounds: int, warmup: int)
             state = await bot.service.get_state(campaign_id)
             run.units = units_listed(state, ruleset)
             await drained(bot)
+            plain_submit = bot.service.submit
             for _ in range(warmup):
                 for command in COMMANDS:
                     await round_trip(fake, player, command, channel)
                 await drained(bot)
+                await bought_back(bot, plain_submit, campaign_id)
             gc.collect()
             undo = timing_submit(bot.service, run.orders)
             for n in range(rounds):
@@ -231,6 +248,7 @@ async def one_run(database_url: str, ruleset: Ruleset, rounds: int, warmup: int)
                     run.trips[command].append(await round_trip(fake, player, command, channel))
                     if command == "buy":
                         await drained(bot)
+                        await bought_back(bot, plain_submit, campaign_id)
             undo()
             await runner.stop()
             runner.assert_clean()
