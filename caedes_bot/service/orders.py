@@ -285,10 +285,18 @@ class Orders(ServiceCore):
         event_rows = [(dump_event(e), _audience(e)) for e in events]
         status = CampaignStatus.FINISHED if new_state.finished else to_status
         wanted = self.deadline_policy.wanted(new_state)
-        new_keys = [k for k in wanted if k not in cached.deadline_keys]
-        gone_keys = [k for k in cached.deadline_keys if k not in wanted]
+        # a rollback takes the deadlines back with the game (decision 0023): every deadline
+        # open now closes, and each one the state rolled back to owes starts afresh
+        rolled_back = isinstance(order, RollBack)
+        kept = frozenset() if rolled_back else cached.deadline_keys
+        new_keys = [k for k in wanted if k not in kept]
+        gone_keys = (
+            sorted(cached.deadline_keys)
+            if rolled_back
+            else [k for k in cached.deadline_keys if k not in wanted]
+        )
         new_times = {k: self.deadline_policy.times(now, wanted[k][1]) for k in new_keys}
-        due = {k: when for k, when in cached.deadline_due.items() if k in wanted}
+        due = {k: when for k, when in cached.deadline_due.items() if k in wanted and k in kept}
         due.update({k: times[0] for k, times in new_times.items()})
         earlier: tuple[Event, ...] = ()
         if any(isinstance(e, TurnEnded) for e in events):
@@ -356,7 +364,8 @@ class Orders(ServiceCore):
             for key in new_keys:
                 faction, _hours = wanted[key]
                 due_at, reminder_at = new_times[key]
-                repo.insert_deadline(
+                # after a rollback a deadline closed before may be owed again (same key)
+                repo.reopen_deadline(
                     conn,
                     campaign_id=info.id,
                     decision_key=key,

@@ -58,6 +58,7 @@ from caedes_bot.persistence.repository.deadlines import (
     mark_reminded,
     next_deadline_time,
     open_deadlines,
+    reopen_deadline,
     set_deadline_due,
     shift_deadline,
 )
@@ -150,6 +151,7 @@ __all__ = [
     "outbox_rows",
     "players_of",
     "remove_member",
+    "reopen_deadline",
     "replace_state",
     "save_state",
     "set_channel_discord_id",

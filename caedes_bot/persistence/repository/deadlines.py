@@ -188,3 +188,33 @@ def mark_fired(conn: Connection, deadline: DeadlineRecord) -> None:
         )
         .values(fired=True)
     )
+
+
+def reopen_deadline(
+    conn: Connection,
+    *,
+    campaign_id: int,
+    decision_key: str,
+    faction: str | None,
+    due_at: datetime,
+    reminder_at: datetime | None,
+) -> None:
+    """Open the deadline ``decision_key`` with these times, its reminder unsent: the row of
+    that key if the campaign has one (closed or open: after a rollback a turn or decision that
+    was closed is owed again, decision 0023), else a new row as :func:`insert_deadline`."""
+    found = conn.execute(
+        sa.update(deadlines)
+        .where(deadlines.c.campaign_id == campaign_id, deadlines.c.decision_key == decision_key)
+        .values(
+            faction=faction, due_at=due_at, reminder_at=reminder_at, reminded=False, fired=False
+        )
+    )
+    if not found.rowcount:
+        insert_deadline(
+            conn,
+            campaign_id=campaign_id,
+            decision_key=decision_key,
+            faction=faction,
+            due_at=due_at,
+            reminder_at=reminder_at,
+        )
