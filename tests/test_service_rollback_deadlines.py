@@ -49,9 +49,7 @@ async def _started(service: RulesService) -> int:
 
 async def _open(service: RulesService, cid: int) -> dict[str, tuple[object, bool]]:
     return {
-        d.decision_key: (d.due_at, d.reminded)
-        for d in await service.deadlines(cid)
-        if not d.fired
+        d.decision_key: (d.due_at, d.reminded) for d in await service.deadlines(cid) if not d.fired
     }
 
 

@@ -30,6 +30,9 @@ class Order:
     #: the giver may take it back with ``UndoLastOrder`` while no die has been rolled and no
     #: other faction has given an order since (:mod:`caedes_bot.rules.undo`)
     undoable: ClassVar[bool] = False
+    #: an undoable order that may end the step (step 4's answers): its record also keeps the
+    #: step and the pending decisions, so taking it back returns to the step it ended
+    undo_keeps_step: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         # explicit super(): slots=True rebuilds the class, so the zero-arg form fails on 3.11

@@ -840,6 +840,8 @@ class UndoRecord:
             (R-MUSTER-04).
         stats: every faction's statistics before the order, if it changed them (a purchase
             counts a unit bought; decision 0021).
+        step: the step before the order, if it ended it (step 4's answers, R-UPK-01,
+            R-UPK-03). pending: the decisions owed before the order, if it changed them.
     """
 
     faction: str
@@ -852,6 +854,8 @@ class UndoRecord:
     mustered_seq: int | None = None
     muster_counts: dict[str, int] | None = None
     stats: dict[str, FactionStats] | None = None
+    step: Step | None = None
+    pending: list[PendingDecision] | None = None
 
 
 @dataclass(frozen=True, slots=True)

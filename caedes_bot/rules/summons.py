@@ -65,6 +65,7 @@ class SummonUnits(Order):
     province where a Summoner of the faction can summon; refused when there are several."""
 
     label = "Summoning units"
+    undoable = True  # /undo takes it back in the faction's own turn (caedes_bot.rules.undo)
 
     kind_id: str
     count: int = 1

@@ -3,11 +3,15 @@
 An order class that sets ``undoable = True`` (:attr:`~caedes_bot.rules.orders.Order.undoable`)
 leaves a record of what it changed each time it is applied without rolling a die. Every step's
 own orders are undoable: offering and withdrawing a trade (step 1), redeeming and earmarking
-(step 2), marking units to disband (steps 1 to 4), buying and cancelling a purchase (step 5),
-moving, flying, sailing, embarking and disembarking (step 6), mustering (step 8). Answers to
-others (accepting or declining a trade), pacts, battles and everything that rolls are not.
+(step 2), marking units to disband (steps 1 to 4), disbanding and paying upkeep (step 4: the
+answer that ends the step is taken back with the step, so the faction is in step 4 again),
+buying and cancelling a purchase (step 5), moving, flying, sailing, embarking and disembarking
+(step 6), mustering (step 8), and summoning in the faction's own turn (any step). Answers to
+others (accepting or declining a trade), pacts, battles (a summons into a battle included) and
+everything that rolls are not.
 The record holds the units it touched as they were before it, the factions' records, the owners
-of provinces, the open trade offers and the muster counters before it (each only if changed),
+of provinces, the open trade offers, the muster counters, and for step 4's answers the step and
+the decisions owed, before it (each only if changed),
 and the id counter (:func:`after_order`, called by
 :func:`caedes_bot.rules.engine.apply` after every order). :class:`UndoLastOrder` restores the last
 record and drops it, so repeated undos take the orders back in reverse order.
@@ -41,6 +45,9 @@ _KEPT = ("trades", "mustered_seq", "muster_counts", "stats")
 #: The fields of the state an undo record restores (the log itself is handled on its own).
 _RESTORED = frozenset({"units", "factions", "owners", "next_id", "undo_log", "dice_rolls", *_KEPT})
 _OTHER_FIELDS = tuple(f.name for f in dataclasses.fields(GameState) if f.name not in _RESTORED)
+#: The fields an order that may end the step (``Order.undo_keeps_step``) may also change and
+#: its record keeps: the step and the decisions owed (step 4's answers, R-UPK-01, R-UPK-03).
+_STEP_FIELDS = frozenset({"step", "pending"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +109,14 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
     if isinstance(order, UndoLastOrder):
         return
     log = old.undo_log
+    also = _STEP_FIELDS if order.undo_keeps_step else frozenset()
     if (
         not order.undoable
         or rolled
         or any(r.faction != order.faction for r in log)
-        or any(getattr(old, name) != getattr(new, name) for name in _OTHER_FIELDS)
+        or any(
+            getattr(old, name) != getattr(new, name) for name in _OTHER_FIELDS if name not in also
+        )
     ):
         if new.undo_log:
             new.undo_log = []
@@ -128,12 +138,14 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
         mustered_seq=None if old.mustered_seq == new.mustered_seq else old.mustered_seq,
         muster_counts=(None if old.muster_counts == new.muster_counts else dict(old.muster_counts)),
         stats=None if old.stats == new.stats else dict(old.stats),
+        step=None if old.step == new.step else old.step,
+        pending=None if old.pending == new.pending else [copy_plain(d) for d in old.pending],
     )
     new.undo_log = [*log, record]
 
 
 #: The rule under which each step's orders are given, cited when taking one back is refused.
-_STEP_RULES = {Step.MOVE: "R-MOVE-01"}
+_STEP_RULES = {Step.UPKEEP: "R-UPK-02", Step.MOVE: "R-MOVE-01"}
 
 
 def undo_rule(state: GameState) -> str:
@@ -170,14 +182,18 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
     state.undo_log = log[:-1]
     ids: list[int] = []
     places: list[str] = []
+    came_back = False
     for key, unit in sorted(record.units.items(), key=lambda kv: int(kv[0])):
         ids.append(int(key))
         if unit is None:
             del state.units[key]
             places.append("")
         else:
+            came_back = came_back or key not in state.units
             state.units[key] = copy_plain(unit)
             places.append(unit.location)
+    if came_back:  # a unit the order removed (disbanded) is back: in its place on the board
+        _in_id_order(state.units)
     for code, faction in record.factions.items():
         state.factions[code] = copy_plain(faction)
     if record.owners is not None:
@@ -190,6 +206,10 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
         state.muster_counts = dict(record.muster_counts)
     if record.stats is not None:
         state.stats = dict(record.stats)
+    if record.step is not None:
+        state.step = record.step
+    if record.pending is not None:
+        state.pending = [copy_plain(d) for d in record.pending]
     state.next_id = record.next_id
     return [
         OrderTakenBack(
@@ -200,6 +220,20 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
             left=len(state.undo_log),
         )
     ]
+
+
+def _in_id_order(units: dict[str, Unit]) -> None:
+    """Put the board back in the order of unit ids, which is the order units are made in (a
+    unit put back by an undo was appended last), without copying any unit."""
+    keys = list(dict.keys(units))
+    ordered = sorted(keys, key=int)
+    if keys == ordered:
+        return
+    held = [(key, dict.__getitem__(units, key)) for key in ordered]
+    for key in keys:
+        dict.__delitem__(units, key)
+    for key, unit in held:
+        dict.__setitem__(units, key, unit)
 
 
 def can_undo(state: GameState, faction: str) -> bool:

@@ -68,6 +68,8 @@ class DisbandUnits(Order):
     """
 
     label = "Disbanding units"
+    undoable = True  # /undo takes it back, with step 4 if it ended it (caedes_bot.rules.undo)
+    undo_keeps_step = True
 
     unit_ids: tuple[int, ...]
 
@@ -78,6 +80,8 @@ class PayUpkeep(Order):
     refused in any other step, so a stale "Pay upkeep" button can end nothing else."""
 
     label = "Paying upkeep"
+    undoable = True  # /undo takes it back: step 4 again, the bill unpaid (caedes_bot.rules.undo)
+    undo_keeps_step = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,10 @@
 """``/undo`` for every step's own orders (:mod:`caedes_bot.rules.undo`, issue 16): a trade offer
-(step 1), a redemption (step 2), a mark to disband (steps 1-4), a purchase (step 5) and a muster
-(step 8) are taken back exactly, under the same limits as moves: only while no die has been
-rolled since and no other faction has given an order since (R-TRADE-02, R-COMM-02, R-UPK-02,
-R-BUY-01, R-MUSTER-01).
+(step 1), a redemption (step 2), a mark to disband (steps 1-4), step 4's answers (paying,
+disbanding, the answer to a shortfall: taken back with the step they ended), a purchase
+(step 5), a muster (step 8) and a summons in the own turn (any step) are taken back exactly,
+under the same limits as moves: only while no die has been rolled since and no other faction
+has given an order since (R-TRADE-02, R-COMM-02, R-UPK-01..03, R-BUY-01, R-MUSTER-01,
+R-MAGIC-SUMM-01).
 
 The skirmish's Dawnians play round 1; unit #2 is a Dawnian Infantry in
 Brightholm, the Dawnians' home.
@@ -13,16 +15,22 @@ from __future__ import annotations
 import pytest
 
 from caedes_bot.persistence.mappers import dump_state
+from caedes_bot.rules import engine
 from caedes_bot.rules.buy import BuyUnits, CancelPurchase
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.muster import MusterUnits
 from caedes_bot.rules.redeem import RedeemIron
 from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.summons import SummonUnits
 from caedes_bot.rules.trade import AcceptTrade, ProposeTrade, WithdrawTrade
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.rules.umpire import SetRP
 from caedes_bot.rules.undo import OrderTakenBack, UndoLastOrder, can_undo
+from caedes_bot.rules.upkeep import DisbandUnits, PayUpkeep
 from caedes_bot.rules.upkeep_marks import ToggleDisbandMark
+from tests.rules.test_summons import _own_turn as own_turn
+from tests.rules.test_summons import _rs as summons_world
+from tests.rules.test_upkeep import NO_DICE, _to_upkeep
 from tests.ui.skirmish import apply, at_step
 
 
@@ -131,3 +139,73 @@ def test_an_undone_purchase_is_no_longer_counted_as_bought() -> None:
     undone, _ = apply(bought, UndoLastOrder("DAW"))
     assert undone.stats["DAW"].bought == start.stats["DAW"].bought
     assert _same(undone, start)
+
+
+# --------------------------------------------------------------------------- step 4, summons
+
+
+def test_r_upk_01_paying_upkeep_is_taken_back_with_step_4() -> None:
+    """R-UPK-01 with ``upkeep_waits``: in step 4 the Dawnians (21 RP, 7 units: ceil(7/6) = 2
+    RP) pay: 19 RP and step 5. They buy an Infantry (3 RP, 16 left); the first undo takes back
+    the purchase (19 RP), the second the payment: step 4 again with 21 RP, as before paying,
+    and paying again gives the same."""
+    start = at_step(Step.UPKEEP, upkeep_waits=True)
+    assert (start.factions["DAW"].rp, len(start.units_of("DAW"))) == (21, 7)
+    paid, _ = apply(start, PayUpkeep("DAW"))
+    assert (paid.step, paid.factions["DAW"].rp) == (Step.BUY, 19)
+    bought, _ = apply(paid, BuyUnits("DAW", "U-DAW-01", 1))
+    assert bought.factions["DAW"].rp == 16
+    once, events = apply(bought, UndoLastOrder("DAW"))
+    assert _same(once, paid)
+    assert isinstance(events[0], OrderTakenBack) and events[0].left == 1
+    twice, events = apply(once, UndoLastOrder("DAW"))
+    assert _same(twice, start)
+    assert isinstance(events[0], OrderTakenBack) and events[0].label == "Paying upkeep"
+    again, _ = apply(twice, PayUpkeep("DAW"))
+    assert _same(again, paid)
+
+
+def test_r_upk_02_a_voluntary_disbanding_in_step_4_is_taken_back() -> None:
+    """R-UPK-02 with ``upkeep_waits``: the Dawnians disband unit #2 in step 4 (the step stays
+    open); the undo puts it back."""
+    start = at_step(Step.UPKEEP, upkeep_waits=True)
+    gone, _ = apply(start, DisbandUnits("DAW", (2,)))
+    assert "2" not in gone.units and gone.step is Step.UPKEEP
+    back, _ = apply(gone, UndoLastOrder("DAW"))
+    assert _same(back, start)  # the unit back in its place on the board, by id
+
+
+def test_r_upk_03_the_answer_to_a_shortfall_is_taken_back_and_asked_again() -> None:
+    """R-UPK-03: 13 Infantry and 1 RP: ceil(13/6) = 3 > 1, at least 7 must go. The Dawnians
+    disband units 1 to 7: 6 left pay 1 RP (0 left) and the turn runs on to step 5. The undo
+    returns to step 4 with the 13 units, 1 RP and the same decision owed; answering it again
+    gives the same."""
+    rs, start, _ = _to_upkeep([("DI", "a")] * 13, rp=1)
+    (decision,) = start.pending
+    answer = DisbandUnits("DAW", (1, 2, 3, 4, 5, 6, 7))
+    answered = engine.apply(start, answer, rs, NO_DICE).state
+    assert (answered.step, answered.pending, answered.factions["DAW"].rp) == (Step.BUY, [], 0)
+    assert can_undo(answered, "DAW")
+    back = engine.apply(answered, UndoLastOrder("DAW"), rs, NO_DICE).state
+    assert _same(back, start) and back.pending == [decision]
+    again = engine.apply(back, answer, rs, NO_DICE).state
+    assert _same(again, answered)
+
+
+def test_r_magic_summ_01_a_summons_in_the_own_turn_is_taken_back() -> None:
+    """R-MAGIC-SUMM-01, R-BUY-05: the Wood Elves (20 RP) summon 2 Fire Elementals (3 RP each)
+    where their Druid stands: 14 RP. The undo removes both and gives back 6 RP, and the id
+    counter is as before, so summoning again makes the very same units. An order of anyone
+    else since (the umpire setting an RP) ends what may be taken back."""
+    rs = summons_world()
+    start = own_turn(rs, Step.TRADE, [("WD", "f")])
+    summoned = engine.apply(start, SummonUnits("WEL", "WF", 2), rs, NO_DICE).state
+    assert summoned.factions["WEL"].rp == 14 and len(summoned.units) == 3
+    back = engine.apply(summoned, UndoLastOrder("WEL"), rs, NO_DICE).state
+    assert _same(back, start)
+    again = engine.apply(back, SummonUnits("WEL", "WF", 2), rs, NO_DICE).state
+    assert _same(again, summoned)
+    overridden = engine.apply(again, SetRP("UMPIRE", "LIZ", 3), rs, NO_DICE).state
+    assert not can_undo(overridden, "WEL")
+    with pytest.raises(RuleViolation):
+        engine.apply(overridden, UndoLastOrder("WEL"), rs, NO_DICE)
