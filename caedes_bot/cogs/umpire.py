@@ -15,6 +15,9 @@
 * ``/umpire rollback`` takes the campaign back to an earlier point of the current game round,
   picked with autocomplete (:mod:`._exports`, :mod:`caedes_bot.rules.replay`); announced.
 * ``/umpire audit`` shows the latest entries of the campaign's audit log.
+* ``/umpire set step`` sets the step of the turn under way: a later one with the steps between
+  played by their defaults, an earlier one by a rollback to where it began
+  (:mod:`caedes_bot.rules.umpire_step`, :mod:`caedes_bot.service.stepping`).
 * ``/umpire set unit`` adds, removes or moves units (:mod:`caedes_bot.rules.umpire_units`);
   ``/umpire set option`` changes a campaign option from the next turn start, with notice
   (R-SETUP-04, :mod:`caedes_bot.rules.umpire_game`); ``/umpire turn-limit`` sets the number
@@ -64,10 +67,11 @@ from caedes_bot.domain.records import CampaignView
 from caedes_bot.gamedata.model import Commodity
 from caedes_bot.rules import umpire_game, umpire_units
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import UmpireAdvance
 from caedes_bot.rules.umpire import SetCommodity, SetOwner, SetRP
 from caedes_bot.rules.victory import EndEarly
+from caedes_bot.ui import umpire_text
 from caedes_bot.ui.audit import audit_lines
 from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
@@ -250,6 +254,27 @@ class UmpireCog(PlayCog):
     async def option(self, interaction: discord.Interaction, name: str, value: str) -> None:
         """R-SETUP-04: with notice; it takes effect at the start of the next turn."""
         await self._override(interaction, umpire_game.SetOption("UMPIRE", name.strip(), value))
+
+    @set_group.command(
+        name="step", description="Set the step of the turn under way (announced and logged)"
+    )
+    @app_commands.describe(
+        step="Later: the steps between are played by their defaults; earlier: rolled back to "
+        "where it began"
+    )
+    @app_commands.choices(step=[app_commands.Choice(name=f"{s.label}", value=int(s)) for s in Step])
+    async def step(self, interaction: discord.Interaction, step: int) -> None:
+        """R-PBP-UMP-01: forward by the defaults (``SetStep``), back by a rollback."""
+        context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
+        service = self.bot.service
+        chosen = Step(step)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # back: a replay
+        result = await service.set_step(
+            context.campaign.id, context.actor, chosen, interaction_id=str(interaction.id)
+        )
+        mark_committed(interaction)
+        text = umpire_text.step_reply(result.before, result.state, result.events, self.bot.ruleset)
+        await interaction.followup.send(truncate(text, MESSAGE_LIMIT), ephemeral=True)
 
     @umpire.command(
         name="deadline",

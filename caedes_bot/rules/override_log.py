@@ -10,7 +10,10 @@ document, the same shape for every override::
 province; before and after a faction code or ``None``), ``"units"`` (with ``"action"``;
 target the unit ids; before where each was, ``""`` for a new one; after where they are, ``""``
 when removed), ``"option"`` (target the option; values as text; it takes effect at the next
-turn start) or ``"turn_limit"`` (``None`` for no limit). The service writes it into the audit
+turn start), ``"turn_limit"`` (``None`` for no limit), ``"step"`` (``/umpire set step``
+forward; target the faction whose turn it is; the step numbers, after ``None`` when the turn
+ended on the way) or ``"rollback"`` (target the point, an order number; before and after
+``{"round", "active", "step"}``). The service writes it into the audit
 entry of the order; the audit log is read only by the umpire and admins, so it may hold the
 secret figures that the public announcement leaves out (R-GEN-07).
 """
@@ -22,9 +25,11 @@ from typing import Any
 
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.replay import RolledBack
 from caedes_bot.rules.state import GameState
 from caedes_bot.rules.umpire import SetOwner, TreasuryOverridden
 from caedes_bot.rules.umpire_game import OptionChangeAnnounced, TurnLimitSet
+from caedes_bot.rules.umpire_step import StepSet
 from caedes_bot.rules.umpire_units import UnitsOverridden
 
 
@@ -64,6 +69,20 @@ def override_change(
                 "before": event.before,
                 "after": event.after,
             }
+        if isinstance(event, StepSet):
+            return {
+                "what": "step",
+                "target": event.faction,
+                "before": int(event.before),
+                "after": None if event.turn_over else int(event.after),
+            }
+        if isinstance(event, RolledBack):
+            return {
+                "what": "rollback",
+                "target": event.to_seq,
+                "before": _moment(before.round, before.active, int(before.step)),
+                "after": _moment(event.round, event.active, int(event.step)),
+            }
         if isinstance(event, TurnLimitSet):
             return {
                 "what": "turn_limit",
@@ -79,3 +98,7 @@ def override_change(
             "after": order.owner,
         }
     return None
+
+
+def _moment(round_no: int, active: str | None, step: int) -> dict[str, Any]:
+    return {"round": round_no, "active": active, "step": step}

@@ -202,6 +202,19 @@ class Replay:
         first: every one that still counts but the last (the state now)."""
         return tuple(self._line)[:-1]
 
+    def step_starts(self) -> dict[Step, int]:
+        """Step -> the point where the turn under way began it (the earliest point of this
+        turn at which it rests at that step), for ``/umpire set step`` back (R-PBP-UMP-01). A
+        step that ran by itself, or one not reached yet, is not in it."""
+        now = self.state
+        found: dict[Step, int] = {}
+        for seq in reversed(self.points):
+            at = self._line[seq]
+            if at.active != now.active or at.round != now.round:
+                break
+            found[at.step] = seq  # going back in time: the earliest is kept
+        return dict(sorted(found.items()))
+
     def give(self, seq: int, order: Order) -> Replayed:
         """Replay order number ``seq``: apply it, or for a :class:`RollBack` return to its point.
 

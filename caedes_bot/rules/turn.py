@@ -54,6 +54,7 @@ from caedes_bot.rules import (
     pacts,
     scenario_events,
     umpire_game,
+    umpire_step,
     victory,
 )
 from caedes_bot.rules.dice import Dice
@@ -238,6 +239,7 @@ class Turn:
                 Accepts(EndStep, self.handle_end_step),
                 Accepts(UmpireAdvance, self.handle_umpire_advance, Giver.UMPIRE),
                 Accepts(ForfeitTurn, self.handle_forfeit_turn, Giver.UMPIRE),
+                Accepts(umpire_step.SetStep, self.handle_set_step, Giver.UMPIRE),
             ),
         )
 
@@ -319,6 +321,23 @@ class Turn:
         if played is not None:
             return played
         return self.end_current_step(state, ruleset, dice, by_umpire=True)
+
+    def handle_set_step(
+        self, state: GameState, order: Order, ruleset: Ruleset, dice: Dice
+    ) -> list[Event]:
+        """Move the turn under way on to a later step, as ``UmpireAdvance`` after
+        ``UmpireAdvance`` would (R-PBP-UMP-01, R-PBP-DEAD-04; :mod:`.umpire_step`).
+
+        Raises:
+            RuleViolation: see :func:`caedes_bot.rules.umpire_step.set_step`.
+        """
+        assert isinstance(order, umpire_step.SetStep)
+
+        def advance(now: GameState) -> list[Event]:
+            moved = self.handle_umpire_advance(now, UmpireAdvance(now.active or ""), ruleset, dice)
+            return moved + self.after_every_order(now, ruleset, dice)
+
+        return umpire_step.set_step(state, order, advance)
 
     def handle_forfeit_turn(
         self, state: GameState, order: Order, ruleset: Ruleset, dice: Dice

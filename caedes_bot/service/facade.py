@@ -7,9 +7,10 @@ from caedes_bot.service.deadlines import Deadlines
 from caedes_bot.service.exports import Exports
 from caedes_bot.service.queries import Queries
 from caedes_bot.service.reports import DeliveryReports
+from caedes_bot.service.stepping import Stepping
 
 
-class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
+class RulesService(Exports, Access, Stepping, Deadlines, Queries, DeliveryReports):
     """The only door to campaign state. One instance per process.
 
     Its parts share one :class:`~caedes_bot.service.core.ServiceCore` (the database, the game
@@ -21,6 +22,7 @@ class RulesService(Exports, Access, Deadlines, Queries, DeliveryReports):
     * exports (:mod:`.exports`): ``export_campaign``, ``import_campaign`` (decision 0023);
       rollbacks (:mod:`.rollback`) go through ``submit``, their points through
       ``rollback_points``;
+    * stepping (:mod:`.stepping`): ``set_step`` (``/umpire set step``, R-PBP-UMP-01);
     * access (:mod:`.access`): ``assign``, ``substitute``, ``unassign``, ``set_umpire``,
       ``open_thread``;
     * deadlines (:mod:`.deadlines`): ``due_reminders``, ``due_deadlines``, ``remind``,

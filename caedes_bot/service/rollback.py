@@ -22,7 +22,7 @@ from caedes_bot.persistence.mappers import dump_state, load_order
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.replay import RULE, ApplyFn, Replay, Replayed, RollBack
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.state import GameState, Step
 
 #: The event types that begin a game round, or the game the log continues from: the orders
 #: from the one that holds the latest of them on are the points of the round.
@@ -100,3 +100,29 @@ def replay_rollback(
             allowed="set what is wrong with the other `/umpire` commands",
         )
     return replay.give(seq, order)
+
+
+def step_starts_of(
+    first: GameState,
+    ruleset: Ruleset,
+    apply: ApplyFn,
+    orders: Sequence[StoredOrder],
+    now: GameState,
+) -> dict[Step, int]:
+    """Replay ``orders`` from ``first`` and return where the turn under way began each step it
+    rested at (:meth:`Replay.step_starts`).
+
+    Raises:
+        RuleViolation: the log does not replay to ``now`` (as :func:`replay_rollback`).
+    """
+    replay = Replay(first, ruleset, apply)
+    for row in orders:
+        replay.give(row.seq, load_order(row.payload))
+    if dump_state(replay.state) != dump_state(now):
+        raise RuleViolation(
+            "The campaign's order log does not replay to the state it is in (its dice were "
+            "not the campaign's own), so the turn cannot be taken back.",
+            rule=RULE,
+            allowed="set what is wrong with the other `/umpire` commands",
+        )
+    return replay.step_starts()

@@ -15,6 +15,7 @@ from typing import Any
 
 from caedes_bot.domain.records import AuditRecord
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.state import Step
 
 #: The capacities an entry may record (``detail["as"]``, or ``acting_as`` for orders).
 ROLES = ("umpire", "admin", "player", "system")
@@ -77,6 +78,8 @@ def _order_text(ruleset: Ruleset, order: Mapping[str, Any]) -> str:
         return "started the campaign"
     if kind == "RollBack":
         return f"rolled the campaign back to the state after order #{order.get('to_seq')}"
+    if kind == "SetStep":
+        return f"moved the turn on to step {_step(order.get('step'))}"
     if kind == "UmpireAdvance":
         return f"moved the turn of the {_faction(ruleset, faction)} on"
     return f"gave the {_faction(ruleset, faction)}' order: {_words(kind)}"
@@ -124,7 +127,33 @@ def _change_text(ruleset: Ruleset, change: Mapping[str, Any]) -> str | None:
         return f"set the option {target} to {after} from the next turn start (before: {before})"
     if what == "turn_limit":
         return f"set the turn limit to {_limit(after)} (before: {_limit(before)})"
+    if what == "step":
+        now = f"step {_step(after)}" if after is not None else "the end of the turn"
+        return (
+            f"moved the turn of the {_faction(ruleset, target)} on to {now} by the defaults "
+            f"(before: step {_step(before)})"
+        )
+    if what == "rollback":
+        return (
+            f"rolled the campaign back to the state after order #{target}: "
+            f"{_moment(ruleset, after)} (before: {_moment(ruleset, before)})"
+        )
     return None
+
+
+def _step(value: object) -> str:
+    try:
+        return Step(int(str(value))).label
+    except ValueError:
+        return str(value)
+
+
+def _moment(ruleset: Ruleset, value: object) -> str:
+    if not isinstance(value, Mapping):
+        return "?"
+    active = value.get("active")
+    who = f"the {_faction(ruleset, active)}' " if active else ""
+    return f"{who}step {_step(value.get('step'))}, game round {value.get('round')}"
 
 
 def _admin_text(ruleset: Ruleset, action: str, d: Mapping[str, Any]) -> str:

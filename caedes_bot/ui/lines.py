@@ -39,6 +39,7 @@ from caedes_bot.rules import (
     turn,
     umpire,
     umpire_game,
+    umpire_step,
     umpire_units,
     undo,
     upkeep,
@@ -803,6 +804,11 @@ def _option_change(
 @_line(umpire_game.OptionsChanged)
 def _options_changed(event: umpire_game.OptionsChanged, state: GameState, ruleset: Ruleset) -> str:
     return umpire_text.options_changed_line(event)
+
+
+@_line(umpire_step.StepSet)
+def _step_set(event: umpire_step.StepSet, state: GameState, ruleset: Ruleset) -> str:
+    return umpire_text.step_set_line(event, ruleset)
 
 
 @_line(umpire_game.TurnLimitSet)

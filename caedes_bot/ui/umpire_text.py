@@ -3,10 +3,17 @@ R-PBP-UMP-03, R-SETUP-04): the lines of :mod:`caedes_bot.ui.lines` for their eve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from caedes_bot.gamedata.model import Ruleset
+from caedes_bot.rules.events import Event
+from caedes_bot.rules.replay import RolledBack
+from caedes_bot.rules.state import GameState
 from caedes_bot.rules.umpire_game import OptionChangeAnnounced, OptionsChanged, TurnLimitSet
+from caedes_bot.rules.umpire_step import StepSet
 from caedes_bot.rules.umpire_units import UnitsOverridden
-from caedes_bot.ui.describe import kind_counts, space_name
+from caedes_bot.ui.describe import faction_name, kind_counts, space_name
+from caedes_bot.ui.wording import moment, turn_text
 
 
 def units_line(event: UnitsOverridden, ruleset: Ruleset) -> str:
@@ -52,3 +59,49 @@ def turn_limit_line(event: TurnLimitSet) -> str:
         f"The umpire set the turn limit to {_rounds(event.after)} (it was "
         f"{_rounds(event.before)}) (R-PBP-UMP-03, R-VIC-03)."
     )
+
+
+def step_set_line(event: StepSet, ruleset: Ruleset) -> str:
+    """The notice of ``/umpire set step`` forward: from which step to which, and what the
+    defaults did on the way."""
+    who = faction_name(ruleset, event.faction)
+    answered = (
+        f", answering {event.defaulted} decision(s) by default on the way"
+        if event.defaulted
+        else ""
+    )
+    if event.turn_over:
+        where = f"through step {event.chosen.label}, which ran by itself, to the end of the turn"
+    elif event.after != event.chosen:
+        where = f"to step {event.after.label} (step {event.chosen.label} ran by itself)"
+    else:
+        where = f"to step {event.after.label}"
+    return (
+        f"The umpire moved the turn of {who} on from step {event.before.label} {where}: the "
+        f"steps between were played by their defaults, as `/umpire advance` does{answered} "
+        "(R-PBP-UMP-01)."
+    )
+
+
+def step_reply(
+    before: GameState | None, state: GameState, events: Sequence[Event], ruleset: Ruleset
+) -> str:
+    """The umpire's private answer to ``/umpire set step``: where the turn was and is now."""
+    was = (
+        f" (it was at {moment(ruleset, before.step, before.active, before.round)})"
+        if before is not None
+        else ""
+    )
+    head = f"Done{was}; announced in #announcements and written to the audit log."
+    for event in events:
+        if isinstance(event, StepSet):
+            return f"{head}\n{step_set_line(event, ruleset)}\n{turn_text(state, ruleset).capitalize()}."
+        if isinstance(event, RolledBack):
+            where = moment(ruleset, event.step, event.active, event.round)
+            return (
+                f"{head}\nThe turn is back at the start of {where}: a rollback to the state "
+                f"after order #{event.to_seq}, so the {event.voided} order(s) since no longer "
+                "count, the dice rolled since stay rolled and the deadlines start again "
+                "(R-PBP-UMP-01)."
+            )
+    return head
