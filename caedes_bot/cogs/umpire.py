@@ -51,7 +51,7 @@ from caedes_bot.cogs._transformers import (
     kind_choices,
     province_choices,
     resolve_faction,
-    resolve_kind,
+    resolve_kind_in,
     resolve_province,
     resolve_space,
     space_choices,
@@ -232,7 +232,11 @@ class UmpireCog(PlayCog):
                     allowed="`/umpire set unit action:Add faction:... kind:... place:...`",
                 )
             code = await self._faction(interaction, faction)
-            found = resolve_kind(ruleset, kind, rule="R-PBP-UMP-01")
+            own = [k for k in ruleset.units.values() if k.faction == code]
+            # the faction's own kinds first; the umpire may also give it another's
+            found = resolve_kind_in(
+                ruleset, kind, [own, list(ruleset.units.values())], rule="R-PBP-UMP-01"
+            )
             order = umpire_units.SetUnits(
                 "UMPIRE", "add", owner=code, kind=found.id, count=count, place=where
             )

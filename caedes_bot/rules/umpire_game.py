@@ -105,7 +105,12 @@ def option_value(name: str, text: str) -> object:
     """
     if name not in OPTION_NAMES:
         close = tuple(n for n in OPTION_NAMES if name.lower() in n)[:3]
-        raise UnknownName("option", name, close, rule=RULE)
+        unknown = UnknownName("option", name, close, rule=RULE)
+        unknown.allowed = (
+            f"one of the {len(OPTION_NAMES)} options the autocomplete offers as you type "
+            "the name, such as turn_deadline_hours or upkeep_waits"
+        )
+        raise unknown
     try:
         value = parse_option(name, text)
     except BadOptionValue as bad:
