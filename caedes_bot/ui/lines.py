@@ -774,7 +774,8 @@ def _rolled_back(event: replay.RolledBack, state: GameState, ruleset: Ruleset) -
     return (
         f"The umpire rolled the campaign back to the state after order #{event.to_seq}: "
         f"{where}. The {event.voided} order(s) given since no longer count; the dice rolled "
-        "since stay rolled, so the next dice are new ones (R-PBP-UMP-01)."
+        "since stay rolled, so the next dice are new ones; the deadlines owed start again "
+        "from now (R-PBP-UMP-01)."
     )
 
 
