@@ -9,6 +9,7 @@ The campaign is the scheduler tests' one: the default scenario, the Dawnians' tu
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from caedes_bot.domain.places import ChannelKey
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
+from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.service import Actor, ExportTooLarge, RulesService
 from caedes_bot.ui.announcer import RichAnnouncer
 from tests.persistence.fixtures import db, db_template, db_url
@@ -160,3 +162,39 @@ async def test_export_commits_its_audit_entry_once_and_nothing_when_too_large(
     words = str(refused.value)
     assert f"({len(data):,} bytes)" in words and f"({len(data) - 1:,} bytes)" in words
     assert "Server Boost" in (refused.value.allowed or "")
+
+
+async def test_umpire_deadline_moves_and_windows_are_one_transaction(
+    service: RulesService,
+) -> None:
+    """R-PBP-UMP-03, R-PBP-DEAD-01: ``/umpire deadline hours:2 turn_default:36
+    reaction_default:8`` commits once: the turn deadline 2 h later (T0+26 h), and both windows
+    changed from the next turn start (two ``SetOption`` orders). A window the option refuses
+    changes nothing at all, not even the deadline."""
+    cid = await _started(service)
+    (before,) = await service.deadlines(cid)
+    commits = Commits(service.db)
+    orders = await _orders(service, cid)
+    moved, results = await service.umpire_deadlines(
+        cid,
+        Actor(UMPIRE),
+        hours=2,
+        windows={"turn_deadline_hours": 36, "reaction_deadline_hours": 8},
+    )
+    assert commits.count == 1
+    assert [(k, a - b) for k, b, a in moved] == [(before.decision_key, timedelta(hours=2))]
+    assert len(results) == 2
+    assert await _orders(service, cid) == [*orders, "SetOption", "SetOption"]
+    nxt = (await service.get_state(cid)).options_next
+    assert nxt is not None
+    assert (nxt.turn_deadline_hours, nxt.reaction_deadline_hours) == (36, 8)
+    (after,) = await service.deadlines(cid)
+    assert after.due_at == before.due_at + timedelta(hours=2)
+
+    with pytest.raises(RuleViolation):
+        await service.umpire_deadlines(
+            cid, Actor(UMPIRE), hours=2, windows={"turn_deadline_hours": -3}
+        )
+    assert commits.count == 1
+    (still,) = await service.deadlines(cid)
+    assert still.due_at == after.due_at

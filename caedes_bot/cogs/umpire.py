@@ -314,15 +314,29 @@ class UmpireCog(PlayCog):
                 allowed="`hours` to move the open deadlines, or `turn_default` / "
                 "`reaction_default` for the windows of later ones",
             )
+        if hours == 0:
+            raise UserError("0 hours changes nothing.", allowed="a number of hours, not 0")
         service = self.bot.service
-        lines: list[str] = []
-        if hours is not None:
-            if hours == 0:
-                raise UserError("0 hours changes nothing.", allowed="a number of hours, not 0")
-            moved = await service.change_deadlines(
-                context.campaign.id, context.actor, hours=hours, which=which
+        windows = {
+            option: value
+            for option, value in (
+                ("turn_deadline_hours", turn_default),
+                ("reaction_deadline_hours", reaction_default),
             )
-            mark_committed(interaction)
+            if value is not None
+        }
+        # one transaction: the deadlines moved and the windows changed (decision 0022)
+        moved, results = await service.umpire_deadlines(
+            context.campaign.id,
+            context.actor,
+            hours=hours,
+            which=which,
+            windows=windows,
+            interaction_id=str(interaction.id),
+        )
+        mark_committed(interaction)
+        lines: list[str] = []
+        if moved:
             state = await service.get_state(context.campaign.id)
             lines.append(
                 deadlines_moved_text(
@@ -330,22 +344,11 @@ class UmpireCog(PlayCog):
                     [(deadline_what(k, state, self.bot.ruleset), b, a) for k, b, a in moved],
                 )
             )
-        for option, value in (
-            ("turn_deadline_hours", turn_default),
-            ("reaction_deadline_hours", reaction_default),
-        ):
-            if value is not None:
-                result = await service.submit(
-                    context.campaign.id,
-                    context.actor,
-                    umpire_game.SetOption("UMPIRE", option, str(value)),
-                    interaction_id=f"{interaction.id}:{option}",
-                )
-                mark_committed(interaction)
-                for event in result.events:
-                    line = event_line(event, result.state, self.bot.ruleset)
-                    if line is not None:
-                        lines.append(line)
+        for result in results:
+            for event in result.events:
+                line = event_line(event, result.state, self.bot.ruleset)
+                if line is not None:
+                    lines.append(line)
         lines.append("Announced in #announcements and written to the audit log (R-PBP-UMP-01).")
         await answer(interaction, "\n".join(lines))
 

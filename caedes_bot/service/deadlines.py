@@ -6,6 +6,8 @@ marked fired, or moved by the umpire (R-PBP-UMP-03: :meth:`Deadlines.change_dead
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from sqlalchemy.engine import Connection
@@ -19,17 +21,18 @@ from caedes_bot.domain.records import (
     OutboxMessage,
 )
 from caedes_bot.persistence import repository as repo
+from caedes_bot.rules.umpire_game import SetOption
 from caedes_bot.service.access import acting_role
-from caedes_bot.service.core import ServiceCore
 from caedes_bot.service.errors import CampaignNotActive, DeadlineRefused, NotAuthorised
-from caedes_bot.service.values import Actor
+from caedes_bot.service.orders import Orders, Prepared
+from caedes_bot.service.values import Actor, SubmitResult
 from caedes_bot.ui import wording
 
 #: The least time a deadline the umpire shortens keeps from now.
 MIN_LEFT = timedelta(minutes=15)
 
 
-class Deadlines(ServiceCore):
+class Deadlines(Orders):
     """Due reminders and deadlines, reminding, firing and moving them."""
 
     async def due_reminders(self, now: datetime) -> list[DeadlineRecord]:
@@ -139,20 +142,40 @@ class Deadlines(ServiceCore):
         self, campaign_id: int, actor: Actor, *, hours: float, which: str = "all"
     ) -> list[tuple[str, datetime, datetime]]:
         """The umpire extends (``hours`` > 0) or shortens (``hours`` < 0) the campaign's open
-        deadlines (R-PBP-UMP-03, R-PBP-DEAD-01): ``which`` is ``"all"``, ``"turn"`` (the active
-        faction's turn) or ``"reactions"`` (the answers owed by other factions). Each reminder
-        is armed again before its new time. One transaction under the campaign's lock, with the
-        audit entry ``deadline_moved`` per deadline (before and after, decision 0022), the
-        notice in ``#announcements`` and the turn panel edited to show the new time.
+        deadlines (R-PBP-UMP-03, R-PBP-DEAD-01): :meth:`umpire_deadlines` with no new
+        windows. Returns the moves, as that does."""
+        moves, _ = await self.umpire_deadlines(campaign_id, actor, hours=hours, which=which)
+        return moves
+
+    async def umpire_deadlines(
+        self,
+        campaign_id: int,
+        actor: Actor,
+        *,
+        hours: float | None = None,
+        which: str = "all",
+        windows: Mapping[str, float] | None = None,
+        interaction_id: str | None = None,
+    ) -> tuple[list[tuple[str, datetime, datetime]], list[SubmitResult]]:
+        """``/umpire deadline`` in one transaction (R-PBP-UMP-03, R-PBP-DEAD-01): the open
+        deadlines moved by ``hours`` (> 0 later, < 0 sooner; ``which`` is ``"all"``, ``"turn"``
+        for the active faction's turn or ``"reactions"`` for the answers owed by others), each
+        reminder armed again before its new time, with the audit entry ``deadline_moved`` per
+        deadline (before and after, decision 0022), the notice in ``#announcements`` and the
+        turn panel edited; and the ``windows`` of later deadlines (option name, such as
+        ``turn_deadline_hours``, -> hours) changed from the next turn start, each a
+        ``SetOption`` order (R-SETUP-04). All of it or nothing is committed.
 
         Returns:
-            ``(decision key, before, after)`` of every deadline moved, soonest first.
+            ``(decision key, before, after)`` of every deadline moved, soonest first; the
+            result of each ``SetOption``, in the order of ``windows``.
 
         Raises:
             NotAuthorised: the actor is neither the umpire, an admin nor the bot.
             CampaignNotActive: the campaign is not running (paused, being set up, finished).
             DeadlineRefused: no open deadline of that kind, or one would fall less than
                 :data:`MIN_LEFT` from now; nothing changes.
+            RuleViolation: a window the option refuses (R-SETUP-04); nothing changes.
         """
         async with self._campaign_lock(campaign_id):
             cached = await self._load(campaign_id)
@@ -167,34 +190,61 @@ class Deadlines(ServiceCore):
                 words = wording.not_running(info.name, info.status)
                 raise CampaignNotActive(words.message, allowed=words.allowed)
             now = self._clock()
-            shift = timedelta(hours=hours)
-            open_now = await self.db.read(lambda conn: repo.open_deadlines(conn, campaign_id))
-            chosen = [d for d in open_now if _of_kind(d.decision_key, which)]
-            if not chosen:
-                raise DeadlineRefused(
-                    f"{info.name} has no open deadline of that kind now.",
-                    allowed="`which: all` for every open deadline; `/status` shows them",
+            moves: list[tuple[DeadlineRecord, datetime]] = []
+            changed: list[tuple[str, datetime, datetime]] = []
+            messages: list[OutboxMessage] = []
+            shift = timedelta(hours=hours or 0)
+            if hours is not None:
+                open_now = await self.db.read(lambda conn: repo.open_deadlines(conn, campaign_id))
+                chosen = [d for d in open_now if _of_kind(d.decision_key, which)]
+                if not chosen:
+                    raise DeadlineRefused(
+                        f"{info.name} has no open deadline of that kind now.",
+                        allowed="`which: all` for every open deadline; `/status` shows them",
+                    )
+                moves = [(d, cached.deadline_due.get(d.decision_key, d.due_at)) for d in chosen]
+                soonest = min(due + shift for _, due in moves)
+                if soonest < now + MIN_LEFT:
+                    raise DeadlineRefused(
+                        "That would leave a deadline less than 15 minutes from now.",
+                        rule="R-PBP-UMP-03",
+                        allowed="a smaller shortening, or `/umpire advance` to move the turn on "
+                        "now",
+                    )
+                view = cached.view()
+                changed = [(d.decision_key, due, due + shift) for d, due in moves]
+                due_now = {**view.deadlines, **{key: after for key, _, after in changed}}
+                new_view = CampaignView(view.info, view.players, due_now, view.turn_events)
+                text = wording.deadlines_moved_text(
+                    info.name,
+                    [
+                        (wording.deadline_what(key, cached.state, self.ruleset), before, after)
+                        for key, before, after in changed
+                    ],
                 )
-            moves = [(d, cached.deadline_due.get(d.decision_key, d.due_at)) for d in chosen]
-            soonest = min(due + shift for _, due in moves)
-            if soonest < now + MIN_LEFT:
-                raise DeadlineRefused(
-                    "That would leave a deadline less than 15 minutes from now.",
-                    rule="R-PBP-UMP-03",
-                    allowed="a smaller shortening, or `/umpire advance` to move the turn on now",
+                messages = self.announcer.notice_and_panel(
+                    new_view, cached.state, self.ruleset, text
                 )
-            view = cached.view()
-            changed = [(d.decision_key, due, due + shift) for d, due in moves]
-            due_now = {**view.deadlines, **{key: after for key, _, after in changed}}
-            new_view = CampaignView(view.info, view.players, due_now, view.turn_events)
-            text = wording.deadlines_moved_text(
-                info.name,
-                [
-                    (wording.deadline_what(key, cached.state, self.ruleset), before, after)
-                    for key, before, after in changed
-                ],
-            )
-            messages = self.announcer.notice_and_panel(new_view, cached.state, self.ruleset, text)
+            # the windows: SetOption orders on the campaign as moved, in the same transaction
+            moved_due = {key: after for key, _, after in changed if key in cached.deadline_keys}
+            current = replace(cached, deadline_due={**cached.deadline_due, **moved_due})
+            prepared: list[Prepared] = []
+            for name, value in (windows or {}).items():
+                order = SetOption("UMPIRE", name, str(value))
+                acting_as = self._authorise(current, actor, order, CampaignStatus.ACTIVE)
+                dice = self._dice_factory(current.state)
+                outcome = self._apply(current.state, order, self.ruleset, dice)
+                step = await self._prepare(
+                    current,
+                    actor,
+                    acting_as,
+                    order,
+                    outcome,
+                    None if interaction_id is None else f"{interaction_id}:{name}",
+                    None,
+                )
+                prepared.append(step)
+                current = step.after
             role = acting_role(info, actor.user_id)
 
             def _tx(conn: Connection) -> None:
@@ -219,14 +269,13 @@ class Deadlines(ServiceCore):
                         now=now,
                     )
                 repo.insert_outbox(conn, campaign_id, messages, now=now)
+                for step in prepared:
+                    step.write(conn)
 
             await self.db.write(_tx)
-            for key, _, after in changed:
-                if key in cached.deadline_keys:
-                    cached.deadline_due[key] = after
-            self._store(cached)
+            self._store(current)
         self._notify(campaign_id)
-        return sorted(changed, key=lambda move: move[2])
+        return sorted(changed, key=lambda move: move[2]), [p.result for p in prepared]
 
 
 def _of_kind(key: str, which: str) -> bool:
