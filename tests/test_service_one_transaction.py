@@ -198,3 +198,24 @@ async def test_umpire_deadline_moves_and_windows_are_one_transaction(
     assert commits.count == 1
     (still,) = await service.deadlines(cid)
     assert still.due_at == after.due_at
+
+
+async def test_a_negotiation_thread_and_its_first_post_are_one_transaction(
+    service: RulesService,
+) -> None:
+    """R-PBP-NEG-01: ``/negotiate`` commits once: the thread, its members and its first post;
+    opened again, the thread is reused and nothing is posted again."""
+    cid = await _started(service)
+    key = ChannelKey.talks("ACH", "DAW")
+    commits = Commits(service.db)
+    record, made = await service.open_thread(
+        cid, key, "talks-ach-daw", [PLAYER_DAW, PLAYER_ACH], first_post="Hello"
+    )
+    assert (record, made, commits.count) == (None, True, 1)
+    again, made = await service.open_thread(
+        cid, key, "talks-ach-daw", [PLAYER_DAW], first_post="Hello"
+    )
+    assert again is not None and not made and commits.count == 2
+    rows = await service.db.read(lambda conn: repo.outbox_rows(conn, cid))
+    posts = [r for r in rows if r.channel_key == key and r.payload.get("content") == "Hello"]
+    assert len(posts) == 1

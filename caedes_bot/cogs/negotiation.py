@@ -31,7 +31,6 @@ from caedes_bot.cogs._play import (
 from caedes_bot.cogs._transformers import faction_choices, resolve_faction
 from caedes_bot.cogs.info import FACTION_HELP
 from caedes_bot.domain.places import ChannelKey
-from caedes_bot.domain.records import OutboxKind, OutboxMessage
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.diplomacy import (
     apart_pairs,
@@ -110,24 +109,16 @@ class NegotiationCog(PlayCog):
         umpire = seat.campaign.info.umpire_user_id
         wanted = [players.get(f) for f in (seat.faction, *others)]
         members = list(dict.fromkeys(u for u in (*wanted, umpire) if u))
+        intro = (
+            f"Negotiation between {mine} and {theirs}, with the umpire "
+            "reading (R-PBP-NEG-01, R-PBP-UMP-04). Only trades the bot carries "
+            "out, alliances and fealty bind anyone (R-PBP-NEG-05)."
+        )
+        # the thread, its members and its first post in one transaction
         record, made = await seat.service.open_thread(
-            seat.campaign_id, key, name, members, by=interaction.user.id
+            seat.campaign_id, key, name, members, by=interaction.user.id, first_post=intro
         )
         if made:
-            await seat.service.queue_messages(
-                seat.campaign_id,
-                [
-                    OutboxMessage(
-                        key,
-                        OutboxKind.POST,
-                        {
-                            "content": f"Negotiation between {mine} and {theirs}, with the umpire "
-                            "reading (R-PBP-NEG-01, R-PBP-UMP-04). Only trades the bot carries "
-                            "out, alliances and fealty bind anyone (R-PBP-NEG-05)."
-                        },
-                    )
-                ],
-            )
             text = f"A private thread **{name}** is being made for {mine} and {theirs}, with the umpire (R-PBP-NEG-01)."
         elif record is not None and record.discord_id is not None:
             text = f"Your thread with {theirs} is <#{record.discord_id}> (R-PBP-NEG-01)."

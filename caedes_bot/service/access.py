@@ -354,10 +354,12 @@ class Access(Orders):
         members: Sequence[int],
         *,
         by: int | None = None,
+        first_post: str | None = None,
     ) -> tuple[ChannelRecord | None, bool]:
         """Make a private thread ``key`` under ``#announcements``, or reuse it if it was made
         before, and add ``members`` to it (adding a member twice changes nothing). Used for
-        negotiation threads (R-PBP-NEG-01). Logged in the audit log.
+        negotiation threads (R-PBP-NEG-01). A new thread gets ``first_post`` as its first
+        message. Logged in the audit log; all of it in one transaction.
 
         Returns:
             The thread's record as it was before this call (``None`` if new) and whether it is
@@ -382,6 +384,8 @@ class Access(Orders):
                         )
                     )
                 messages += [add_member(key, user) for user in dict.fromkeys(members)]
+                if existing is None and first_post is not None:
+                    messages.append(OutboxMessage(key, OutboxKind.POST, {"content": first_post}))
                 repo.insert_outbox(conn, campaign_id, messages, now=now)
                 repo.insert_audit(
                     conn,
