@@ -219,3 +219,25 @@ async def test_a_negotiation_thread_and_its_first_post_are_one_transaction(
     rows = await service.db.read(lambda conn: repo.outbox_rows(conn, cid))
     posts = [r for r in rows if r.channel_key == key and r.payload.get("content") == "Hello"]
     assert len(posts) == 1
+
+
+async def test_importing_an_unfinished_campaign_is_one_transaction(
+    service: RulesService,
+) -> None:
+    """Decision 0023: ``/campaign import`` of an unfinished campaign's file commits once: the
+    new campaign with its set-up, its ``ContinueFrom`` (the exported state, a fresh seed) and
+    its audit entry."""
+    cid = await _started(service)
+    _name, data = await service.export_campaign(cid, by=UMPIRE)
+    commits = Commits(service.db)
+    info, _export = await service.import_campaign(1, "Again", data, UMPIRE)
+    assert commits.count == 1
+    assert await _orders(service, info.id) == ["ContinueFrom"]
+    assert (await _audit(service, info.id))[-2:] == ["campaign_created", "campaign_imported"]
+    state = await service.get_state(info.id)
+    old = await service.get_state(cid)
+    assert (state.round, state.active, state.step) == (old.round, old.active, old.step)
+    assert state.dice_seed != old.dice_seed
+    service.forget()
+    assert await service.replay(info.id) == state
+    assert (await service.get_campaign(info.id)).status.value == "active"

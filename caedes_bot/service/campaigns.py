@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -94,8 +95,11 @@ class Campaigns(Orders, Pausing):
         *,
         umpire_user_id: int | None = None,
         table_talk: bool = True,
+        then: Callable[[Connection, CampaignInfo, GameState], Cached] | None = None,
     ) -> CampaignInfo:
         """Create a campaign in ``setting_up`` with its first state and queue its Discord set-up.
+        ``then``: more to write in the same transaction, given the new campaign and its first
+        state (an import's ``ContinueFrom``); it returns the campaign's cache entry after it.
 
         The set-up is a resumable sequence of outbox rows (ux.md): the category, then
         ``#announcements``, ``#battles``, ``#table-talk`` (if ``table_talk``), ``#umpire``, then
@@ -126,7 +130,7 @@ class Campaigns(Orders, Pausing):
                 allowed="another name, or finish the old campaign first",
             )
 
-        def _tx(conn: Connection) -> tuple[int, CampaignInfo | None]:
+        def _tx(conn: Connection) -> tuple[int, Cached]:
             existing = repo.open_campaign_named(conn, guild_id, name)
             if existing is not None:
                 raise taken(existing.name)
@@ -158,16 +162,22 @@ class Campaigns(Orders, Pausing):
                 now=now,
             )
             info = repo.campaign_info(conn, campaign_id)
-            return campaign_id, info
+            assert info is not None
+            if then is None:
+                return campaign_id, Cached(info, state, 0, {}, frozenset())
+            after = then(conn, info, state)
+            now_info = repo.campaign_info(conn, campaign_id)
+            assert now_info is not None
+            after.info = now_info
+            return campaign_id, after
 
         try:
-            campaign_id, info = await self.db.write(_tx)
+            campaign_id, cached = await self.db.write(_tx)
         except IntegrityError as err:  # another process took the name first (unique index)
             raise taken(name) from err
-        assert info is not None
-        self._store(Cached(info, state, 0, {}, frozenset()))
+        self._store(cached)
         self._notify(campaign_id)
-        return info
+        return cached.info
 
     def _setup_rows(
         self,

@@ -37,6 +37,7 @@ from caedes_bot.persistence.exportfile import (
 from caedes_bot.persistence.exportfile import check_export as check_file
 from caedes_bot.persistence.stateparts import split_state
 from caedes_bot.rules.replay import ContinueFrom
+from caedes_bot.rules.state import GameState
 from caedes_bot.service.access import acting_role
 from caedes_bot.service.campaigns import Campaigns, tidy_campaign_name
 from caedes_bot.service.core import Cached
@@ -169,21 +170,27 @@ class Exports(Campaigns):
     async def _continue(
         self, guild_id: int, name: str, export: CampaignExport, created_by: int
     ) -> CampaignInfo:
-        info = await self.create_campaign(
-            guild_id, name, export.scenario, created_by, umpire_user_id=created_by
-        )
+        """The new campaign, its ``ContinueFrom`` and the audit entry in one transaction."""
         order = ContinueFrom(faction="UMPIRE", state=export.state, source=export.name)
-        result = await self._submit(
-            info.id,
-            Actor.system_actor(),
-            order,
-            interaction_id=None,
-            from_status=CampaignStatus.SETTING_UP,
-            to_status=CampaignStatus.ACTIVE,
-        )
-        now = self._clock()
 
-        def _audit(conn: Connection) -> None:
+        def then(conn: Connection, info: CampaignInfo, first: GameState) -> Cached:
+            cached = Cached(info, first, 0, {}, frozenset())
+            outcome = self._apply(first, order, self.ruleset, self._dice_factory(first))
+            changed = outcome.state.neighbour_view != first.neighbour_view  # R-PBP-NEG-03
+            threads = frozenset(repo.channels_of(conn, info.id)) if changed else frozenset()
+            prepared = self._prepare_now(
+                cached,
+                Actor.system_actor(),
+                ActingAs.SYSTEM,
+                order,
+                outcome,
+                None,
+                CampaignStatus.ACTIVE,
+                players=None,
+                earlier=(),
+                threads=threads,
+            )
+            prepared.write(conn)
             repo.insert_audit(
                 conn,
                 campaign_id=info.id,
@@ -197,11 +204,13 @@ class Exports(Campaigns):
                     "finished": False,
                     "as": ActingAs.ADMIN.value,
                 },
-                now=now,
+                now=self._clock(),
             )
+            return prepared.after
 
-        await self.db.write(_audit)
-        return (await self._load(result.campaign_id)).info
+        return await self.create_campaign(
+            guild_id, name, export.scenario, created_by, umpire_user_id=created_by, then=then
+        )
 
     async def _replayed(
         self, guild_id: int, name: str, export: CampaignExport, created_by: int

@@ -274,7 +274,46 @@ class Orders(ServiceCore):
         outbox, the deadlines, the audit entry of an override) as one function of a
         connection, for the caller's transaction, with the cache entry and result that hold
         once it is committed. ``players``: who plays what after that transaction (default:
-        as cached). Reads the database, writes nothing."""
+        as cached). Reads the database (what the announcer needs), writes nothing."""
+        info = cached.info
+        earlier: tuple[Event, ...] = ()
+        if any(isinstance(e, TurnEnded) for e in outcome.events):
+            stored = await self.db.read(lambda conn: repo.events_of_current_turn(conn, info.id))
+            earlier = tuple(load_event(s.payload) for s in stored)
+        threads: frozenset[str] = frozenset()
+        if outcome.state.neighbour_view != cached.state.neighbour_view:  # R-PBP-NEG-03
+            keys = await self.db.read(lambda conn: repo.channels_of(conn, info.id))
+            threads = frozenset(keys)
+        return self._prepare_now(
+            cached,
+            actor,
+            acting_as,
+            order,
+            outcome,
+            interaction_id,
+            to_status,
+            players=players,
+            earlier=earlier,
+            threads=threads,
+        )
+
+    def _prepare_now(
+        self,
+        cached: Cached,
+        actor: Actor,
+        acting_as: ActingAs,
+        order: Order,
+        outcome: engine.Outcome,
+        interaction_id: str | None,
+        to_status: CampaignStatus | None,
+        *,
+        players: dict[str, int] | None,
+        earlier: tuple[Event, ...],
+        threads: frozenset[str],
+    ) -> Prepared:
+        """:meth:`_prepare` once its reads are done: ``earlier``, the events of the turn that
+        ``order`` ends (if it ends one); ``threads``, the campaign's places (if the neighbours
+        changed). Pure: for a transaction that is already open as well."""
         info = cached.info
         new_state = outcome.state
         events = outcome.events
@@ -298,14 +337,6 @@ class Orders(ServiceCore):
         new_times = {k: self.deadline_policy.times(now, wanted[k][1]) for k in new_keys}
         due = {k: when for k, when in cached.deadline_due.items() if k in wanted and k in kept}
         due.update({k: times[0] for k, times in new_times.items()})
-        earlier: tuple[Event, ...] = ()
-        if any(isinstance(e, TurnEnded) for e in events):
-            stored = await self.db.read(lambda conn: repo.events_of_current_turn(conn, info.id))
-            earlier = tuple(load_event(s.payload) for s in stored)
-        threads: frozenset[str] = frozenset()
-        if new_state.neighbour_view != cached.state.neighbour_view:  # locks follow, R-PBP-NEG-03
-            keys = await self.db.read(lambda conn: repo.channels_of(conn, info.id))
-            threads = frozenset(keys)
         seen = cached.players if players is None else players
         view = CampaignView(cached.info, dict(seen), dict(due), earlier, threads)
         messages = self.announcer.announce(
