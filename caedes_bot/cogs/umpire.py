@@ -264,21 +264,37 @@ class UmpireCog(PlayCog):
     )
     @app_commands.describe(
         step="Later: the steps between are played by their defaults; earlier: rolled back to "
-        "where it began"
+        "where it began",
+        faction="Whose turn of this game round (default: the turn under way)",
     )
     @app_commands.choices(step=[app_commands.Choice(name=f"{s.label}", value=int(s)) for s in Step])
-    async def step(self, interaction: discord.Interaction, step: int) -> None:
+    async def step(
+        self, interaction: discord.Interaction, step: int, faction: str | None = None
+    ) -> None:
         """R-PBP-UMP-01: forward by the defaults (``SetStep``), back by a rollback."""
         context = await campaign_context(interaction, need=Need.UMPIRE_OR_ADMIN)
         service = self.bot.service
         chosen = Step(step)
+        code = await self._faction(interaction, faction) if faction else None
         await interaction.response.defer(ephemeral=True, thinking=True)  # back: a replay
         result = await service.set_step(
-            context.campaign.id, context.actor, chosen, interaction_id=str(interaction.id)
+            context.campaign.id,
+            context.actor,
+            chosen,
+            turn_of=code,
+            interaction_id=str(interaction.id),
         )
         mark_committed(interaction)
         text = umpire_text.step_reply(result.before, result.state, result.events, self.bot.ruleset)
         await interaction.followup.send(truncate(text, MESSAGE_LIMIT), ephemeral=True)
+
+    @step.autocomplete("faction")
+    async def _step_factions(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await choices_for(
+            interaction, lambda t: faction_choices(t.ruleset, t.state.in_play, current)
+        )
 
     @umpire.command(
         name="deadline",

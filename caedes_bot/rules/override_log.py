@@ -11,8 +11,8 @@ province; before and after a faction code or ``None``), ``"units"`` (with ``"act
 target the unit ids; before where each was, ``""`` for a new one; after where they are, ``""``
 when removed), ``"option"`` (target the option; values as text; it takes effect at the next
 turn start), ``"turn_limit"`` (``None`` for no limit), ``"step"`` (``/umpire set step``
-forward; target the faction whose turn it is; the step numbers, after ``None`` when the turn
-ended on the way) or ``"rollback"`` (target the point, an order number; before and after
+forward; target the faction whose turn it is after; the step numbers, after ``None`` when the
+turn ended on the way; ``"was"``, the faction whose turn it was, when another) or ``"rollback"`` (target the point, an order number; before and after
 ``{"round", "active", "step"}``). The service writes it into the audit
 entry of the order; the audit log is read only by the umpire and admins, so it may hold the
 secret figures that the public announcement leaves out (R-GEN-07).
@@ -70,12 +70,15 @@ def override_change(
                 "after": event.after,
             }
         if isinstance(event, StepSet):
-            return {
+            change: dict[str, Any] = {
                 "what": "step",
                 "target": event.faction,
                 "before": int(event.before),
                 "after": None if event.turn_over else int(event.after),
             }
+            if event.was:
+                change["was"] = event.was  # the step before was of this faction's turn
+            return change
         if isinstance(event, RolledBack):
             return {
                 "what": "rollback",

@@ -202,18 +202,16 @@ class Replay:
         first: every one that still counts but the last (the state now)."""
         return tuple(self._line)[:-1]
 
-    def step_starts(self) -> dict[Step, int]:
-        """Step -> the point where the turn under way began it (the earliest point of this
-        turn at which it rests at that step), for ``/umpire set step`` back (R-PBP-UMP-01). A
-        step that ran by itself, or one not reached yet, is not in it."""
-        now = self.state
-        found: dict[Step, int] = {}
+    def step_starts(self) -> dict[tuple[str, Step], int]:
+        """``(faction, step)`` -> the point where that faction's turn of this game round began
+        that step (the earliest point at which it rests there), for ``/umpire set step`` back
+        (R-PBP-UMP-01). A step that ran by itself, or one not reached, is not in it."""
+        found: dict[tuple[str, Step], int] = {}
         for seq in reversed(self.points):
             at = self._line[seq]
-            if at.active != now.active or at.round != now.round:
-                break
-            found[at.step] = seq  # going back in time: the earliest is kept
-        return dict(sorted(found.items()))
+            if at.active is not None and at.round == self.state.round:
+                found[(at.active, at.step)] = seq  # going back in time: the earliest is kept
+        return found
 
     def give(self, seq: int, order: Order) -> Replayed:
         """Replay order number ``seq``: apply it, or for a :class:`RollBack` return to its point.

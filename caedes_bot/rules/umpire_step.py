@@ -34,20 +34,23 @@ MAX_ADVANCES = 200
 
 @dataclass(frozen=True, slots=True)
 class SetStep(Order):
-    """Move the turn under way on to ``step``, a later step of it (R-PBP-UMP-01); umpire
-    only, given as ``faction="UMPIRE"``."""
+    """Move the game on to ``step`` of the turn under way, or of the turn of ``turn_of`` (a
+    faction whose turn comes later in this game round) (R-PBP-UMP-01); umpire only, given as
+    ``faction="UMPIRE"``. The turns between are played by the defaults as well."""
 
     step: Step
+    turn_of: str | None = None
 
     label = "Setting the step"
 
 
 @dataclass(frozen=True, slots=True)
 class StepSet(Event):
-    """The umpire moved ``faction``'s turn of game round ``round`` on from step ``before`` to
-    ``after`` (the step the turn rests at, the chosen one or later), answering ``defaulted``
-    decisions by default on the way; ``turn_over``: the turn ended on the way (the chosen step
-    ran by itself). Public (R-PBP-UMP-01)."""
+    """The umpire moved the game on to ``faction``'s turn of game round ``round``, step
+    ``after`` (the step the turn rests at, the chosen one or later), from step ``before`` (of
+    ``was``'s turn, if another's), answering ``defaulted`` decisions by default on the way;
+    ``turn_over``: the turn ended on the way (the chosen step ran by itself). Public
+    (R-PBP-UMP-01)."""
 
     faction: str
     round: int
@@ -56,6 +59,8 @@ class StepSet(Event):
     chosen: Step
     defaulted: int
     turn_over: bool
+    #: whose turn it was at ``before``, when it was another faction's (``""``: ``faction``'s)
+    was: str = ""
 
 
 def set_step(
@@ -78,16 +83,19 @@ def set_step(
             allowed="`/campaign start` if the campaign has not begun",
         )
     before, round_no = state.step, state.round
-    if order.step == before:
+    target = order.turn_of or faction
+    later = _later_turn(state, target)
+    if target == faction and order.step == before:
         raise RuleViolation(
             f"The turn is at step {before.label} already.",
             rule=RULE,
             allowed="a later step (moved on by the defaults) or an earlier one (a rollback)",
         )
-    if order.step < before:
+    if (target == faction and order.step < before) or (target != faction and not later):
+        where = f"step {order.step.label}" + ("" if target == faction else f" of {target}")
         raise RuleViolation(
-            f"Step {order.step.label} is behind the turn (step {before.label}); going back is "
-            "a rollback.",
+            f"{where[:1].upper()}{where[1:]} is behind the game ({faction}, step "
+            f"{before.label}); going back is a rollback.",
             rule=RULE,
             allowed="`/umpire set step`, which rolls back to where that step began, or "
             "`/umpire rollback`",
@@ -95,23 +103,41 @@ def set_step(
     events: list[Event] = []
     defaulted = 0
     for _ in range(MAX_ADVANCES):
-        if (
-            state.finished
-            or state.active != faction
-            or state.round != round_no
-            or state.step >= order.step
-        ):
+        if state.finished or state.round != round_no:
             break
+        if state.active == target and state.step >= order.step:
+            break
+        if target == faction and state.active != faction:
+            break  # the turn ended on the way (the chosen step ran by itself)
         if state.pending:
             defaulted += 1
         events += advance(state)
     else:
         raise RuleViolation(
-            f"The turn did not reach step {order.step.label} after {MAX_ADVANCES} moves on.",
+            f"The game did not reach step {order.step.label} after {MAX_ADVANCES} moves on.",
             rule=RULE,
             allowed="`/umpire advance` one step at a time, to see what holds the turn",
         )
-    over = state.finished or state.active != faction or state.round != round_no
+    over = state.finished or state.active != target or state.round != round_no
     after = Step.MUSTER if over else state.step
-    events.append(StepSet(faction, round_no, before, after, order.step, defaulted, over))
+    was = "" if target == faction else faction
+    events.append(StepSet(target, round_no, before, after, order.step, defaulted, over, was))
     return events
+
+
+def _later_turn(state: GameState, target: str) -> bool:
+    """Whether ``target``'s turn comes after the active faction's in this game round.
+
+    Raises:
+        RuleViolation: ``target`` is not a faction in the game.
+    """
+    order = state.in_play
+    fs = state.factions.get(target)
+    if target not in order or fs is None or fs.eliminated:
+        raise RuleViolation(
+            f"{target} is not a faction in the game.",
+            rule=RULE,
+            allowed="one of " + ", ".join(f for f in order if not state.factions[f].eliminated),
+        )
+    active = state.active or ""
+    return order.index(target) > order.index(active) if active in order else False

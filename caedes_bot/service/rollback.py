@@ -108,9 +108,9 @@ def step_starts_of(
     apply: ApplyFn,
     orders: Sequence[StoredOrder],
     now: GameState,
-) -> dict[Step, int]:
-    """Replay ``orders`` from ``first`` and return where the turn under way began each step it
-    rested at (:meth:`Replay.step_starts`).
+) -> dict[tuple[str, Step], int]:
+    """Replay ``orders`` from ``first`` and return where each turn of the game round under way
+    began each step it rested at (:meth:`Replay.step_starts`).
 
     Raises:
         RuleViolation: the log does not replay to ``now`` (as :func:`replay_rollback`).

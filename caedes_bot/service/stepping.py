@@ -29,25 +29,41 @@ class Stepping(Orders):
     """The umpire's direct change of the step."""
 
     async def set_step(
-        self, campaign_id: int, actor: Actor, step: Step, *, interaction_id: str | None = None
+        self,
+        campaign_id: int,
+        actor: Actor,
+        step: Step,
+        *,
+        turn_of: str | None = None,
+        interaction_id: str | None = None,
     ) -> SubmitResult:
-        """Set the step of the turn under way to ``step`` (R-PBP-UMP-01): a later step by
-        ``SetStep``, an earlier one by a rollback to where it began. One order, one
-        transaction, as :meth:`submit`.
+        """Set the game to ``step`` of the turn under way, or of ``turn_of``'s turn in this game
+        round (R-PBP-UMP-01): later by ``SetStep``, earlier by a rollback to where that step
+        began. One order, one transaction, as :meth:`submit`.
 
         Raises:
             NotAuthorised: neither the umpire nor an admin (R-PBP-UMP-01).
             CampaignNotActive: the campaign is not running.
-            RuleViolation: no turn under way; the step is the current one; an earlier step the
-                turn never rested at (it ran by itself), with the steps it may go back to; the
-                log does not replay (a rollback cannot be reproduced).
+            RuleViolation: no turn under way; the step is the current one; a faction not in
+                the game; an earlier step the turn never rested at (it ran by itself), with
+                those it may go back to; the log does not replay (a rollback cannot be
+                reproduced).
         """
         cached = await self._load(campaign_id)
         state = cached.state
-        if state.active is None or step >= state.step:
-            return await self.submit(
-                campaign_id, actor, SetStep("UMPIRE", step), interaction_id=interaction_id
-            )
+        active = state.active
+        target = turn_of or active
+        order = state.in_play
+        ahead = (
+            active is None
+            or target not in order
+            or (target == active and step >= state.step)
+            or (target != active and order.index(target or "") > order.index(active))
+        )
+        if ahead:
+            forward = SetStep("UMPIRE", step, turn_of=None if target == active else target)
+            return await self.submit(campaign_id, actor, forward, interaction_id=interaction_id)
+        assert target is not None
         back = RollBack("UMPIRE", to_seq=0)
         self._authorise(cached, actor, back, CampaignStatus.ACTIVE)  # before any replay
         info = cached.info
@@ -60,15 +76,17 @@ class Stepping(Orders):
         starts = await asyncio.to_thread(
             step_starts_of, first, self.ruleset, self._apply, orders, state
         )
-        starts = {s: seq for s, seq in starts.items() if s < state.step}
-        seq = starts.get(step)
+        seq = starts.get((target, step))
         if seq is None:
-            steps = ", ".join(f"step {s.label}" for s in starts)
+            steps = ", ".join(f"step {s.label}" for f, s in sorted(starts) if f == target)
             raise RuleViolation(
-                f"This turn never stopped at step {step.label} (it ran by itself or was not "
-                "reached), so there is no start of it to go back to.",
+                f"The turn of {target} in this game round never stopped at step {step.label} "
+                "(it ran by itself or was not reached), so there is no start of it to go back "
+                "to.",
                 rule=RULE,
-                allowed=f"back to {steps}, or a later step" if steps else "a later step",
+                allowed=f"back to {steps} of that turn, or a later step"
+                if steps
+                else "a later step",
             )
         return await self.submit(
             campaign_id, actor, RollBack("UMPIRE", to_seq=seq), interaction_id=interaction_id

@@ -129,9 +129,11 @@ def _change_text(ruleset: Ruleset, change: Mapping[str, Any]) -> str | None:
         return f"set the turn limit to {_limit(after)} (before: {_limit(before)})"
     if what == "step":
         now = f"step {_step(after)}" if after is not None else "the end of the turn"
+        turn_of = change.get("was")
+        whose = f"the {_faction(ruleset, turn_of)}' step" if turn_of else "step"
         return (
             f"moved the turn of the {_faction(ruleset, target)} on to {now} by the defaults "
-            f"(before: step {_step(before)})"
+            f"(before: {whose} {_step(before)})"
         )
     if what == "rollback":
         return (

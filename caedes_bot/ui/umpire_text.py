@@ -76,6 +76,13 @@ def step_set_line(event: StepSet, ruleset: Ruleset) -> str:
         where = f"to step {event.after.label} (step {event.chosen.label} ran by itself)"
     else:
         where = f"to step {event.after.label}"
+    if event.was:
+        return (
+            f"The umpire moved the game on from step {event.before.label} of "
+            f"{faction_name(ruleset, event.was)} to the turn of {who}, {where}: the steps and "
+            f"turns between were played by their defaults, as `/umpire advance` does{answered} "
+            "(R-PBP-UMP-01)."
+        )
     return (
         f"The umpire moved the turn of {who} on from step {event.before.label} {where}: the "
         f"steps between were played by their defaults, as `/umpire advance` does{answered} "

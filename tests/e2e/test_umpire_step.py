@@ -4,7 +4,8 @@ own seeded dice (going back is a rollback, which replays them).
 The skirmish: the Dawnians (Alice) play round 1. From step 1 the umpire sets step 6: step 1
 ends as a pass, steps 2 to 4 run by themselves, step 5 ends as a pass, as ``/umpire advance``
 would; announced and in the audit log with before and after. Then back to step 1: a rollback to
-where the turn began. Bad input is refused privately, saying what is allowed.
+where the turn began. Then on into the Orcs' turn (the rest of the Dawnians' played by the
+defaults) and back into the Dawnians'. Bad input is refused privately, saying what is allowed.
 """
 
 from __future__ import annotations
@@ -54,5 +55,15 @@ async def test_the_umpire_sets_the_step_forward_and_back(
     )
     assert "(before: step 1 Trade)" in audit.text
     assert "rolled the campaign back to the state after order #" in audit.text
+
+    # into a later faction's turn of the round, and back into the Dawnians' turn
+    orcs = await fake.slash(umpire, "umpire set step", step=5, faction="Orcs", channel=talk)
+    assert orcs.ephemeral and "to the turn of" in orcs.text and "Orcs" in orcs.text
+    state = await service.get_state(1)
+    assert (state.active, state.step) == ("ORC", Step.BUY)
+    back = await fake.slash(umpire, "umpire set step", step=1, faction="DAW", channel=talk)
+    assert back.ephemeral and "back at the start of step 1 Trade" in back.text
+    state = await service.get_state(1)
+    assert (state.active, state.step) == ("DAW", Step.TRADE)
     service.forget()
     assert await service.replay(1) == state

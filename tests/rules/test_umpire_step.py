@@ -86,3 +86,29 @@ def test_r_pbp_dead_04_a_decision_on_the_way_is_answered_by_its_default() -> Non
         Step.MOVE,
         1,
     )
+
+
+def test_r_pbp_ump_01_set_step_into_a_later_factions_turn() -> None:
+    """From the Dawnians' step 1 to step 6 of the Orcs' turn (next in the round): the rest of
+    the Dawnians' turn and the Orcs' steps 1 to 5 are played by the defaults, the same state
+    as ``UmpireAdvance`` given until then; the event names both turns."""
+    start = at_step(Step.TRADE)
+    moved, events = apply(start, SetStep("UMPIRE", Step.MOVE, turn_of="ORC"))
+    state = start
+    while not (state.active == "ORC" and state.step >= Step.MOVE):
+        state, _ = apply(state, UmpireAdvance(state.active or ""))
+    assert (moved.active, moved.step) == ("ORC", Step.MOVE)
+    assert _same(moved, state)
+    assert events[-1] == StepSet("ORC", 1, Step.TRADE, Step.MOVE, Step.MOVE, 0, False, "DAW")
+
+
+def test_r_pbp_ump_01_an_earlier_or_unknown_factions_turn_is_refused() -> None:
+    """In the Orcs' turn, the Dawnians' turn (earlier in the round) is behind the game: a
+    rollback; a faction not in the game is refused with those that are."""
+    orcs, _ = apply(at_step(Step.TRADE), SetStep("UMPIRE", Step.TRADE, turn_of="ORC"))
+    assert orcs.active == "ORC"
+    with pytest.raises(RuleViolation, match="rollback"):
+        apply(orcs, SetStep("UMPIRE", Step.MUSTER, turn_of="DAW"))
+    with pytest.raises(RuleViolation) as unknown:
+        apply(orcs, SetStep("UMPIRE", Step.MUSTER, turn_of="XYZ"))
+    assert "DAW" in (unknown.value.allowed or "")
