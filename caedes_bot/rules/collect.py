@@ -154,6 +154,8 @@ def refresh_income_basis(state: GameState) -> None:
     # read without copying (factions are copied on write, GameState.clone); a faction is
     # taken for writing only when a province leaves one of its lists
     for code, seen in list(dict.items(state.factions)):
+        if not seen.income_basis and not seen.held_since_turn_start:
+            continue  # nothing to drop
         basis = [p for p in seen.income_basis if _still_held(state, code, p)]
         since = [p for p in seen.held_since_turn_start if _still_held(state, code, p)]
         if basis != seen.income_basis or since != seen.held_since_turn_start:

@@ -42,6 +42,7 @@ from caedes_bot.rules.combat.actions import default_declarations
 from caedes_bot.rules.combat.arithmetic import (
     DIE_SIDES,
     BattleResult,
+    DieSpec,
     StepContext,
     apply_hits,
     classify,
@@ -445,8 +446,7 @@ def _roll_step(
         return []
     name = ruleset.map.space_name(battle.space)
     rolled: list[BattleDie] = []
-    for side in (_ATTACKER, _DEFENDER):
-        mine = [s for s in specs if s.side is side]
+    for side, mine in zip(_SIDES, _by_side(specs), strict=True):
         if not mine:
             continue
         who = battle.attacker if side is _ATTACKER else "/".join(battle.defenders)
@@ -468,6 +468,19 @@ def _roll_step(
                 )
     battle.records.append(BattleStepRecord(battle.round, step, rolled))
     return illusion_check(state, ruleset, dice, battle)
+
+
+def _by_side(specs: Sequence[DieSpec]) -> tuple[Sequence[DieSpec], Sequence[DieSpec]]:
+    """The attacker's dice of ``specs`` and the defender's, each in the order given: two
+    slices when the attacker's come first (as :func:`step_dice` gives them), found in C."""
+    on = list(map(_SPEC_SIDE, specs))
+    split = on.count(_ATTACKER)
+    if _ATTACKER not in on[split:]:
+        return specs[:split], specs[split:]
+    return [d for d in specs if d.side is _ATTACKER], [d for d in specs if d.side is _DEFENDER]
+
+
+_SPEC_SIDE = attrgetter("side")
 
 
 def step_hits(dice: Sequence[BattleDie]) -> tuple[int, int]:
