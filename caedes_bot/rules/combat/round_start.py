@@ -131,7 +131,10 @@ _SIDES = tuple(Side)
 
 def waits_on_players(state: GameState, battle: Battle) -> bool:
     """Whether a pending decision of ``battle`` is open."""
-    return any(d.battle_id == battle.id for d in state.pending)
+    if not state.pending:  # asked several times a step: mostly nothing is pending
+        return False
+    ident = battle.id
+    return any(d.battle_id == ident for d in state.pending)
 
 
 def run_round_start(
