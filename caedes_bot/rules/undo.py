@@ -113,7 +113,9 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
     if (
         not order.undoable
         or rolled
-        or any(r.faction != order.faction for r in log)
+        # every record is one faction's (another's order empties the log), so the last
+        # tells: looking through all of them cost an order more with every record kept
+        or (log and log[-1].faction != order.faction)
         or any(
             getattr(old, name) != getattr(new, name) for name in _OTHER_FIELDS if name not in also
         )
