@@ -69,8 +69,8 @@ class ExportTooLarge(AdminRefused):
         super().__init__(
             f"The export is {size / MIB:.1f} MiB ({size:,} bytes) and {takes}, so it was not sent.",
             allowed="a server with more boosts takes bigger files (Discord raises the upload "
-            "limit at Server Boost levels 2 and 3); or ask whoever runs the bot for a copy of "
-            "the campaign from its database",
+            "limit at Server Boost levels 2 and 3); or whoever runs the bot can write the file "
+            "from its database with `python -m caedes_bot.export` (see the README)",
         )
 
 
@@ -82,7 +82,7 @@ class Exports(Campaigns):
     """Export a campaign to a file; start a new campaign from one."""
 
     async def export_campaign(
-        self, campaign_id: int, *, by: int | None, limit: int | None = None
+        self, campaign_id: int, *, by: int | None, limit: int | None = None, logged: bool = True
     ) -> tuple[str, bytes]:
         """The campaign as ``(file name, gzipped JSON)``; logged in the audit log as done by
         ``by``, in the one transaction the export writes (after the size check, so a file
@@ -91,6 +91,8 @@ class Exports(Campaigns):
 
         Args:
             limit: the largest file Discord takes here, in bytes (``None``: no limit).
+            logged: ``False`` only for ``python -m caedes_bot.export``, which reads the
+                database beside a running bot and so writes nothing to it.
 
         Raises:
             UnknownCampaign: no such campaign.
@@ -130,7 +132,8 @@ class Exports(Campaigns):
                 now=now,
             )
 
-        await self.db.write(_audit)
+        if logged:
+            await self.db.write(_audit)
         stem = "".join(c if c.isalnum() else "-" for c in info.name.lower()).strip("-")
         return f"{stem or 'campaign'}-{info.version}.json.gz", data
 
