@@ -364,14 +364,22 @@ class Access(Orders):
         Returns:
             The thread's record as it was before this call (``None`` if new) and whether it is
             new. Its ``discord_id`` is ``None`` until the outbox has made it.
+
+        Raises:
+            CampaignNotActive: the thread is new and the campaign is finished (a finished
+                campaign stays readable, so a thread made before is still found), with
+                nothing written.
         """
         async with self._campaign_lock(campaign_id):
-            await self._load(campaign_id)
+            info = (await self._load(campaign_id)).info
             now = self._clock()
 
             def _tx(conn: Connection) -> tuple[ChannelRecord | None, bool]:
                 existing = repo.channels_of(conn, campaign_id).get(key)
                 messages: list[OutboxMessage] = []
+                if existing is None and info.status is CampaignStatus.FINISHED:
+                    words = wording.not_running(info.name, info.status)
+                    raise CampaignNotActive(words.message, allowed=words.allowed)
                 if existing is None:
                     repo.add_channel(conn, campaign_id, key, THREAD_PARENT)
                     messages.append(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from caedes_bot.app import CaedesBot
+from caedes_bot.domain.places import ChannelKey
 from caedes_bot.scheduler import TickReport
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import JSON, QueuedDice, Table, control, staffed_campaign
@@ -49,8 +50,8 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     """R-VIC-04: the umpire proposes the Orcs as winners; each player gets Accept and Refuse in
     their orders thread. Alice refuses (0 of 2), the umpire may not vote for Bob, Bob and Carol
     accept: the campaign is over, announced, and the buttons are gone. Then the finished
-    campaign: /status still answers, /done is refused with a clear answer, no deadline is open
-    and the scheduler, two days on, posts nothing."""
+    campaign: /status still answers, /done and a new negotiation thread are refused with a
+    clear answer, no deadline is open and the scheduler, two days on, posts nothing."""
     clock = Clock()
     runner = await make_bot(
         service_options={"dice_factory": QueuedDice().factory()},
@@ -117,6 +118,9 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     assert "Acherousians" in after.text, after.text
     done = await fake.slash(alice, "done", channel=table.thread("DAW"))
     assert done.ephemeral and "is over; no orders are taken" in done.text, done.text
+    talks = await fake.slash(alice, "negotiate", faction="Orcs", channel=table.thread("DAW"))
+    assert talks.ephemeral and "is over" in talks.text, talks.text
+    assert ChannelKey.talks("DAW", "ORC") not in await service.channels(1)  # none made
     assert await service.deadlines(1) == []
     clock.now += timedelta(days=2)  # long after the turn deadline the campaign had
     assert await _caedes(runner).scheduler.tick() == TickReport()
