@@ -205,7 +205,9 @@ def _already_asked(state: GameState, kind: str, members: tuple[str, ...]) -> Non
             raise RuleViolation(
                 "That has already been proposed and is waiting"
                 + (" for the start of the next turn." if p.agreed else " for confirmation."),
-                rule="R-ALLY-02" if p.agreed else "R-ALLY-01",
+                rule="R-ALLY-02"
+                if p.agreed
+                else ("R-FEAL-01" if kind == "fealty" else "R-ALLY-01"),
                 allowed="wait for it, or answer it with the buttons in your orders thread",
             )
 

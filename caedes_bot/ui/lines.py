@@ -551,14 +551,26 @@ def _pact_text(ruleset: Ruleset, kind: str, members: Sequence[str]) -> str:
     return f"{vassal} revoking its fealty to {liege}"
 
 
+def _pact_rule(kind: str) -> str:
+    """The rule a proposal of ``kind`` is confirmed under: fealty's own, or the alliance's."""
+    return "R-FEAL-01" if kind in ("fealty", "revoke") else "R-ALLY-01"
+
+
 @_line(pacts.PactProposed)
 def _pact_proposed(event: pacts.PactProposed, state: GameState, ruleset: Ruleset) -> str:
-    text = (
-        f"{faction_name(ruleset, event.by)} proposes "
-        f"{_pact_text(ruleset, event.kind, event.members)} (proposal {event.proposal})."
-    )
+    if event.kind == "fealty":  # the vassal swears; its liege accepts (R-FEAL-01)
+        vassal, liege = (faction_name(ruleset, m) for m in event.members)
+        text = f"{vassal} swears fealty to {liege} (proposal {event.proposal})."
+    else:
+        text = (
+            f"{faction_name(ruleset, event.by)} proposes "
+            f"{_pact_text(ruleset, event.kind, event.members)} (proposal {event.proposal})."
+        )
     if event.waiting:
-        text += f" Waiting for {_names(ruleset, event.waiting)} to confirm (R-ALLY-01)."
+        verb = "accept" if event.kind == "fealty" else "confirm"
+        text += (
+            f" Waiting for {_names(ruleset, event.waiting)} to {verb} ({_pact_rule(event.kind)})."
+        )
     return text
 
 
@@ -567,7 +579,7 @@ def _pact_answered(event: pacts.PactAnswered, state: GameState, ruleset: Ruleset
     who = faction_name(ruleset, event.by)
     what = _pact_text(ruleset, event.kind, event.members)
     if not event.accepted:
-        return f"{who} refused {what}; the proposal is dropped (R-ALLY-01)."
+        return f"{who} refused {what}; the proposal is dropped ({_pact_rule(event.kind)})."
     if event.waiting:
         return f"{who} confirmed {what}; still waiting for {_names(ruleset, event.waiting)}."
     return f"{who} confirmed {what}."
