@@ -140,8 +140,17 @@ def due(state: GameState, ruleset: Ruleset) -> list[ScenarioEvent]:
         for event in scenario.events
         if event.round == state.round
         and event.id not in state.scenario_events_done
-        and (event.faction is None or event.faction == state.active)
+        and (event.faction == state.active if event.faction else _round_starts_now(state))
     ]
+
+
+def _round_starts_now(state: GameState) -> bool:
+    """Whether the active faction's turn start is the first of its game round: every faction
+    before it in turn order is out of the game (one still in had its turn this round, so the
+    round's start, and the moment of its events, has passed)."""
+    assert state.active is not None
+    order = state.in_play
+    return all(state.factions[f].eliminated for f in order[: order.index(state.active)])
 
 
 def upcoming(state: GameState, ruleset: Ruleset) -> list[ScenarioEvent]:
