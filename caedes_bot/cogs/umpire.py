@@ -63,7 +63,7 @@ from caedes_bot.cogs._umpire_routes import (
     unit_id_choices,
 )
 from caedes_bot.cogs.attack import battle_news
-from caedes_bot.domain.records import CampaignView
+from caedes_bot.domain.records import CampaignStatus, CampaignView
 from caedes_bot.gamedata.model import Commodity
 from caedes_bot.rules import umpire_game, umpire_units
 from caedes_bot.rules.orders import Order
@@ -77,7 +77,12 @@ from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.lines import event_line
 from caedes_bot.ui.replies import mark_committed
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
-from caedes_bot.ui.wording import deadline_what, deadlines_moved_text, status_change_reply
+from caedes_bot.ui.wording import (
+    deadline_what,
+    deadlines_moved_text,
+    not_running,
+    status_change_reply,
+)
 
 AUDIT_LINES = 15
 
@@ -102,6 +107,9 @@ class UmpireCog(PlayCog):
         service = self.bot.service
         ruleset = self.bot.ruleset
         state = await service.get_state(context.campaign.id)
+        if state.finished:  # not "start it": a finished campaign takes no order (R-PBP-UMP-05)
+            words = not_running(context.campaign.name, CampaignStatus.FINISHED)
+            raise UserError(words.message, rule="R-PBP-UMP-05", allowed=words.allowed)
         if state.active is None:
             raise UserError(
                 "No faction is playing, so there is nothing to move on.",

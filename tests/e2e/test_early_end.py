@@ -50,8 +50,8 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     """R-VIC-04: the umpire proposes the Orcs as winners; each player gets Accept and Refuse in
     their orders thread. Alice refuses (0 of 2), the umpire may not vote for Bob, Bob and Carol
     accept: the campaign is over, announced, and the buttons are gone. Then the finished
-    campaign: /status still answers, /done and a new negotiation thread are refused with a
-    clear answer, no deadline is open and the scheduler, two days on, posts nothing."""
+    campaign: /status still answers, /done, a new negotiation thread and the umpire's
+    /umpire advance are refused with a clear answer, no deadline is open and the scheduler, two days on, posts nothing."""
     clock = Clock()
     runner = await make_bot(
         service_options={"dice_factory": QueuedDice().factory()},
@@ -121,6 +121,9 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     talks = await fake.slash(alice, "negotiate", faction="Orcs", channel=table.thread("DAW"))
     assert talks.ephemeral and "is over" in talks.text, talks.text
     assert ChannelKey.talks("DAW", "ORC") not in await service.channels(1)  # none made
+    advance = await fake.slash(umpire, "umpire advance", channel=talk)
+    assert advance.ephemeral and "is over; no orders are taken" in advance.text, advance.text
+    assert "/campaign start" not in advance.text, advance.text
     assert await service.deadlines(1) == []
     clock.now += timedelta(days=2)  # long after the turn deadline the campaign had
     assert await _caedes(runner).scheduler.tick() == TickReport()
