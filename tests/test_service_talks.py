@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator
 import pytest
 
 from caedes_bot.domain.places import ChannelKey
-from caedes_bot.domain.records import OutboxKind
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
@@ -42,11 +41,6 @@ async def service(
     yield RulesService(
         db, rules, clock=clock, dice_factory=dice.factory(), announcer=RichAnnouncer()
     )
-
-
-async def _talks_rows(service: RulesService, cid: int) -> list[OutboxKind]:
-    rows = await service.db.read(lambda conn: repo.outbox_rows(conn, cid))
-    return [r.kind for r in rows if r.channel_key == TALKS]
 
 
 async def test_r_pbp_ump_05_a_finished_campaign_makes_no_new_thread(
