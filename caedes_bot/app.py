@@ -224,6 +224,7 @@ class CaedesBot(commands.Bot):
         self.directory = ChannelDirectory(self.service)
         self.map_drawer = MapDrawer(self.ruleset)
         self.odds = OddsWorker()
+        self.service.attach_odds(self.odds)  # battle messages' opening odds (decision 0020)
         for name in self._extensions:
             await self.load_extension(name)
         sender = DiscordSender(
@@ -240,6 +241,7 @@ class CaedesBot(commands.Bot):
         self.scheduler = Scheduler(self.service, **self._scheduler_options)
         self.service.add_listener(self.scheduler.wake)
         self._start_background(self.scheduler.run(), "caedes-scheduler")
+        await self.service.resume_opening_odds()
         if self.settings.sync_commands:
             self.synced = await self.sync_commands()
         if self._freeze_gc:
@@ -320,6 +322,8 @@ class CaedesBot(commands.Bot):
     async def close(self) -> None:
         """Stop the outbox and scheduler, then the connection, then the database."""
         await self._stop_background()
+        if hasattr(self, "service"):
+            await self.service.stop_opening_odds()
         if hasattr(self, "odds"):
             self.odds.close()
         await super().close()

@@ -109,6 +109,11 @@ def time_left(due_at: datetime, paused_at: datetime) -> timedelta:
     return max(due_at - paused_at, MIN_LEFT_ON_RESUME)
 
 
+#: The odds a battle message opens with (R-COMBAT-16): the figures of
+#: :func:`caedes_bot.rules.odds.opening.opening_figures`, the method, the attributes not modelled.
+OpeningOdds = tuple[tuple[float, ...], str, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class CampaignView:
     """What an announcer knows of a campaign: its row, who plays which faction, and its open
@@ -124,6 +129,10 @@ class CampaignView:
     deadlines: Mapping[str, datetime] = field(default_factory=dict)
     turn_events: Sequence[Event] = ()
     threads: frozenset[str] = frozenset()
+    #: with the option ``battle_message_odds``, the odds of the battles the order shows that
+    #: were asked for (R-COMBAT-16, decision 0020): battle id -> its odds, ``None`` while
+    #: they are being worked out
+    battle_odds: Mapping[int, OpeningOdds | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

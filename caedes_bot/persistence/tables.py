@@ -312,6 +312,28 @@ class AuditEntry(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+class BattleOddsEntry(Base):
+    """The odds a battle message opens with (option ``battle_message_odds``, R-COMBAT-16,
+    decision 0020): asked for in the transaction of the order that began the battle
+    (``request``: its ``BattleOddsAsked`` event, ``asked_seq``: that order), answered by the
+    odds worker after it (``figures``, ``method``, ``unsupported``, ``answered_at``). A battle
+    id begun again after an undo or a rollback replaces its row."""
+
+    __tablename__ = "battle_odds"
+
+    campaign_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    )
+    battle_id: Mapped[int] = mapped_column(sa.BigInteger, primary_key=True)
+    asked_seq: Mapped[int] = mapped_column(sa.BigInteger)
+    request: Mapped[dict[str, Any]] = mapped_column(sa.JSON())
+    asked_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    figures: Mapped[list[float] | None] = mapped_column(sa.JSON())
+    method: Mapped[str | None] = mapped_column(sa.String(20))
+    unsupported: Mapped[list[str] | None] = mapped_column(sa.JSON())
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), index=True)
+
+
 campaigns = cast(sa.Table, Campaign.__table__)
 campaign_state_parts = cast(sa.Table, CampaignStatePart.__table__)
 campaign_orders = cast(sa.Table, CampaignOrder.__table__)
@@ -322,3 +344,4 @@ processed_interactions = cast(sa.Table, ProcessedInteraction.__table__)
 outbox = cast(sa.Table, OutboxEntry.__table__)
 deadlines = cast(sa.Table, Deadline.__table__)
 audit_log = cast(sa.Table, AuditEntry.__table__)
+battle_odds = cast(sa.Table, BattleOddsEntry.__table__)

@@ -349,8 +349,6 @@ class Battle:
         round_losses: a unit has been removed or wounded in the current round.
         records: every missile and melee step so far, with every die.
         withdrawn: attacking units that withdrew; still cleaned up at the end (R-ATTR-FORTI-02).
-        opening_odds / opening_method / opening_unsupported: with the option
-            ``battle_message_odds``, the odds as the battle began (:mod:`caedes_bot.rules.odds.opening`).
         start_done: slots of the round-start phase done this round
             (:mod:`caedes_bot.rules.combat.round_start`, R-COMBAT-03).
         no_summons: factions that answered "no summons this battle": not asked again in it
@@ -382,9 +380,6 @@ class Battle:
     withdrawn: list[int] = field(default_factory=list)
     start_done: int = 0
     no_summons: list[str] = field(default_factory=list)
-    opening_odds: list[float] = field(default_factory=list)
-    opening_method: str = ""
-    opening_unsupported: list[str] = field(default_factory=list)
     standing: list[StandingOrder] = field(default_factory=list)
     illusion_rules: dict[str, int] = field(default_factory=dict)
     declared: list[int] = field(default_factory=list)

@@ -4,8 +4,8 @@ through, and :class:`PlainAnnouncer`, its plain default (the bot passes ``ui``'s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import CampaignView, OutboxKind, OutboxMessage
@@ -53,6 +53,20 @@ class Announcer(Protocol):
         """The turn panel of ``faction``'s turn under way, posted again at the foot of its
         orders thread (a substitute takes the faction over, R-PBP-UMP-01); empty when it is
         not ``faction``'s turn."""
+        ...
+
+    def opening_odds(
+        self,
+        campaign: CampaignView,
+        state: GameState,
+        ruleset: Ruleset,
+        battle_id: int,
+        attacker: str,
+        shown: Mapping[str, Any] | None,
+    ) -> list[OutboxMessage]:
+        """The edit of a battle message once the odds it opens with are known
+        (``campaign.battle_odds``; option ``battle_message_odds``, R-COMBAT-16, decision
+        0020). ``shown``: the embed the message last got (for a battle already ended)."""
         ...
 
 
@@ -120,4 +134,16 @@ class PlainAnnouncer:
         self, campaign: CampaignView, state: GameState, ruleset: Ruleset, faction: str
     ) -> list[OutboxMessage]:
         """Nothing: the plain announcer posts no turn panels."""
+        return []
+
+    def opening_odds(
+        self,
+        campaign: CampaignView,
+        state: GameState,
+        ruleset: Ruleset,
+        battle_id: int,
+        attacker: str,
+        shown: Mapping[str, Any] | None,
+    ) -> list[OutboxMessage]:
+        """Nothing: plain messages have no battle message to edit."""
         return []

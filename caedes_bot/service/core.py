@@ -95,6 +95,7 @@ class WakeHold:
     def __init__(self, wake: Callable[[int], None]) -> None:
         self._wake = wake
         self._campaigns: dict[int, None] = {}
+        self._later: list[Callable[[], None]] = []
         self.released = False
 
     @property
@@ -105,6 +106,11 @@ class WakeHold:
     def hold(self, campaign_id: int) -> None:
         self._campaigns[campaign_id] = None
 
+    def defer(self, work: Callable[[], None]) -> None:
+        """Call ``work`` at the release, after the wakes (work started by a commit that must
+        not compete with the answer: the opening odds of a battle, decision 0020)."""
+        self._later.append(work)
+
     def release(self) -> None:
         """Wake the listeners for every campaign held (once; later calls do nothing)."""
         if self.released:
@@ -113,6 +119,9 @@ class WakeHold:
         held, self._campaigns = self._campaigns, {}
         for campaign_id in held:
             self._wake(campaign_id)
+        later, self._later = self._later, []
+        for work in later:
+            work()
 
 
 @dataclass
@@ -226,6 +235,15 @@ class ServiceCore:
             hold.hold(campaign_id)
             return
         self._wake(campaign_id)
+
+    def _after_answer(self, work: Callable[[], None]) -> None:
+        """Call ``work`` once the interaction being handled is answered (see
+        :meth:`hold_wakes`), or now when none is held."""
+        hold = self._hold.get()
+        if hold is not None and not hold.released:
+            hold.defer(work)
+            return
+        work()
 
     def _wake(self, campaign_id: int) -> None:
         for callback in self._listeners:

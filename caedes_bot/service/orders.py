@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
 from sqlalchemy.engine import Connection
@@ -29,6 +29,7 @@ from caedes_bot.domain.records import (
     CampaignView,
     StoredOrder,
 )
+from caedes_bot.domain.records import OpeningOdds as Opening
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.mappers import (
     dump_event,
@@ -40,6 +41,7 @@ from caedes_bot.persistence.mappers import (
 from caedes_bot.persistence.repository import CampaignRecord, StaleVersion
 from caedes_bot.persistence.stateparts import diff_state, load_parts
 from caedes_bot.rules import engine
+from caedes_bot.rules.combat.events import BattleOddsAsked
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
@@ -49,13 +51,14 @@ from caedes_bot.rules.state import GameState
 from caedes_bot.rules.steps import Giver
 from caedes_bot.rules.turn import TurnEnded
 from caedes_bot.rules.victory import SetPlayers
-from caedes_bot.service.core import Cached, ServiceCore
+from caedes_bot.service.core import Cached
 from caedes_bot.service.errors import (
     CampaignNotActive,
     NotAuthorised,
     ReplayMismatch,
     UnknownCampaign,
 )
+from caedes_bot.service.opening import OpeningOdds
 from caedes_bot.service.rollback import replay_rollback
 from caedes_bot.service.seeds import seed_messages
 from caedes_bot.service.values import Actor, Expect, SubmitResult
@@ -91,7 +94,7 @@ class Prepared:
     result: SubmitResult
 
 
-class Orders(ServiceCore):
+class Orders(OpeningOdds):
     """The service's order desk: :meth:`submit` and :meth:`replay`."""
 
     async def submit(
@@ -256,7 +259,11 @@ class Orders(ServiceCore):
         await self.db.write(_tx)
         self._store(prepared.after)
         self._notify(cached.info.id)
-        return prepared.result
+        result = prepared.result
+        self._opening_wanted(
+            result.campaign_id, result.order_seq, result.events, result.state.options
+        )
+        return result
 
     async def _prepare(
         self,
@@ -284,6 +291,9 @@ class Orders(ServiceCore):
         if outcome.state.neighbour_view != cached.state.neighbour_view:  # R-PBP-NEG-03
             keys = await self.db.read(lambda conn: repo.channels_of(conn, info.id))
             threads = frozenset(keys)
+        opening = await self._opening_odds_of(  # R-COMBAT-16 (decision 0020)
+            info.id, outcome.events, cached.state, outcome.state
+        )
         return self._prepare_now(
             cached,
             actor,
@@ -295,6 +305,7 @@ class Orders(ServiceCore):
             players=players,
             earlier=earlier,
             threads=threads,
+            opening=opening,
         )
 
     def _prepare_now(
@@ -310,10 +321,12 @@ class Orders(ServiceCore):
         players: dict[str, int] | None,
         earlier: tuple[Event, ...],
         threads: frozenset[str],
+        opening: Mapping[int, Opening | None] | None = None,
     ) -> Prepared:
         """:meth:`_prepare` once its reads are done: ``earlier``, the events of the turn that
         ``order`` ends (if it ends one); ``threads``, the campaign's places (if the neighbours
-        changed). Pure: for a transaction that is already open as well."""
+        changed); ``opening``, the opening odds of the battles it shows (option
+        ``battle_message_odds``). Pure: for a transaction that is already open as well."""
         info = cached.info
         new_state = outcome.state
         events = outcome.events
@@ -338,7 +351,10 @@ class Orders(ServiceCore):
         due = {k: when for k, when in cached.deadline_due.items() if k in wanted and k in kept}
         due.update({k: times[0] for k, times in new_times.items()})
         seen = cached.players if players is None else players
-        view = CampaignView(cached.info, dict(seen), dict(due), earlier, threads)
+        view = CampaignView(
+            cached.info, dict(seen), dict(due), earlier, threads, dict(opening or {})
+        )
+        asked = [e for e in events if isinstance(e, BattleOddsAsked)]  # R-COMBAT-16
         messages = self.announcer.announce(
             view, events, new_state, self.ruleset, before=cached.state
         )
@@ -390,6 +406,15 @@ class Orders(ServiceCore):
                 now=now,
             )
             repo.insert_outbox(conn, info.id, messages, now=now)
+            for event in asked:  # worked out after the commit (decision 0020)
+                repo.ask_battle_odds(
+                    conn,
+                    info.id,
+                    event.battle,
+                    asked_seq=version,
+                    request=dump_event(event),
+                    now=now,
+                )
             if gone_keys:
                 repo.close_open_deadlines(conn, info.id, gone_keys)
             for key in new_keys:

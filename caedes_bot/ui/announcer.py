@@ -82,6 +82,7 @@ from caedes_bot.ui.embeds import (
 from caedes_bot.ui.ending import summary_posts, vote_messages
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption
+from caedes_bot.ui.odds import opening_text, with_opening
 from caedes_bot.ui.talks import thread_locks
 from caedes_bot.ui.text import split_message
 
@@ -439,6 +440,7 @@ class RichAnnouncer:
             history = battle_history(battle_id, events, state, before)
             if history is None:
                 continue
+            _opening(history, campaign, events)
             due: dict[int, datetime | None] = {}
             for decision in state.pending:
                 if decision.battle_id != battle_id:
@@ -473,6 +475,37 @@ class RichAnnouncer:
                 payload["message_key"] = battle_key(battle_id)
                 out.append(OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload))
         return out + _after_battle_edits(campaign.info.id, state, ruleset, before, ids)
+
+    def opening_odds(
+        self,
+        campaign: CampaignView,
+        state: GameState,
+        ruleset: Ruleset,
+        battle_id: int,
+        attacker: str,
+        shown: Mapping[str, Any] | None,
+    ) -> list[OutboxMessage]:
+        """The edit of battle ``battle_id``'s message (``attacker``: the attacking faction) once
+        its opening odds are known (``campaign.battle_odds``, option ``battle_message_odds``,
+        R-COMBAT-16, decision 0020): drawn again from the state while the battle goes on; for
+        a battle that has ended (the state no longer holds it), ``shown``, the embed its
+        message last got, with the odds line in place of "being worked out". Paced and
+        coalesced with the message's other edits (decision 0015). Nothing if the odds are not
+        known or there is nothing to edit."""
+        known = campaign.battle_odds.get(battle_id)
+        if known is None:
+            return []
+        if state.battle is not None and state.battle.id == battle_id:
+            return self._battles(campaign, (), state, ruleset, None, [battle_id])
+        if shown is None:
+            return []
+        line = opening_text(ruleset, attacker, *known)
+        payload: dict[str, Any] = {
+            "message_key": battle_key(battle_id),
+            "embeds": [with_opening(shown, line)],
+            "paced": True,
+        }
+        return [OutboxMessage(ChannelKey.BATTLES, OutboxKind.EDIT, payload)]
 
     def _trade_offers(
         self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
@@ -578,16 +611,25 @@ def _from_battle(battle: Battle) -> BattleHistory:
         attacker_units=list(battle.attacker_units),
         defender_units=list(battle.defender_units),
         round=battle.round,
-        opening=(
-            tuple(battle.opening_odds),
-            battle.opening_method,
-            tuple(battle.opening_unsupported),
-        ),
         notes=list(battle.notes),
         standing=list(battle.standing),
         illusion_rules=dict(battle.illusion_rules),
         enchanted=list(battle.enchanted),
     )
+
+
+def _opening(history: BattleHistory, campaign: CampaignView, events: Sequence[Event]) -> None:
+    """The odds ``history``'s message opens with (option ``battle_message_odds``,
+    R-COMBAT-16): asked for in this order, or as the campaign has them (decision 0020)."""
+    asked = any(
+        isinstance(e, combat_events.BattleOddsAsked) and e.battle == history.id for e in events
+    )
+    if asked or history.id in campaign.battle_odds:
+        known = None if asked else campaign.battle_odds[history.id]
+        if known is None:
+            history.opening_pending = True
+        else:
+            history.opening = known
 
 
 def _after_battle_edits(
@@ -721,9 +763,7 @@ def battle_history(
 
 def _apply(history: BattleHistory, event: Event) -> None:
     """Add one event of this order to a battle rebuilt from the state before it."""
-    if isinstance(event, combat_events.BattleOddsNoted):
-        history.opening = (event.figures, event.method, event.unsupported)
-    elif isinstance(event, combat_events.BattleStepResolved):
+    if isinstance(event, combat_events.BattleStepResolved):
         history.round = event.round
         record = BattleStepRecord(
             event.round,

@@ -60,7 +60,7 @@ from caedes_bot.ui.describe import (
     unit_label,
 )
 from caedes_bot.ui.fleet import ships_near_text, ships_text
-from caedes_bot.ui.odds import opening_text
+from caedes_bot.ui.odds import OPENING_PENDING, opening_text
 from caedes_bot.ui.steps import FIGHT_OPTION, FIGHT_PLACEHOLDER, MARKS_MENU, STEPS, step_line
 from caedes_bot.ui.summoning import (
     board_notes,
@@ -644,6 +644,8 @@ class BattleHistory:
     round: int = 1
     #: the odds it began with (option ``battle_message_odds``): figures, method, unsupported
     opening: tuple[tuple[float, ...], str, tuple[str, ...]] = ((), "", ())
+    #: the option ``battle_message_odds`` asked for its odds, not known yet
+    opening_pending: bool = False
     notes: list[BattleNote] = field(default_factory=list)
     standing: list[StandingOrder] = field(default_factory=list)
     illusion_rules: dict[str, int] = field(default_factory=dict)
@@ -808,6 +810,8 @@ def battle_message(
     detail = battle_detail(ruleset, history)
     if history.opening[0]:
         detail = f"{opening_text(ruleset, history.attacker, *history.opening)}\n{detail}"
+    elif history.opening_pending:
+        detail = f"{OPENING_PENDING}\n{detail}"
     embed.description = truncate(detail, EMBED_DESCRIPTION_LIMIT)
     defenders = ", ".join(faction_name(ruleset, d) for d in history.defenders)
     embed.add_field(

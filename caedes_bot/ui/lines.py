@@ -77,6 +77,7 @@ LINES: dict[type[Event], LineMaker] = {}
 #: their own, and grouped by battle by the announcer.
 BATTLE_DETAIL = (
     combat_events.BattleBegan,
+    combat_events.BattleOddsAsked,
     combat_events.BattleOddsNoted,
     combat_events.BattleStepResolved,
     combat_events.CasualtiesOwed,

@@ -10,10 +10,12 @@ per unit kind that fought).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from caedes_bot.gamedata.model import Ruleset, Terrain
 from caedes_bot.rules.odds import Odds
+from caedes_bot.ui.text import EMBED_DESCRIPTION_LIMIT, truncate
 
 #: What the odds assume (the standing declarations of a missed deadline, R-PBP-DEAD-04).
 ASSUMPTION = (
@@ -129,14 +131,14 @@ def opening_text(
     """The line a battle message opens with under the option ``battle_message_odds``
     (R-COMBAT-16): ``figures`` are the attacker's, the defender's and both-destroyed chances,
     the expected rounds, the standard error and the battles rolled (as
-    :func:`caedes_bot.rules.odds.opening.note_opening_odds` keeps them)."""
+    :func:`caedes_bot.rules.odds.opening.opening_figures` gives them)."""
     wins, holds, both, rounds, error, runs = (list(figures) + [0.0] * 6)[:6]
     if method == "monte_carlo":
         how = f"Monte Carlo of {int(runs):,} battles, standard error {error * 100:.1f} points"
     else:
         how = method
     text = (
-        f"🎲 Odds at the start ({how}): {ruleset.faction(attacker).name} take it "
+        f"{OPENING_HEAD} ({how}): {ruleset.faction(attacker).name} take it "
         f"{percent(wins)}, held {percent(holds)}, both destroyed {percent(both)}; "
         f"about {rounds:.1f} rounds."
     )
@@ -144,6 +146,25 @@ def opening_text(
         names = ", ".join(a.capitalize() for a in unsupported)
         text += f" Not modelled: {names} (counted as rolling their normal dice)."
     return text
+
+
+#: The line a battle message opens with while its odds are being worked out (option
+#: ``battle_message_odds``: off the order's path, decision 0020).
+OPENING_PENDING = "🎲 Odds at the start: being worked out…"
+#: How every line of the odds a battle message opens with begins.
+OPENING_HEAD = "🎲 Odds at the start"
+
+
+def with_opening(embed: Mapping[str, Any], line: str) -> dict[str, Any]:
+    """The embed (Discord JSON) of a battle message with ``line`` as the first line of its
+    description, in place of the odds line it opens with (being worked out, or older odds),
+    or before its description if it has none; cut to Discord's limit."""
+    out = dict(embed)
+    text = str(out.get("description") or "")
+    first, _, rest = text.partition("\n")
+    body = rest if first.startswith(OPENING_HEAD) else text
+    out["description"] = truncate(f"{line}\n{body}" if body else line, EMBED_DESCRIPTION_LIMIT)
+    return out
 
 
 def title(

@@ -31,9 +31,6 @@ ADDED_SINCE: dict[str, object] = {
     "factions.*.disband_marks": [],  # R-UPK-02 (decision 0007)
     "battle.start_done": 0,  # R-COMBAT-03 (round-start phase); only where a battle is saved
     "options.battle_message_odds": False,  # R-COMBAT-16 (issue 13)
-    "battle.opening_odds": [],  # R-COMBAT-16 (issue 13): the odds the battle began with
-    "battle.opening_method": "",
-    "battle.opening_unsupported": [],
     "units.*.flew": False,  # R-ATTR-FLY-02 (a unit that flew in this turn)
     "units.*.embarked": False,  # R-MOVE-15 (boarding moves)
     "units.*.landed": False,  # R-MOVE-15, R-COMBAT-09, R-MOVE-20 (boarding moves)

@@ -5,7 +5,7 @@ in one module per aggregate:
 * :mod:`.eventlog`: the order and event logs and the processed interactions;
 * :mod:`.members`: who plays which faction; :mod:`.channels`: a campaign's Discord places;
 * :mod:`.outbox`: messages owed to Discord; :mod:`.deadlines`: turn and reaction deadlines;
-* :mod:`.audit`: the audit log.
+* :mod:`.audit`: the audit log; :mod:`.battleodds`: the odds battle messages open with.
 
 Every function takes the connection of the transaction it belongs to; a caller composes several
 of them into ONE transaction function and runs it with
@@ -25,6 +25,14 @@ from __future__ import annotations
 from caedes_bot.persistence.repository.audit import (
     insert_audit,
     list_audit,
+)
+from caedes_bot.persistence.repository.battleodds import (
+    OddsAsked,
+    answer_battle_odds,
+    ask_battle_odds,
+    battle_odds_of,
+    last_embed_of,
+    unanswered_battle_odds,
 )
 from caedes_bot.persistence.repository.campaigns import (
     CampaignRecord,
@@ -100,8 +108,12 @@ from caedes_bot.persistence.repository.outbox import (
 
 __all__ = [
     "CampaignRecord",
+    "OddsAsked",
     "StaleVersion",
     "add_channel",
+    "answer_battle_odds",
+    "ask_battle_odds",
+    "battle_odds_of",
     "campaign_info",
     "channel_by_discord_id",
     "channels_of",
@@ -124,6 +136,7 @@ __all__ = [
     "insert_order",
     "insert_outbox",
     "insert_processed",
+    "last_embed_of",
     "last_posted_message_id",
     "latest_order_with_event",
     "list_audit",
@@ -159,5 +172,6 @@ __all__ = [
     "set_member",
     "shift_deadline",
     "turn_events",
+    "unanswered_battle_odds",
     "update_campaign",
 ]

@@ -55,7 +55,6 @@ from caedes_bot.rules.combat.events import (
     AttackerWithdrew,
     BattleBegan,
     BattleEnded,
-    BattleOddsNoted,
     BattleRoundEnded,
     BattlesDue,
     BattleStepResolved,
@@ -91,7 +90,7 @@ from caedes_bot.rules.errors import (
     RuleViolation,
 )
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.odds.opening import note_opening_odds
+from caedes_bot.rules.odds.opening import opening_request
 from caedes_bot.rules.ownership import capture, capture_unopposed, peek_hostile_units
 from caedes_bot.rules.pacts import parting_attacks
 from caedes_bot.rules.state import (
@@ -233,8 +232,6 @@ def begin_battle(
         defender_units=[u.id for u in defending],
     )
     state.battle = battle
-    if state.options.battle_message_odds:  # R-COMBAT-16, issue 13
-        note_opening_odds(state, ruleset, battle)
     events: list[Event] = [
         BattleBegan(
             battle.id,
@@ -245,16 +242,10 @@ def begin_battle(
             tuple(battle.defender_units),
         )
     ]
-    if battle.opening_odds:  # R-COMBAT-16, issue 13: the odds the battle began with
-        events.append(
-            BattleOddsNoted(
-                battle.id,
-                battle.space,
-                tuple(battle.opening_odds),
-                battle.opening_method,
-                tuple(battle.opening_unsupported),
-            )
-        )
+    if state.options.battle_message_odds:
+        # R-COMBAT-16, issue 13: the battle as it begins, for its odds worked out after the
+        # order (decision 0020); nothing is worked out here
+        events.append(opening_request(state, ruleset, battle))
     return events + advance(state, ruleset, dice, battle)
 
 

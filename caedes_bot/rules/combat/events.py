@@ -35,12 +35,39 @@ class BattleBegan(Event):
     defender_units: tuple[int, ...]
 
 
+#: One fighter of :class:`BattleOddsAsked`: unit id, kind id, faction, side (``Side.value``),
+#: terrain (``Terrain.value``, "" off land), wounded, muster order, Mercenary, may withdraw,
+#: attack penalty (the fields of :class:`~caedes_bot.rules.combat.arithmetic.Fighter`).
+FighterRow = tuple[int, str, str, str, str, bool, int, bool, bool, int]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOddsAsked(Event):
+    """With the option ``battle_message_odds``, a battle began whose message will show its
+    odds (R-COMBAT-16, issue 13): the battle as it began, for the odds worked out after the
+    order, off its path (decision 0020). ``fighters`` as :data:`FighterRow`; ``defenders`` in
+    hand-out order; ``masters_elsewhere`` the ``(faction, master attribute)`` pairs whose
+    master stands outside the battle; ``aboard`` ``(unit id, ship id)`` of the cargo;
+    ``declared`` ``(unit id, BattleAction value)`` the declarations it begins with (R-COMBAT-12;
+    :mod:`caedes_bot.rules.odds.opening` makes it and reads it back)."""
+
+    battle: int
+    space: str
+    attacker: str
+    defenders: tuple[str, ...]
+    fighters: tuple[FighterRow, ...]
+    masters_elsewhere: tuple[tuple[str, str], ...] = ()
+    aboard: tuple[tuple[int, int], ...] = ()
+    declared: tuple[tuple[int, str], ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class BattleOddsNoted(Event):
-    """With the option ``battle_message_odds``, the odds a battle began with (R-COMBAT-16,
-    issue 13), as :func:`caedes_bot.rules.odds.opening.note_opening_odds` keeps them on the
-    battle: ``figures`` (attacker takes it, defender holds, both destroyed, expected rounds,
-    standard error, battles rolled), ``method`` and the attributes not modelled."""
+    """The odds a battle began with, as an earlier version of the bot worked them out on the
+    order's path (option ``battle_message_odds``, R-COMBAT-16): ``figures`` (attacker takes
+    it, defender holds, both destroyed, expected rounds, standard error, battles rolled),
+    ``method`` and the attributes not modelled. No longer made (:class:`BattleOddsAsked` is,
+    decision 0020); kept so that the events stored then still load."""
 
     battle: int
     space: str

@@ -1,60 +1,114 @@
-"""The odds a battle message can open with (option ``battle_message_odds``, R-COMBAT-16, issue
-13): worked out when the battle begins, within a bounded cost, since the battle is fought on
-the order's path.
+"""The odds a battle message can show from its start (option ``battle_message_odds``,
+R-COMBAT-16, issue 13; decision 0020).
 
-Exact when the state space is at most :data:`OPENING_EXACT_STATES` (a few tens of
-milliseconds), else a Monte Carlo of :data:`OPENING_RUNS` battles seeded by the battle's id
-(the same battle always gets the same figures). The full answer, exact or pruned for far
-larger battles, is what ``/odds`` gives.
+Nothing is worked out on the order's path: when the battle begins, :func:`opening_request`
+notes the battle as it stands then (a :class:`~caedes_bot.rules.combat.events.BattleOddsAsked`
+event: plain values, stored with the order's events), and after the order the service's odds
+worker reads it back with :func:`opening_setup` and works the odds out by the method the
+battle's size chooses (:func:`caedes_bot.rules.odds.odds_for`), the same answer ``/odds``
+gives for it.
 """
 
 from __future__ import annotations
 
-from caedes_bot.gamedata.model import Ruleset
-from caedes_bot.rules.odds.methods import odds_for
-from caedes_bot.rules.odds.model import BattleModel
-from caedes_bot.rules.odds.planned import battle_now
-from caedes_bot.rules.odds.summary import Method
-from caedes_bot.rules.state import Battle, GameState
-
-#: Largest state space worked out exactly for a battle message.
-OPENING_EXACT_STATES = 3_000
-#: Battles rolled for a battle message beyond it.
-OPENING_RUNS = 2_000
+from caedes_bot.gamedata.model import Ruleset, Terrain
+from caedes_bot.rules.combat.arithmetic import Fighter
+from caedes_bot.rules.combat.events import BattleOddsAsked, FighterRow
+from caedes_bot.rules.odds.planned import BattleSetup, battle_now
+from caedes_bot.rules.odds.summary import Odds
+from caedes_bot.rules.state import Battle, BattleAction, GameState, Side
 
 
-def note_opening_odds(state: GameState, ruleset: Ruleset, battle: Battle) -> None:
-    """Work out the odds of ``battle`` as it begins and keep them on it
-    (:attr:`~caedes_bot.rules.state.Battle.opening_odds`: attacker takes the province,
-    defender holds, both destroyed, expected rounds, standard error, battles rolled;
-    :attr:`~caedes_bot.rules.state.Battle.opening_method`). Mutates ``battle``."""
+def _row(f: Fighter) -> FighterRow:
+    terrain = "" if f.terrain is None else f.terrain.value
+    return (
+        f.id,
+        f.kind.id,
+        f.faction,
+        f.side.value,
+        terrain,
+        f.wounded,
+        f.muster_seq,
+        f.mercenary,
+        f.can_withdraw,
+        f.attack_penalty,
+    )
+
+
+def opening_request(state: GameState, ruleset: Ruleset, battle: Battle) -> BattleOddsAsked:
+    """The battle ``battle`` as it begins (its fighters as real battles make them, hand-out
+    order, masters outside it, cargo), for its odds worked out later (R-COMBAT-16). Cheap:
+    no odds are worked out. Reads ``state`` only.
+
+    Raises:
+        ValueError: ``battle`` is not the battle under way in ``state``.
+    """
     setup = battle_now(state, ruleset, battle.space, battle.attacker)
-    arguments = setup.odds_arguments()
-    model = BattleModel(
-        setup.fighters,
-        state.options,
-        setup.attacker,
+    return BattleOddsAsked(
+        battle.id,
+        battle.space,
+        battle.attacker,
         setup.defender_order,
-        setup.masters_elsewhere,
-        declared=arguments["declared"],
-        aboard=arguments["aboard"],
+        tuple(_row(f) for f in setup.fighters),
+        tuple(sorted(setup.masters_elsewhere)),
+        setup.aboard,
+        tuple((uid, action.value) for uid, action in setup.declared or ()),
     )
-    method: Method = "exact" if model.size_bound() <= OPENING_EXACT_STATES else "monte_carlo"
-    odds = odds_for(
-        setup.fighters,
-        state.options,
-        **arguments,
-        method=method,
-        runs=OPENING_RUNS,
-        seed=battle.id,
+
+
+def opening_setup(ruleset: Ruleset, asked: BattleOddsAsked) -> BattleSetup:
+    """The battle of ``asked`` as :func:`caedes_bot.rules.odds.odds_for` takes it: the same
+    fighters, order, masters, cargo and declarations as :func:`opening_request` read.
+
+    Raises:
+        KeyError: a unit kind the ruleset does not have.
+    """
+    fighters = tuple(
+        Fighter(
+            uid,
+            ruleset.kind(kind),
+            faction,
+            Side(side),
+            Terrain(terrain) if terrain else None,
+            wounded,
+            muster_seq,
+            mercenary,
+            can_withdraw,
+            attack_penalty=penalty,
+        )
+        for (
+            uid,
+            kind,
+            faction,
+            side,
+            terrain,
+            wounded,
+            muster_seq,
+            mercenary,
+            can_withdraw,
+            penalty,
+        ) in asked.fighters
     )
-    battle.opening_odds = [
+    return BattleSetup(
+        asked.space,
+        fighters,
+        asked.attacker,
+        asked.defenders,
+        masters_elsewhere=frozenset(asked.masters_elsewhere),
+        declared=tuple((uid, BattleAction(action)) for uid, action in asked.declared),
+        aboard=asked.aboard,
+    )
+
+
+def opening_figures(odds: Odds) -> tuple[float, ...]:
+    """What a battle message shows of ``odds``: the chances that the attacker takes the
+    province, that the defender holds it and that both are destroyed, the expected rounds,
+    the standard error (0 unless Monte Carlo) and the battles rolled (0 unless Monte Carlo)."""
+    return (
         odds.attacker_wins,
         odds.defender_holds,
         odds.both_destroyed,
         odds.expected_rounds,
         odds.standard_error or 0.0,
         float(odds.runs or 0),
-    ]
-    battle.opening_method = odds.method
-    battle.opening_unsupported = list(odds.unsupported)
+    )
