@@ -443,11 +443,12 @@ class BattleModel:
         return made
 
     def _made(self, side: Side, ladder: Ints, chances: Floats) -> Marginal:
-        first = int(ladder[0])
-        consecutive = bool((np.diff(ladder) == 1).all())
-        span = slice(first, first + len(ladder)) if consecutive else None
+        numbers = ladder.tolist()
+        first = numbers[0]
+        consecutive = numbers == list(range(first, first + len(numbers)))
+        span = slice(first, first + len(numbers)) if consecutive else None
         hp = self.space(side).hp
-        live = np.array([hp[n] > 0 for n in ladder.tolist()], dtype=bool)
+        live = np.array([hp[n] > 0 for n in numbers], dtype=bool)
         return Marginal(ladder, chances, live, span)
 
     def _joint(self, na: int, pa: Floats, nd: int, pd: Floats) -> Floats:
