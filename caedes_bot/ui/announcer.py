@@ -733,7 +733,7 @@ def battle_history(
     for source in (before, state):
         if source is None:
             continue
-        for unit in source.units.values():
+        for unit in source.peek_units():  # read only: no copy of the board (decision 0012)
             history.kinds.setdefault(unit.id, unit.kind)
             history.owners.setdefault(unit.id, unit.owner)
         for decision in source.pending:
@@ -749,7 +749,7 @@ def battle_history(
     earlier = [u for u in withdrawn if not any(u in w.unit_ids for w in withdrawals)]
     if earlier:
         places = tuple(
-            state.units[str(u)].location if str(u) in state.units else "?" for u in earlier
+            state.peek_unit(u).location if str(u) in state.units else "?" for u in earlier
         )
         withdrawals.insert(
             0,

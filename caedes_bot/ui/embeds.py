@@ -757,8 +757,8 @@ def _side_units(state: GameState, ruleset: Ruleset, history: BattleHistory, side
         return "none left"
     fighters = []
     for uid in ids:
-        unit = state.units.get(str(uid))
-        if unit is not None:
+        if str(uid) in state.units:  # read only: no copy (decision 0012)
+            unit = state.peek_unit(uid)
             fighters.append(sides.fighter_of(state, ruleset, unit, side, history.space))
     ctx = arithmetic.step_context(fighters, history.round, state.options)
     groups: Counter[tuple[str, int | None, bool, str | None]] = Counter()
