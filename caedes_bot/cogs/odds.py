@@ -18,6 +18,8 @@ allowed, and changes nothing.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -97,6 +99,8 @@ def listed_kinds(
         if not part:
             continue
         digits, name = _counted(part)
+        if not name:
+            raise refuse("count_alone", part)
         count = parse_count(digits, part, rule="R-COMBAT-01") if digits else 1
         kind = (
             resolve_kind_in(ruleset, name, [pool], rule="R-COMBAT-01")
@@ -136,8 +140,13 @@ def chosen_units(seat: Seat, origin: str, text: str | None) -> list[int]:
         need = wanted.count(kind)
         have = [u.id for u in able if u.kind == kind.id]
         if need > len(have):
+            there = Counter(ruleset.kind(u.kind).name for u in able)
             raise refuse(
-                "too_many", f"{need} {kind.name}", ruleset.map.space_name(origin), len(have)
+                "too_many",
+                f"{need} {kind.name}",
+                ruleset.map.space_name(origin),
+                len(have),
+                ", ".join(f"{n} {name}" for name, n in there.items()),
             )
         picked += have[:need]
     return picked

@@ -213,7 +213,11 @@ _REFUSALS: dict[str, tuple[str, str]] = {
         "You have no unit at {0} that can attack.",
         "a place where you have infantry or cavalry",
     ),
-    "too_many": ("You asked for {0}, but {1} has {2} of them.", "at most as many as are there"),
+    "count_alone": ("'{0}' gives a count but no unit.", "a count and a unit, like `3 Knights`"),
+    "too_many": (
+        "You asked for {0}, but {1} has {2} of them.",
+        "at most what {1} has that can attack: {3}",
+    ),
     "nobody_there": (
         "Nobody is there to fight at {0}.",
         "a province holding another faction's units",
@@ -237,4 +241,4 @@ _REFUSALS: dict[str, tuple[str, str]] = {
 def refusal(reason: str, *args: object) -> tuple[str, str]:
     """Why ``/odds`` was refused, and what it takes instead: ``(message, allowed)``."""
     message, allowed = _REFUSALS[reason]
-    return message.format(*args), allowed
+    return message.format(*args), allowed.format(*args)

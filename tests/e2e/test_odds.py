@@ -88,6 +88,17 @@ async def test_odds_by_hand_from_a_place_and_refused(
                 "from": "Harrowgate",
                 "units": "3 Windriders",
             },
+            # a count with no unit after it
+            "'3' gives a count but no unit": {
+                "attackers": "2 Knights, 3",
+                "defenders": "1 Troopers",
+            },
+            # what is allowed names what is there
+            "at most what Harrowgate has that can attack: 2 Infantry, 1 Yeomen": {
+                "province": "Wolfsgate",
+                "from": "Harrowgate",
+                "units": "3 Infantry",
+            },
             "No unit 'Zorblax'": {
                 "province": "Wolfsgate",
                 "from": "Harrowgate",
@@ -145,3 +156,67 @@ async def test_odds_by_monte_carlo_of_a_one_sided_battle(
     assert "Odds: 297 Dawnian units against 297" in text, text
     assert "Dawnians take the province: **100%**" in text, text
     assert "Monte Carlo estimate of 20,000 battles, standard error 0.00 percentage points" in text
+
+
+def within_limits(record: InteractionRecord) -> str:
+    """Deferred, private, and every follow-up within Discord's limits: 2,000 characters of
+    content; at most 10 embeds, each title 256, description 4,096, 25 fields, 6,000 in all."""
+    text = deferred_and_private(record)
+    for message in record.messages:
+        embeds = message.get("embeds") or []
+        assert len(embeds) <= 10
+        for embed in embeds:
+            fields = embed.get("fields") or []
+            assert len(embed.get("title") or "") <= 256
+            assert len(embed.get("description") or "") <= 4096
+            assert len(fields) <= 25
+            total = len(embed.get("title") or "") + len(embed.get("description") or "")
+            total += sum(len(f.get("name", "")) + len(f.get("value", "")) for f in fields)
+            assert total <= 6000
+    return text
+
+
+async def test_turn_panel_odds_button_in_steps_6_and_7(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-COMBAT-01, R-COMBAT-02, R-COMBAT-13: the step-6 panel's "Odds" button says no battle
+    is ahead before any unit has moved in among the enemy; once two Infantry have moved into
+    Wolfsgate (an Orc Trooper and Orc Wolfriders), it gives that battle's odds; in step 7 the
+    same button gives the same battle, about to be fought, the same figures; once the battle
+    is under way (round 1 all misses, the attacker asked to press on), its odds from round 2.
+    Each answer is deferred first, then given privately within Discord's limits."""
+    dice = QueuedDice()
+    await start_bot(make_bot, dice)
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    daw = table.thread("DAW")
+    first = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    await fake.click(alice, first, control(first, "done"))
+    buy = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
+    await fake.click(alice, buy, control(buy, "done"))
+    move_panel = await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
+    nothing = within_limits(await fake.click(alice, move_panel, control(move_panel, "odds")))
+    assert "No battle is ahead of you yet" in nothing, nothing
+
+    moved = await fake.slash(
+        alice, "move", units="2 Infantry", **{"from": "Harrowgate"}, to="Wolfsgate", channel=daw
+    )
+    assert "from Harrowgate to Wolfsgate" in moved.text, moved.text
+    move_panel = await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
+    planned = within_limits(await fake.click(alice, move_panel, control(move_panel, "odds")))
+    assert "Odds: 2 Dawnian units against 2 at Wolfsgate" in planned, planned
+    assert "Method: exact" in planned and "Expected rounds" in planned, planned
+
+    done = await fake.slash(alice, "done", channel=daw)
+    assert "must fight at Wolfsgate" in done.text, done.text
+    combat_panel = await panel(fake, table, "DAW", 1, showing="**Step 7 Combat**")
+    due = within_limits(await fake.click(alice, combat_panel, control(combat_panel, "odds")))
+    assert due == planned  # the same battle, about to be fought: the same figures
+
+    dice.push(9, 9, 9, 9)  # round 1: every die misses
+    fought = await fake.slash(alice, "attack", province="Wolfsgate", channel=daw)
+    assert "The battle at Wolfsgate has begun" in fought.text, fought.text
+    combat_panel = await panel(fake, table, "DAW", 1, showing="press on")
+    under_way = within_limits(await fake.click(alice, combat_panel, control(combat_panel, "odds")))
+    assert "at Wolfsgate, from round 2" in under_way, under_way
+    assert "Method: exact" in under_way, under_way
