@@ -114,6 +114,19 @@ def _round_from(
     model = masses.model
     missile = model.step(i, j, CombatStep.MISSILE, first_round)
     masses.fit()
+    if (
+        len(missile.a.states) == 1
+        and len(missile.d.states) == 1
+        and int(missile.a.states[0]) == i
+        and int(missile.d.states[0]) == j
+    ):
+        # the missile step changes nothing whatever the dice (no missile unit can hit,
+        # R-COMBAT-04): the melee step follows from here at once, with the whole mass
+        start_before = float(masses.start[i, j])
+        masses.add(masses.start, model.step(i, j, CombatStep.MELEE, first_round), mass)
+        if skip_self:
+            masses.start[i, j] = start_before
+        return
     here = _same_hp(model, missile, i, j)
     kept = [float(masses.melee[r, c]) for r, c in here]
     masses.add(masses.melee, missile, mass)
