@@ -25,6 +25,7 @@ from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
 from caedes_bot.rules.combat.events import BattleOddsAsked
 from caedes_bot.rules.combat.orders import FightBattle
+from caedes_bot.rules.dice import Dice, SeededDice
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.odds import battle_odds
 from caedes_bot.rules.state import GameState, Step
@@ -40,6 +41,18 @@ __all__ = ["db", "db_template", "db_url"]
 UMPIRE = 900
 PLAYER_DAW = 101
 FIELDS = "sarnath-fields"
+
+
+def fixed_dice(state: GameState) -> Dice:
+    """Seeded dice with a seed of the test's own, resuming at the state's roll count: the
+    campaign's own seed is drawn at random when it is made (R-GEN-01)."""
+    return SeededDice("opening-odds", state.dice_rolls)
+
+
+def service_with(db: Database, rules: Ruleset, on: bool) -> RulesService:
+    return RulesService(
+        db, with_option(rules, on), announcer=RichAnnouncer(), dice_factory=fixed_dice
+    )
 
 
 def with_option(rules: Ruleset, on: bool) -> Ruleset:
@@ -101,7 +114,7 @@ async def test_r_combat_16_opening_odds_after_the_order(
     db: Database, shipped: Ruleset, worker: OddsWorker
 ) -> None:
     """R-COMBAT-16, R-COMBAT-01, R-GEN-02: as in the module docstring (option on)."""
-    service = RulesService(db, with_option(shipped, True), announcer=RichAnnouncer())
+    service = service_with(db, shipped, True)
     service.attach_odds(worker)
     cid, before, began = await until_battle(service)
     after = began.state
@@ -157,7 +170,7 @@ async def test_r_combat_16_a_battle_ended_before_its_odds_keeps_its_last_embed(
     """R-COMBAT-16: no worker while the battle is fought to its end (the bot stopped before
     the odds came); the next start works the odds out, and the message's last embed gets the
     odds line in place of "being worked out", nothing else changed (its controls are left)."""
-    service = RulesService(db, with_option(shipped, True), announcer=RichAnnouncer())
+    service = service_with(db, shipped, True)
     cid, _before, began = await until_battle(service)
     assert began.state.battle is not None
     battle_id = began.state.battle.id
@@ -190,7 +203,7 @@ async def test_r_combat_16_option_off_asks_for_nothing(
 ) -> None:
     """R-COMBAT-16 at its default (off): the battle message has no odds line, nothing is
     asked for and the worker works nothing out."""
-    service = RulesService(db, with_option(shipped, False), announcer=RichAnnouncer())
+    service = service_with(db, shipped, False)
     service.attach_odds(worker)
     cid, _before, began = await until_battle(service)
     assert not [e for e in began.events if isinstance(e, BattleOddsAsked)]
