@@ -277,7 +277,7 @@ class OutboxDispatcher:
             await sleep_or_wake(self._sleep, delay, self._wake)
 
     async def _idle_delay(self) -> float:
-        nxt = await self.delivery.next_attempt()
+        nxt = await self.delivery.next_attempt(self._clock())
         if nxt is None:
             return self.idle_poll
         return max(0.0, min(self.idle_poll, (nxt - self._clock()).total_seconds()))
@@ -336,7 +336,13 @@ class OutboxDispatcher:
             if paced is not None:
                 await self.delivery.defer(record.id, until=paced)
                 break
-            suspect = self._may_be_posted(record, looked)
+            if not await self.delivery.hold(record.campaign_id, record.channel_key, self._clock()):
+                break  # another process took the queue over (decision 0025)
+            suspect = self._may_be_posted(record, looked) or (
+                record.kind is OutboxKind.POST
+                and not looked
+                and record.channel_key in ctx.taken_over
+            )
             outcome = await self._serve(record, ctx, look_first=suspect)
             if isinstance(outcome, DeliveryResult):
                 await self._mark_delivered(record, outcome)

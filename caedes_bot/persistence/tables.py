@@ -295,6 +295,26 @@ class Deadline(Base):
     reminder_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     reminded: Mapped[bool] = mapped_column(sa.Boolean, default=False)
     fired: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    #: the process acting on it and until when (decision 0025): a passed deadline is acted on
+    #: by the one process holding its claim; a claim past ``claimed_until`` may be taken over
+    claimed_by: Mapped[str | None] = mapped_column(sa.String(64))
+    claimed_until: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class OutboxLease(Base):
+    """Which process delivers a queue ``(campaign_id, channel_key)`` of the outbox, and until
+    when (decision 0025). A process delivers a queue's rows only while it holds the lease, so
+    each message goes out from one process, in order; a lease past ``until`` (its process
+    died or stalled) may be taken by another."""
+
+    __tablename__ = "outbox_leases"
+
+    campaign_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("campaigns.id", ondelete="CASCADE"), primary_key=True
+    )
+    channel_key: Mapped[str] = mapped_column(sa.String(100), primary_key=True)
+    claimed_by: Mapped[str] = mapped_column(sa.String(64))
+    until: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
 class AuditEntry(Base):
@@ -343,5 +363,6 @@ channels = cast(sa.Table, Channel.__table__)
 processed_interactions = cast(sa.Table, ProcessedInteraction.__table__)
 outbox = cast(sa.Table, OutboxEntry.__table__)
 deadlines = cast(sa.Table, Deadline.__table__)
+outbox_leases = cast(sa.Table, OutboxLease.__table__)
 audit_log = cast(sa.Table, AuditEntry.__table__)
 battle_odds = cast(sa.Table, BattleOddsEntry.__table__)

@@ -29,6 +29,7 @@ from typing import Any
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.records import CampaignInfo, CampaignView, DeadlineRecord, utcnow
+from caedes_bot.domain.shards import ALL_SHARDS, Shards, process_name
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
@@ -58,6 +59,10 @@ DEFAULT_CACHE_SIZE = 100
 #: from the cache before the service checks that no other process changed the campaign
 #: (decision 0024). Changes always check, under the campaign's lock.
 READ_RECHECK_SECONDS = 2.0
+
+#: Seconds a process's claim on a due deadline lasts; a claim left to run out (the process
+#: died) is taken by the next process that finds the deadline due (decision 0025).
+DEADLINE_CLAIM_SECONDS = 60.0
 
 #: Changes of one process in a row that may keep a campaign's database lock while more of
 #: them wait, before it is let go for other processes (decision 0024).
@@ -162,6 +167,10 @@ class ServiceCore:
             the campaign's seeded dice (R-GEN-01). End-to-end tests pass scripted dice.
         cache_size: how many campaigns' states are kept in memory (the least recently used is
             forgotten first); at least 1.
+        shards: the Discord shards this process runs (decision 0025): the scheduler and the
+            outbox work only on campaigns of guilds on them.
+        process: this process's name in outbox leases and deadline claims (by default host,
+            pid and a random tail).
 
     Raises:
         ValueError: ``cache_size`` is below 1.
@@ -183,6 +192,8 @@ class ServiceCore:
         max_retries: int = 5,
         dice_factory: Callable[[GameState], Dice] | None = None,
         cache_size: int = DEFAULT_CACHE_SIZE,
+        shards: Shards = ALL_SHARDS,
+        process: str | None = None,
     ) -> None:
         if cache_size < 1:
             raise ValueError(f"cache_size must be at least 1, not {cache_size}")
@@ -207,7 +218,10 @@ class ServiceCore:
         self.read_recheck = READ_RECHECK_SECONDS
         self._listeners: list[Callable[[int], None]] = []
         self._hold: ContextVar[WakeHold | None] = ContextVar("caedes_wake_hold", default=None)
-        self.delivery = Delivery(db)
+        self.shards = shards
+        self.process = process or process_name()
+        self.deadline_claim_seconds = DEADLINE_CLAIM_SECONDS
+        self.delivery = Delivery(db, shards=shards, owner=self.process)
 
     def add_listener(self, callback: Callable[[int], None]) -> None:
         """Call ``callback(campaign_id)`` after every commit that may have queued outbox rows

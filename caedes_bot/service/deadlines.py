@@ -36,16 +36,34 @@ class Deadlines(Orders):
     """Due reminders and deadlines, reminding, firing and moving them."""
 
     async def due_reminders(self, now: datetime) -> list[DeadlineRecord]:
-        """Deadlines of active campaigns whose reminder is due and not sent (R-PBP-DEAD-02)."""
-        return await self.db.read(lambda conn: repo.due_reminders(conn, now=now))
+        """Deadlines of active campaigns of this process's shards whose reminder is due and
+        not sent (R-PBP-DEAD-02), claimed for this process (decision 0025)."""
+        found = await self.db.read(
+            lambda conn: repo.due_reminders(conn, now=now, shards=self.shards)
+        )
+        return await self._claim(found, now)
 
     async def due_deadlines(self, now: datetime) -> list[DeadlineRecord]:
-        """Deadlines of active campaigns that have passed and not fired (R-PBP-DEAD-03)."""
-        return await self.db.read(lambda conn: repo.due_deadlines(conn, now=now))
+        """Deadlines of active campaigns of this process's shards that have passed and not
+        fired (R-PBP-DEAD-03), claimed for this process: a deadline another process holds
+        a live claim on is left to it, so it is acted on in one process (decision 0025)."""
+        found = await self.db.read(
+            lambda conn: repo.due_deadlines(conn, now=now, shards=self.shards)
+        )
+        return await self._claim(found, now)
+
+    async def _claim(self, found: list[DeadlineRecord], now: datetime) -> list[DeadlineRecord]:
+        if not found:
+            return []
+        until = now + timedelta(seconds=self.deadline_claim_seconds)
+        return await self.db.write(
+            lambda conn: repo.claim_deadlines(conn, found, owner=self.process, now=now, until=until)
+        )
 
     async def next_deadline_time(self) -> datetime | None:
-        """When the next reminder or deadline of an active campaign falls due."""
-        return await self.db.read(repo.next_deadline_time)
+        """When the next reminder or deadline of an active campaign of this process's shards
+        falls due."""
+        return await self.db.read(lambda conn: repo.next_deadline_time(conn, self.shards))
 
     async def remind(self, deadline: DeadlineRecord, *, post: bool = True) -> None:
         """Queue the reminder of ``deadline`` to its faction's orders thread, pinging the

@@ -8,14 +8,15 @@ on the reader pool for reads and on the single writer for the bookkeeping.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.places import ChannelKey
-from caedes_bot.domain.records import OutboxRecord
+from caedes_bot.domain.records import OutboxRecord, utcnow
+from caedes_bot.domain.shards import ALL_SHARDS, Shards, process_name
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
 
@@ -28,6 +29,9 @@ class QueueContext:
 
     guild_id: int | None
     channels: dict[ChannelKey, tuple[int | None, ChannelKey | None]]
+    #: queues of the campaign whose lease this process took over from another (decision
+    #: 0025): that process may have sent a row without recording it, so posts look first
+    taken_over: set[ChannelKey] = field(default_factory=set)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,46 +43,107 @@ class Delivered:
     detail: dict[str, Any] | None
 
 
+#: Seconds an outbox lease lasts (decision 0025); renewed while the queue is served.
+LEASE_SECONDS = 30.0
+
+
 class Delivery:
     """The outbox rows as the dispatcher sees them.
 
+    A queue is served only under this process's lease of it (decision 0025): :meth:`due_queues`
+    takes the leases, :meth:`hold` renews one before each row is sent, and a queue whose
+    lease was lost is left alone.
+
     Args:
         db: the database (reads on the reader pool; bookkeeping on the single writer).
+        shards: the Discord shards of this process: only queues of campaigns of their guilds
+            are delivered.
+        owner: this process's name in the leases.
+        lease_seconds: how long a lease lasts unless renewed; a dead process's queues are
+            taken over that long after its last renewal.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        shards: Shards = ALL_SHARDS,
+        owner: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+    ) -> None:
         self.db = db
+        self.shards = shards
+        self.owner = owner or process_name()
+        self.lease_seconds = lease_seconds
+        #: (campaign, channel key) -> until when this process holds the queue's lease
+        self._leases: dict[tuple[int, ChannelKey], datetime] = {}
 
     async def due_queues(
         self, now: datetime, *, batch: int
     ) -> list[tuple[list[OutboxRecord], QueueContext]]:
         """The queues ``(campaign, channel key)`` whose first pending row is due at ``now``,
         each with its pending rows in id order (at most ``batch``) and its campaign's context;
-        at most ``batch`` queues, oldest head first."""
+        at most ``batch`` queues, oldest head first.
+
+        Only queues of this process's shards that no other process holds are returned, each
+        now leased to this process (one short write transaction; no lock is kept)."""
+        until = now + timedelta(seconds=self.lease_seconds)
 
         def _tx(conn: Connection) -> list[tuple[list[OutboxRecord], QueueContext]]:
             contexts: dict[int, QueueContext] = {}
             queues: list[tuple[list[OutboxRecord], QueueContext]] = []
-            for head in repo.due_outbox_heads(conn, now=now, limit=batch):
-                ctx = contexts.get(head.campaign_id)
+            leased = repo.lease_due_queues(
+                conn, owner=self.owner, now=now, until=until, shards=self.shards, limit=batch
+            )
+            for campaign_id, channel_key, taken_over in leased:
+                self._leases[(campaign_id, channel_key)] = until
+                ctx = contexts.get(campaign_id)
                 if ctx is None:
-                    info = repo.campaign_info(conn, head.campaign_id)
-                    ctx = contexts[head.campaign_id] = QueueContext(
+                    info = repo.campaign_info(conn, campaign_id)
+                    ctx = contexts[campaign_id] = QueueContext(
                         guild_id=info.guild_id if info else None,
                         channels={
                             key: (c.discord_id, c.parent_key)
-                            for key, c in repo.channels_of(conn, head.campaign_id).items()
+                            for key, c in repo.channels_of(conn, campaign_id).items()
                         },
                     )
-                rows = repo.outbox_queue(conn, head.campaign_id, head.channel_key, limit=batch)
+                if taken_over:
+                    ctx.taken_over.add(channel_key)
+                rows = repo.outbox_queue(conn, campaign_id, channel_key, limit=batch)
                 queues.append((rows, ctx))
             return queues
 
-        return await self.db.read(_tx)
+        return await self.db.write(_tx)
 
-    async def next_attempt(self) -> datetime | None:
-        """When the next queue head may be tried, or ``None`` if nothing is pending."""
-        return await self.db.read(repo.next_outbox_attempt)
+    async def hold(self, campaign_id: int, channel_key: ChannelKey, now: datetime) -> bool:
+        """Whether this process still holds the queue's lease, renewed first when less than
+        half of it is left; ``False``: another process took the queue over, leave it."""
+        key = (campaign_id, channel_key)
+        until = self._leases.get(key)
+        if until is not None and (until - now).total_seconds() > self.lease_seconds / 2:
+            return True
+        new_until = now + timedelta(seconds=self.lease_seconds)
+        kept = await self.db.write(
+            lambda conn: repo.renew_outbox_lease(
+                conn, campaign_id, channel_key, owner=self.owner, until=new_until
+            )
+        )
+        if kept:
+            self._leases[key] = new_until
+        else:
+            self._leases.pop(key, None)
+        return kept
+
+    async def next_attempt(self, now: datetime | None = None) -> datetime | None:
+        """When this process may next find a queue to deliver (a head due among queues of its
+        shards that nobody else holds at ``now``, by default the time now, or the end of
+        another's lease), or ``None``."""
+        at = now or utcnow()
+        return await self.db.read(
+            lambda conn: repo.next_leasable_attempt(
+                conn, owner=self.owner, now=at, shards=self.shards
+            )
+        )
 
     async def row(self, row_id: int) -> OutboxRecord | None:
         """One row by id (a row another depends on)."""

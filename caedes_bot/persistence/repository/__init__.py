@@ -5,6 +5,7 @@ in one module per aggregate:
 * :mod:`.eventlog`: the order and event logs and the processed interactions;
 * :mod:`.members`: who plays which faction; :mod:`.channels`: a campaign's Discord places;
 * :mod:`.outbox`: messages owed to Discord; :mod:`.deadlines`: turn and reaction deadlines;
+* :mod:`.leases`: outbox leases and deadline claims of several processes;
 * :mod:`.audit`: the audit log; :mod:`.battleodds`: the odds battle messages open with.
 
 Every function takes the connection of the transaction it belongs to; a caller composes several
@@ -81,6 +82,13 @@ from caedes_bot.persistence.repository.eventlog import (
     list_orders,
     turn_events,
 )
+from caedes_bot.persistence.repository.leases import (
+    claim_deadlines,
+    lease_due_queues,
+    next_leasable_attempt,
+    on_shards,
+    renew_outbox_lease,
+)
 from caedes_bot.persistence.repository.members import (
     factions_of,
     players_of,
@@ -117,6 +125,7 @@ __all__ = [
     "campaign_info",
     "channel_by_discord_id",
     "channels_of",
+    "claim_deadlines",
     "close_open_deadlines",
     "count_rows",
     "defer_outbox",
@@ -139,6 +148,7 @@ __all__ = [
     "last_embed_of",
     "last_posted_message_id",
     "latest_order_with_event",
+    "lease_due_queues",
     "list_audit",
     "list_campaigns",
     "list_events",
@@ -155,7 +165,9 @@ __all__ = [
     "name_key",
     "new_nonce",
     "next_deadline_time",
+    "next_leasable_attempt",
     "next_outbox_attempt",
+    "on_shards",
     "open_campaign_named",
     "open_deadlines",
     "outbox_key_exists",
@@ -164,6 +176,7 @@ __all__ = [
     "outbox_rows",
     "players_of",
     "remove_member",
+    "renew_outbox_lease",
     "reopen_deadline",
     "replace_state",
     "save_state",

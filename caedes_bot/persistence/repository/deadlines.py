@@ -12,6 +12,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.records import CampaignStatus, DeadlineRecord
+from caedes_bot.domain.shards import ALL_SHARDS, Shards
+from caedes_bot.persistence.repository.leases import on_shards
 from caedes_bot.persistence.tables import campaigns, deadlines
 
 
@@ -121,12 +123,17 @@ def shift_deadline(
     )
 
 
-def _active_campaigns() -> sa.Select[tuple[int]]:
-    return sa.select(campaigns.c.id).where(campaigns.c.status == CampaignStatus.ACTIVE)
+def _active_campaigns(shards: Shards = ALL_SHARDS) -> sa.Select[tuple[int]]:
+    return sa.select(campaigns.c.id).where(
+        campaigns.c.status == CampaignStatus.ACTIVE, on_shards(campaigns.c.id, shards)
+    )
 
 
-def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
-    """Open deadlines of active campaigns whose reminder time has come, not yet reminded."""
+def due_reminders(
+    conn: Connection, *, now: datetime, shards: Shards = ALL_SHARDS
+) -> list[DeadlineRecord]:
+    """Open deadlines of active campaigns (of guilds on ``shards``) whose reminder time has
+    come, not yet reminded."""
     rows = conn.execute(
         sa.select(deadlines)
         .where(
@@ -134,30 +141,34 @@ def due_reminders(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
             deadlines.c.reminded.is_(False),
             deadlines.c.reminder_at.is_not(None),
             deadlines.c.reminder_at <= now,
-            deadlines.c.campaign_id.in_(_active_campaigns()),
+            deadlines.c.campaign_id.in_(_active_campaigns(shards)),
         )
         .order_by(deadlines.c.reminder_at, deadlines.c.id)
     )
     return [_deadline(r) for r in rows]
 
 
-def due_deadlines(conn: Connection, *, now: datetime) -> list[DeadlineRecord]:
-    """Open deadlines of active campaigns that have passed (a paused campaign's wait)."""
+def due_deadlines(
+    conn: Connection, *, now: datetime, shards: Shards = ALL_SHARDS
+) -> list[DeadlineRecord]:
+    """Open deadlines of active campaigns (of guilds on ``shards``) that have passed (a
+    paused campaign's wait)."""
     rows = conn.execute(
         sa.select(deadlines)
         .where(
             deadlines.c.fired.is_(False),
             deadlines.c.due_at <= now,
-            deadlines.c.campaign_id.in_(_active_campaigns()),
+            deadlines.c.campaign_id.in_(_active_campaigns(shards)),
         )
         .order_by(deadlines.c.due_at, deadlines.c.id)
     )
     return [_deadline(r) for r in rows]
 
 
-def next_deadline_time(conn: Connection) -> datetime | None:
-    """The earliest time at which a reminder or a deadline of an active campaign falls due."""
-    active = deadlines.c.campaign_id.in_(_active_campaigns())
+def next_deadline_time(conn: Connection, shards: Shards = ALL_SHARDS) -> datetime | None:
+    """The earliest time at which a reminder or a deadline of an active campaign (of a guild
+    on ``shards``) falls due."""
+    active = deadlines.c.campaign_id.in_(_active_campaigns(shards))
     due: datetime | None = conn.scalar(
         sa.select(sa.func.min(deadlines.c.due_at)).where(deadlines.c.fired.is_(False), active)
     )
