@@ -18,7 +18,7 @@ import aiohttp
 import discord
 from pydantic import ValidationError
 
-from caedes_bot.app import CaedesBot, StartupProblem
+from caedes_bot.app import StartupProblem, make_bot
 from caedes_bot.gamedata.loader import GameDataError, load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import migrate_to_head
@@ -134,7 +134,7 @@ def main() -> int:
     if problem is not None:
         return fail(problem)
     try:
-        CaedesBot(settings, ruleset=ruleset, freeze_gc=True).run(token, log_handler=None)
+        make_bot(settings, ruleset=ruleset, freeze_gc=True).run(token, log_handler=None)
     except StartupProblem as err:  # a development server the bot is not in
         return fail(str(err))
     except discord.LoginFailure:

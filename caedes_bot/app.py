@@ -189,6 +189,7 @@ class CaedesBot(commands.Bot):
     ) -> None:
         options.setdefault("intents", discord.Intents.default())
         options.setdefault("allowed_mentions", ALLOWED_MENTIONS)
+        options.update(shard_options(settings))
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -218,6 +219,7 @@ class CaedesBot(commands.Bot):
         service_options = {
             "announcer": RichAnnouncer(),
             "cache_size": self.settings.state_cache_size,
+            "shards": self.settings.shards,
             **self._service_options,
         }
         self.service = RulesService(self.db, self.ruleset, **service_options)
@@ -330,3 +332,28 @@ class CaedesBot(commands.Bot):
         db, self._db = self._db, None  # close() may be called twice at once: dispose once
         if db is not None:
             await db.dispose()
+
+
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """The discord.py options of the shards a process runs (decision 0025): none for one
+    shard; ``shard_id`` and ``shard_count`` for one shard of several (a plain bot);
+    ``shard_ids`` and ``shard_count`` for several (:class:`ShardedCaedesBot`)."""
+    if settings.shard_count == 1:
+        return {}
+    ids = settings.shard_ids or list(range(settings.shard_count))
+    if len(ids) == 1:
+        return {"shard_id": ids[0], "shard_count": settings.shard_count}
+    return {"shard_ids": ids, "shard_count": settings.shard_count}
+
+
+class ShardedCaedesBot(CaedesBot, commands.AutoShardedBot):
+    """The Caedes bot running several shards in one process (discord.py's
+    :class:`~discord.ext.commands.AutoShardedBot`); otherwise the same as :class:`CaedesBot`."""
+
+
+def make_bot(settings: Settings, **options: Any) -> CaedesBot:
+    """The bot for ``settings``: :class:`ShardedCaedesBot` when this process runs more than one
+    shard, :class:`CaedesBot` otherwise. ``options`` go to the bot's constructor."""
+    sharded = "shard_ids" in shard_options(settings)
+    cls = ShardedCaedesBot if sharded else CaedesBot
+    return cls(settings, **options)

@@ -2,7 +2,8 @@
 
 Every variable is prefixed ``CAEDES_``: ``CAEDES_DISCORD_TOKEN``, ``CAEDES_DATABASE_URL``,
 ``CAEDES_DEV_GUILD_IDS`` (comma-separated), ``CAEDES_LOG_LEVEL``, ``CAEDES_CONFIG_DIR``,
-``CAEDES_SYNC_COMMANDS``, ``CAEDES_STATE_CACHE_SIZE``, ``CAEDES_BATTLE_EDIT_INTERVAL``. ``.env.example`` at the root of the repository lists them. The
+``CAEDES_SYNC_COMMANDS``, ``CAEDES_STATE_CACHE_SIZE``, ``CAEDES_BATTLE_EDIT_INTERVAL``,
+``CAEDES_SHARD_COUNT``, ``CAEDES_SHARD_IDS`` (comma-separated). ``.env.example`` at the root of the repository lists them. The
 ``.env`` file is read from the current folder (``scripts/bot`` runs the bot from the root of
 the repository).
 
@@ -16,8 +17,10 @@ import logging
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from caedes_bot.domain.shards import Shards
 
 #: The default of ``CAEDES_STATE_CACHE_SIZE`` (the service's ``cache_size``; kept equal to it
 #: by a test, so that the settings need not import the service).
@@ -40,6 +43,9 @@ ACCEPTS: dict[str, str] = {
     "sync_commands": "true or false",
     "state_cache_size": "a whole number of campaigns, at least 1",
     "battle_edit_interval": "a number of seconds from 0 to 3600 (0: edit after every order)",
+    "shard_count": "a whole number of Discord shards, at least 1 (the same in every process)",
+    "shard_ids": "shard numbers from 0 to CAEDES_SHARD_COUNT - 1 separated by commas, "
+    "or nothing for all of them",
 }
 
 
@@ -65,6 +71,11 @@ class Settings(BaseSettings):
         battle_edit_interval: the fewest seconds between two edits of one battle message
             (the outbox's ``edit_interval``); the edits owed meanwhile are coalesced into
             the newest (decision 0015). 0 edits after every order.
+        shard_count: how many Discord shards the whole bot runs (every process the same);
+            a guild is on shard ``(guild_id >> 22) % shard_count`` (decision 0025).
+        shard_ids: the shards this process runs; empty = all of them. A process receives
+            only the interactions of its shards' guilds, and delivers the outbox and fires
+            the deadlines of those guilds only.
 
     Raises:
         pydantic.ValidationError: a value is not what its setting accepts (:data:`ACCEPTS`).
@@ -83,14 +94,16 @@ class Settings(BaseSettings):
     sync_commands: bool = True
     state_cache_size: int = Field(default=DEFAULT_CACHE_SIZE, ge=1)
     battle_edit_interval: float = Field(default=2.0, ge=0, le=3600, allow_inf_nan=False)
+    shard_count: int = Field(default=1, ge=1)
+    shard_ids: Annotated[list[int], NoDecode] = Field(default_factory=list)
 
-    @field_validator("dev_guild_ids", mode="before")
+    @field_validator("dev_guild_ids", "shard_ids", mode="before")
     @classmethod
     def _split_ids(cls, value: object) -> object:
         if isinstance(value, str):
             parts = [part for part in value.replace(" ", "").split(",") if part]
             if not all(part.isdigit() for part in parts):
-                raise ValueError("not a list of server ids")
+                raise ValueError("not a list of ids")
             return [int(part) for part in parts]
         if isinstance(value, int):
             return [value]
@@ -117,6 +130,20 @@ class Settings(BaseSettings):
         if not url.drivername:
             raise ValueError("not a database URL")
         return value.strip()
+
+    @field_validator("shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: list[int], info: ValidationInfo) -> list[int]:
+        count = info.data.get("shard_count", 1)
+        if any(not 0 <= i < count for i in value):
+            raise ValueError("a shard id is not below the shard count")
+        return sorted(set(value))
+
+    @property
+    def shards(self) -> Shards:
+        """The shards this process runs (:class:`~caedes_bot.domain.shards.Shards`)."""
+        ids = frozenset(self.shard_ids) if self.shard_ids else None
+        return Shards(self.shard_count, ids)
 
     @property
     def log_level_number(self) -> int:

@@ -388,6 +388,8 @@ class GatewaySession:
         self.seq = 0
         self.session_id = secrets.token_hex(16)
         self.identified = False
+        #: (shard id, shard count) the session identified with; (0, 1): every guild
+        self.shard = (0, 1)
         self.queue: asyncio.Queue[JSON | None] = asyncio.Queue()
         self.writer = asyncio.ensure_future(self._write())
 
@@ -402,6 +404,12 @@ class GatewaySession:
     def send(self, payload: JSON) -> None:
         self.queue.put_nowait(payload)
 
+    def serves(self, guild_id: int | None) -> bool:
+        """Whether this session receives a guild's events: its shard is Discord's
+        ``(guild_id >> 22) % shard_count``; events of no guild go to every session."""
+        shard_id, count = self.shard
+        return guild_id is None or (guild_id >> 22) % count == shard_id
+
     def dispatch(self, event: str, data: JSON) -> None:
         self.seq += 1
         self.send({"op": 0, "t": event, "s": self.seq, "d": data})
@@ -415,6 +423,15 @@ class GatewaySession:
 
 
 Handler = Callable[[web.Request, dict[str, str]], Awaitable[web.StreamResponse]]
+
+
+def _event_guild(event: str, data: JSON) -> int | None:
+    """The guild a gateway event belongs to (``None``: every shard gets it)."""
+    if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"):
+        raw = data.get("id")
+    else:
+        raw = data.get("guild_id")
+    return int(raw) if raw else None
 
 
 class FakeDiscord:
@@ -537,8 +554,9 @@ class FakeDiscord:
     # --- gateway ---------------------------------------------------------------------------
 
     def _broadcast(self, event: str, data: JSON, intent: int) -> None:
+        guild = _event_guild(event, data)
         for session in self.sessions:
-            if session.identified and session.intents & intent:
+            if session.identified and session.intents & intent and session.serves(guild):
                 session.dispatch(event, data)
 
     async def _gateway(self, request: web.Request) -> web.StreamResponse:
@@ -570,6 +588,9 @@ class FakeDiscord:
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
         session.intents = int(data.get("intents", 0))
+        shard = data.get("shard")
+        if shard:
+            session.shard = (int(shard[0]), max(1, int(shard[1])))
         session.identified = True
         self.identify_count += 1
         self.sessions.append(session)
@@ -579,7 +600,11 @@ class FakeDiscord:
             {
                 "v": 10,
                 "user": {**bot.user_payload(), "verified": True, "mfa_enabled": False},
-                "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guild_ids],
+                "guilds": [
+                    {"id": str(g), "unavailable": True}
+                    for g in self.world.guild_ids
+                    if session.serves(g)
+                ],
                 "session_id": session.session_id,
                 "session_type": "normal",
                 "resume_gateway_url": str(self.gateway_url),
@@ -589,19 +614,24 @@ class FakeDiscord:
                 "presences": [],
                 "geo_ordered_rtc_regions": [],
                 "guild_join_requests": [],
+                **({"shard": list(session.shard)} if shard else {}),
             },
         )
         if session.intents & INTENT_GUILDS:
             members = bool(session.intents & INTENT_GUILD_MEMBERS)
             for guild in self.world.guild_ids:
+                if not session.serves(guild):
+                    continue
                 payload = self.world.guild_payload(members_intent=members, guild_id=guild)
                 session.dispatch("GUILD_CREATE", payload)
         self.signal.fire()
 
-    def _session(self) -> GatewaySession:
-        if not self.sessions:
-            raise AssertionError("no bot is connected to the fake gateway")
-        return self.sessions[-1]
+    def _session(self, guild_id: int | None = None) -> GatewaySession:
+        """The newest session that receives ``guild_id``'s events (its shard's)."""
+        for session in reversed(self.sessions):
+            if session.serves(guild_id):
+                return session
+        raise AssertionError(f"no bot is connected to the fake gateway for guild {guild_id}")
 
     async def wait_connected(self, *, timeout: float = WAIT_SECONDS) -> None:
         await self.signal.wait_until(
@@ -1241,7 +1271,8 @@ class FakeDiscord:
     def _send_interaction(self, record: InteractionRecord) -> None:
         self.interactions[record.id] = record
         self._by_token[record.token] = record
-        self._session().dispatch("INTERACTION_CREATE", record.payload)
+        guild = record.payload.get("guild_id")
+        self._session(int(guild) if guild else None).dispatch("INTERACTION_CREATE", record.payload)
 
     async def slash(
         self,
