@@ -84,3 +84,51 @@ def test_an_install_says_it_takes_a_couple_of_minutes_and_a_ready_venv_says_noth
     said = source(project, "run")
     assert said.count("\n") == 1 and "couple of minutes" in said
     assert source(project, "run") == ""
+
+
+def run_shards(
+    tmp_path: Path, *args: str, url: str, exit_code: int = 0
+) -> subprocess.CompletedProcess[str]:
+    """``scripts/run-shards`` with a stand-in bot that writes down its shard settings."""
+    bot = tmp_path / "bot.sh"
+    bot.write_text(
+        f'#!/bin/sh\necho "$CAEDES_SHARD_COUNT $CAEDES_SHARD_IDS" >> "$LOG"\nexit {exit_code}\n',
+        encoding="utf-8",
+    )
+    bot.chmod(0o755)
+    return subprocess.run(
+        ["bash", str(REPO / "scripts" / "run-shards"), *args],
+        env={
+            "PATH": "/usr/bin:/bin",
+            "CAEDES_DATABASE_URL": url,
+            "CAEDES_BOT_COMMAND": str(bot),
+            "CAEDES_RUN_SHARDS_STAGGER": "0",
+            "LOG": str(tmp_path / "shards.log"),
+        },
+        timeout=60,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_run_shards_gives_every_shard_to_one_process(tmp_path: Path) -> None:
+    """3 processes, 5 shards: shard i runs in process i % 3; it ends when they all have."""
+    done = run_shards(tmp_path, "3", "5", url="postgresql+asyncpg://u@h/caedes")
+    assert done.returncode == 0, done.stderr
+    started = sorted((tmp_path / "shards.log").read_text(encoding="utf-8").splitlines())
+    assert started == ["5 0,3", "5 1,4", "5 2"]
+    assert "process 1 runs shards 1,4 of 5" in done.stdout
+
+
+def test_run_shards_refuses_several_processes_on_sqlite(tmp_path: Path) -> None:
+    done = run_shards(tmp_path, "2", url="sqlite+aiosqlite:///caedes.db")
+    assert done.returncode == 2 and "need PostgreSQL" in done.stderr
+    assert not (tmp_path / "shards.log").exists()
+    one = run_shards(tmp_path, "1", url="sqlite+aiosqlite:///caedes.db")
+    assert one.returncode == 0 and (tmp_path / "shards.log").read_text() == "1 0\n"
+
+
+def test_run_shards_returns_the_status_of_a_process_that_failed(tmp_path: Path) -> None:
+    done = run_shards(tmp_path, "2", url="postgresql+psycopg://u@h/caedes", exit_code=3)
+    assert done.returncode == 3
+    assert "a process ended (status 3)" in done.stderr
