@@ -80,7 +80,7 @@ async def _campaign(service: RulesService, discord: FakeDiscord, guild: int) -> 
     """A campaign whose channels are made (by a process serving every guild, whose leases
     are then let go)."""
     info = await service.create_campaign(guild, f"Camp{guild}", "test", created_by=9)
-    delivery = Delivery(service.db, owner="setup")
+    delivery = Delivery(service.db, leases=True, owner="setup")
     assert await OutboxDispatcher(delivery, discord, clock=lambda: T0).run_once() > 0
     await service.db.write(lambda conn: conn.execute(sa.delete(outbox_leases)))
     return info.id
@@ -119,8 +119,8 @@ async def test_a_queue_leased_by_one_process_is_not_delivered_by_another(
 ) -> None:
     discord = LookingDiscord()
     cid = await _campaign(service, discord, GUILD_0)
-    a = OutboxDispatcher(Delivery(db, owner="A"), discord, clock=clock)
-    b = OutboxDispatcher(Delivery(db, owner="B"), discord, clock=clock)
+    a = OutboxDispatcher(Delivery(db, leases=True, owner="A"), discord, clock=clock)
+    b = OutboxDispatcher(Delivery(db, leases=True, owner="B"), discord, clock=clock)
     await _posts(db, cid, ["m1", "m2"])
     assert await a.run_once() == 2
     await _posts(db, cid, ["m3"])
@@ -140,11 +140,11 @@ async def test_a_dead_process_queue_is_taken_over_when_its_lease_runs_out(
     cid = await _campaign(service, discord, GUILD_0)
     ids = await _posts(db, cid, ["m1", "m2", "m3", "m4"])
     discord.die_after_posts = discord.posts + 2
-    a = OutboxDispatcher(Delivery(db, owner="A"), discord, clock=clock, concurrency=1)
+    a = OutboxDispatcher(Delivery(db, leases=True, owner="A"), discord, clock=clock, concurrency=1)
     with pytest.raises(SimulatedCrash):
         await a.run_once()
     discord.die_after_posts = None
-    b = OutboxDispatcher(Delivery(db, owner="B"), discord, clock=clock)
+    b = OutboxDispatcher(Delivery(db, leases=True, owner="B"), discord, clock=clock)
     b._started = T0 - timedelta(days=1)  # B started before the rows were queued
     clock.advance(29)
     assert await b.run_once() == 0
@@ -160,10 +160,10 @@ async def test_a_process_whose_lease_was_taken_stops_serving_that_queue(
     discord = LookingDiscord()
     cid = await _campaign(service, discord, GUILD_0)
     await _posts(db, cid, ["m1"])
-    slow = Delivery(db, owner="A")
+    slow = Delivery(db, leases=True, owner="A")
     assert len(await slow.due_queues(clock(), batch=10)) == 1
     clock.advance(31)  # A stalled past its lease; B takes the queue
-    b = OutboxDispatcher(Delivery(db, owner="B"), discord, clock=clock)
+    b = OutboxDispatcher(Delivery(db, leases=True, owner="B"), discord, clock=clock)
     assert await b.run_once() == 1
     assert not await slow.hold(cid, ChannelKey.ANNOUNCEMENTS, clock())
     assert await _announcements(service, discord, cid) == ["m1"]
@@ -178,14 +178,14 @@ async def test_each_process_delivers_only_the_guilds_of_its_shards(
     await _posts(db, c0, ["zero"])
     await _posts(db, c1, ["one"])
     on_1 = OutboxDispatcher(
-        Delivery(db, owner="B", shards=Shards(2, frozenset({1}))), discord, clock=clock
+        Delivery(db, leases=True, owner="B", shards=Shards(2, frozenset({1}))), discord, clock=clock
     )
     assert await on_1.run_once() == 1
     assert await _announcements(service, discord, c1) == ["one"]
     assert await _announcements(service, discord, c0) == []
     assert await on_1.delivery.next_attempt(clock()) is None  # nothing of its shard is left
     on_0 = OutboxDispatcher(
-        Delivery(db, owner="A", shards=Shards(2, frozenset({0}))), discord, clock=clock
+        Delivery(db, leases=True, owner="A", shards=Shards(2, frozenset({0}))), discord, clock=clock
     )
     assert await on_0.run_once() == 1
     assert await _announcements(service, discord, c0) == ["zero"]
@@ -237,6 +237,8 @@ async def test_a_passed_deadline_is_claimed_by_one_process(db: Database, clock: 
         process="C",
         shards=Shards(2, frozenset({1})),
     )
+    for service in (a, b, other):
+        service.delivery.leases = True  # as on PostgreSQL (SQLite: one process, no claims)
     info = await a.create_campaign(GUILD_0, "Camp", "test", created_by=9)
     await _active_deadline(db, info.id)
     now = clock() + timedelta(seconds=1)

@@ -53,8 +53,10 @@ class Deadlines(Orders):
         return await self._claim(found, now)
 
     async def _claim(self, found: list[DeadlineRecord], now: datetime) -> list[DeadlineRecord]:
-        if not found:
-            return []
+        """Claim ``found`` for this process; on a database one process owns (SQLite, without
+        leases) there is nobody to claim against, and all are returned as they are."""
+        if not found or not self.delivery.leases:
+            return found
         until = now + timedelta(seconds=self.deadline_claim_seconds)
         return await self.db.write(
             lambda conn: repo.claim_deadlines(conn, found, owner=self.process, now=now, until=until)

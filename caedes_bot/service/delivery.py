@@ -18,7 +18,7 @@ from caedes_bot.domain.places import ChannelKey
 from caedes_bot.domain.records import OutboxRecord, utcnow
 from caedes_bot.domain.shards import ALL_SHARDS, Shards, process_name
 from caedes_bot.persistence import repository as repo
-from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.db import Database, is_sqlite
 
 
 @dataclass
@@ -61,6 +61,9 @@ class Delivery:
         owner: this process's name in the leases.
         lease_seconds: how long a lease lasts unless renewed; a dead process's queues are
             taken over that long after its last renewal.
+        leases: whether to take leases at all; by default only on a database several
+            processes may share (not SQLite, which one process owns: decision 0024), where
+            the queues are read as before, with no write per pass.
     """
 
     def __init__(
@@ -70,8 +73,10 @@ class Delivery:
         shards: Shards = ALL_SHARDS,
         owner: str | None = None,
         lease_seconds: float = LEASE_SECONDS,
+        leases: bool | None = None,
     ) -> None:
         self.db = db
+        self.leases = not is_sqlite(db.url) if leases is None else leases
         self.shards = shards
         self.owner = owner or process_name()
         self.lease_seconds = lease_seconds
@@ -92,9 +97,16 @@ class Delivery:
         def _tx(conn: Connection) -> list[tuple[list[OutboxRecord], QueueContext]]:
             contexts: dict[int, QueueContext] = {}
             queues: list[tuple[list[OutboxRecord], QueueContext]] = []
-            leased = repo.lease_due_queues(
-                conn, owner=self.owner, now=now, until=until, shards=self.shards, limit=batch
-            )
+            if self.leases:
+                leased = repo.lease_due_queues(
+                    conn, owner=self.owner, now=now, until=until, shards=self.shards, limit=batch
+                )
+            else:
+                leased = [
+                    (head.campaign_id, head.channel_key, False)
+                    for head in repo.due_outbox_heads(conn, now=now, limit=batch)
+                    if self.shards.all or self._serves(conn, head.campaign_id)
+                ]
             for campaign_id, channel_key, taken_over in leased:
                 self._leases[(campaign_id, channel_key)] = until
                 ctx = contexts.get(campaign_id)
@@ -113,11 +125,17 @@ class Delivery:
                 queues.append((rows, ctx))
             return queues
 
-        return await self.db.write(_tx)
+        return await (self.db.write(_tx) if self.leases else self.db.read(_tx))
+
+    def _serves(self, conn: Connection, campaign_id: int) -> bool:
+        info = repo.campaign_info(conn, campaign_id)
+        return info is not None and self.shards.serves(info.guild_id)
 
     async def hold(self, campaign_id: int, channel_key: ChannelKey, now: datetime) -> bool:
         """Whether this process still holds the queue's lease, renewed first when less than
         half of it is left; ``False``: another process took the queue over, leave it."""
+        if not self.leases:
+            return True
         key = (campaign_id, channel_key)
         until = self._leases.get(key)
         if until is not None and (until - now).total_seconds() > self.lease_seconds / 2:
@@ -139,6 +157,8 @@ class Delivery:
         shards that nobody else holds at ``now``, by default the time now, or the end of
         another's lease), or ``None``."""
         at = now or utcnow()
+        if not self.leases and self.shards.all:
+            return await self.db.read(repo.next_outbox_attempt)
         return await self.db.read(
             lambda conn: repo.next_leasable_attempt(
                 conn, owner=self.owner, now=at, shards=self.shards
