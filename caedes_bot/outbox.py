@@ -197,6 +197,29 @@ async def sleep_or_wake(
     wake.clear()
 
 
+def _merged(
+    contexts: dict[int, QueueContext], campaign_id: int, fresh: QueueContext
+) -> QueueContext:
+    """The one context of a campaign for all its queues served in one
+    :meth:`OutboxDispatcher.run_once`, brought up to date with ``fresh`` (read later).
+
+    Queues of one campaign started by different look-ups must share it: a queue creating a
+    place writes the place's Discord id into the context before the row is marked delivered,
+    so a queue whose row depends on that one, which finds the row delivered, must find the id
+    in its context too. An id known already is never forgotten for a later read's ``None``;
+    the queues taken over are added up (a queue still being served keeps its mark)."""
+    known = contexts.get(campaign_id)
+    if known is None:
+        contexts[campaign_id] = fresh
+        return fresh
+    known.guild_id = fresh.guild_id
+    for key, (discord_id, parent) in fresh.channels.items():
+        had = known.channels.get(key, (None, None))[0]
+        known.channels[key] = (discord_id if discord_id is not None else had, parent)
+    known.taken_over |= fresh.taken_over
+    return known
+
+
 class OutboxDispatcher:
     """Delivers outbox rows in order per queue, with retries (see the module docstring).
 
@@ -287,31 +310,95 @@ class OutboxDispatcher:
     async def run_once(self, *, max_passes: int = 10_000) -> int:
         """Deliver everything that is due now, queue by queue, until nothing more can go.
 
-        Each pass finds the queues whose first pending row is due and serves them side by
-        side: a queue's rows go one after the other while they are delivered, and the queue
-        stops at the first row that must wait. A queue in backoff holds back only itself.
+        Each queue whose first pending row is due is served by a task of its own: its rows go
+        one after the other while they are delivered, and it stops at the first row that must
+        wait. Queues never wait for each other: whenever one finishes having delivered
+        something, or :meth:`wake` is called, the due queues are looked up again and those not
+        being served start at once. So a queue held back (Discord's rate limit on its channel,
+        which discord.py waits out inside the call, or a backoff) delays only itself, and rows
+        queued meanwhile in other queues go as soon as they are due. A queue that stopped with
+        nothing done is looked at again only after another queue delivered something (a row
+        it depends on may have gone); the call returns when no queue is being served and none
+        can start. After :meth:`stop`, no new queue starts; those being served finish.
+
+        Args:
+            max_passes: the most look-ups of the due queues (a guard against a loop).
 
         Returns:
             The number of rows delivered.
         """
         delivered = 0
-        for _ in range(max_passes):
-            now = self._clock()
-            queues = await self.delivery.due_queues(now, batch=self._batch)
-            if not queues:
-                break
-            tasks = [asyncio.ensure_future(self._serve_queue(q, ctx, now)) for q, ctx in queues]
-            try:
-                results = await asyncio.gather(*tasks)
-            except BaseException:
-                # one queue died (or we were cancelled): stop the others before leaving
-                for task in tasks:
-                    task.cancel()
-                await asyncio.gather(*tasks, return_exceptions=True)
-                raise
-            delivered += sum(count for count, _ in results)
-            if not any(progress for _, progress in results):
-                break
+        serving: dict[asyncio.Future[tuple[int, bool]], tuple[int, ChannelKey]] = {}
+        stalled: set[tuple[int, ChannelKey]] = set()
+        moves = 0  # queues that finished having done something, so far
+        started: dict[tuple[int, ChannelKey], int] = {}  # queue -> ``moves`` when it began
+        #: campaign -> its context, shared by all its queues served in this call
+        contexts: dict[int, QueueContext] = {}
+        look = True
+        waker: asyncio.Future[Any] | None = None
+
+        broken: list[BaseException] = []
+
+        def stop_all_if_broken(done: asyncio.Future[tuple[int, bool]]) -> None:
+            # a queue died (say a crash of the sender): the others stop at once, even while
+            # this call is busy looking up queues, as the process would if it died
+            error = None if done.cancelled() else done.exception()
+            if error is not None:
+                broken.append(error)
+                for other in serving:
+                    other.cancel()
+
+        try:
+            for _ in range(max_passes):
+                if look and not self._stopping and not broken:
+                    now = self._clock()
+                    busy = set(serving.values())
+                    for rows, ctx in await self.delivery.due_queues(now, batch=self._batch):
+                        if not rows:
+                            continue
+                        key = (rows[0].campaign_id, rows[0].channel_key)
+                        if key in busy or key in stalled:
+                            continue
+                        shared = _merged(contexts, key[0], ctx)
+                        task = asyncio.ensure_future(self._serve_queue(rows, shared, now))
+                        task.add_done_callback(stop_all_if_broken)
+                        serving[task] = key
+                        started[key] = moves
+                look = False
+                if not serving:
+                    break
+                if waker is None:
+                    waker = asyncio.ensure_future(self._wake.wait())
+                waiting: set[asyncio.Future[Any]] = {*serving, waker}
+                done, _pending = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+                if waker in done:
+                    waker = None
+                    self._wake.clear()  # new rows: looked up just below
+                    look = True
+                if broken:
+                    raise broken[0]
+                finished = [(serving.pop(t), t.result()) for t in list(serving) if t in done]
+                before = moves
+                moves += sum(1 for _key, (_count, progress) in finished if progress)
+                if moves > before:
+                    stalled.clear()
+                for key, (count, _progress) in finished:
+                    delivered += count
+                    if moves > started.pop(key):
+                        look = True  # it, or another since it began, did something: look again
+                    else:
+                        stalled.add(key)
+        except BaseException:
+            # one queue died (or we were cancelled): stop the others before leaving
+            for other in serving:
+                other.cancel()
+            await asyncio.gather(*serving, return_exceptions=True)
+            raise
+        finally:
+            if waker is not None:
+                waker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await waker
         return delivered
 
     async def _serve_queue(

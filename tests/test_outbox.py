@@ -3,6 +3,7 @@ failures, edits, and a campaign's channel set-up resumed after a crash without d
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -11,7 +12,13 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from caedes_bot.domain.records import OutboxKind, OutboxMessage, OutboxStatus
-from caedes_bot.outbox import OutboxDispatcher, PermanentError, RetryableError
+from caedes_bot.outbox import (
+    DeliveryResult,
+    OutboxDispatcher,
+    OutboxRow,
+    PermanentError,
+    RetryableError,
+)
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
 from caedes_bot.service import Delivery, RulesService
@@ -313,3 +320,60 @@ async def test_a_long_blocked_queue_does_not_hide_other_channels(
     assert await OutboxDispatcher(Delivery(db), discord, clock=clock, batch=3).run_once() == 2
     bat = (await service.channels(cid))["battles"].discord_id
     assert bat is not None and discord.messages[bat] == ["b0", "b1"]
+
+
+class HeldSender:
+    """The fake Discord, but the delivery of row ``held`` stays inside the call until
+    ``release`` is set, as discord.py stays inside a request while it waits out a channel's
+    rate limit; ``sent`` is set for every other row it delivers."""
+
+    def __init__(self, discord: FakeDiscord, held: int) -> None:
+        self.discord = discord
+        self.held = held
+        self.entered = asyncio.Event()
+        self.release = asyncio.Event()
+        self.sent: dict[int, asyncio.Event] = {}
+
+    def event(self, row_id: int) -> asyncio.Event:
+        return self.sent.setdefault(row_id, asyncio.Event())
+
+    async def deliver(self, row: OutboxRow) -> DeliveryResult:
+        if row.id == self.held:
+            self.entered.set()
+            await self.release.wait()
+        result = await self.discord.deliver(row)
+        self.event(row.id).set()
+        return result
+
+
+async def test_a_queue_held_inside_the_sender_does_not_hold_back_other_channels(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """A post to #announcements stays inside the sender (its channel's rate limit); a post
+    queued to #battles meanwhile goes at once on the wake, not when the first is done."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    (a1,) = await _posts(service, cid, [("announcements", "a1")])
+    sender = HeldSender(discord, held=a1)
+    dispatcher = OutboxDispatcher(Delivery(db), sender, clock=clock, idle_poll=600)
+    running = asyncio.ensure_future(dispatcher.run())
+    try:
+        await asyncio.wait_for(sender.entered.wait(), timeout=30)
+        (b1,) = await _posts(service, cid, [("battles", "b1")])
+        dispatcher.wake()
+        await asyncio.wait_for(sender.event(b1).wait(), timeout=30)
+        assert not sender.event(a1).is_set()
+        sender.release.set()
+        await asyncio.wait_for(sender.event(a1).wait(), timeout=30)
+    finally:
+        sender.release.set()
+        dispatcher.stop()
+        await asyncio.wait_for(running, timeout=30)
+    chans = await service.channels(cid)
+    ann, bat = chans["announcements"].discord_id, chans["battles"].discord_id
+    assert ann is not None and discord.messages[ann][1:] == ["a1"]
+    assert bat is not None and discord.messages[bat] == ["b1"]
+    assert await _status(db, cid, [a1, b1]) == [
+        (OutboxStatus.DELIVERED, 1),
+        (OutboxStatus.DELIVERED, 1),
+    ]
