@@ -320,6 +320,13 @@ class CaedesBot(commands.Bot):
         for task in pending:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if hasattr(self, "service"):
+            try:  # another process takes this one's queues and deadlines at once
+                await self.service.release_claims()
+            except Exception:
+                log.warning(
+                    "could not let go of the outbox leases and deadline claims", exc_info=True
+                )
 
     async def close(self) -> None:
         """Stop the outbox and scheduler, then the connection, then the database."""

@@ -251,3 +251,45 @@ async def test_a_passed_deadline_is_claimed_by_one_process(db: Database, clock: 
     later = now + timedelta(seconds=61)
     assert [d.id for d in await b.due_deadlines(later)] == [got[0].id]
     assert await a.due_deadlines(later) == []
+
+
+async def test_a_clean_stop_lets_the_leases_and_claims_go_at_once(
+    db: Database, clock: FakeClock
+) -> None:
+    """Process A delivers a queue and claims a deadline, then stops cleanly
+    (``release_claims``): B takes the queue and the deadline at once, not 30 s and 60 s
+    later, and still looks before the queue's first post (A may have been cut short)."""
+    a, b = (
+        RulesService(
+            db,
+            small_ruleset(),
+            apply=stand_in_apply,
+            new_game=stand_in_new_game,
+            clock=clock,
+            process=name,
+        )
+        for name in ("A", "B")
+    )
+    for service in (a, b):
+        service.delivery.leases = True  # as on PostgreSQL (SQLite: one process, no claims)
+    discord = LookingDiscord()
+    cid = await _campaign(a, discord, GUILD_0)
+    await _active_deadline(db, cid)
+    on_a = OutboxDispatcher(a.delivery, discord, clock=clock)
+    on_b = OutboxDispatcher(b.delivery, discord, clock=clock)
+    await _posts(db, cid, ["m1"])
+    assert await on_a.run_once() == 1
+    now = clock() + timedelta(seconds=1)
+    deadline = [d.id for d in await a.due_deadlines(now)]
+    assert len(deadline) == 1
+    (m2,) = await _posts(db, cid, ["m2"])
+    assert await on_b.run_once() == 0 and await b.due_deadlines(now) == []  # A holds both
+
+    await a.release_claims()
+    assert await on_b.run_once() == 1
+    assert discord.looked == [m2]  # taken over from A: looked first
+    assert [d.id for d in await b.due_deadlines(now)] == deadline
+    assert await a.due_deadlines(now) == []  # now B's
+    assert await _announcements(a, discord, cid) == ["m1", "m2"]
+    await a.release_claims()  # nothing held any more: nothing happens
+    assert await on_a.run_once() == 0

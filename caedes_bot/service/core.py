@@ -221,6 +221,8 @@ class ServiceCore:
         self.shards = shards
         self.process = process or process_name()
         self.deadline_claim_seconds = DEADLINE_CLAIM_SECONDS
+        #: deadlines this service claimed (let go on a clean stop: ``release_claims``)
+        self._claimed_deadlines: set[int] = set()
         self.delivery = Delivery(db, shards=shards, owner=self.process)
 
     def add_listener(self, callback: Callable[[int], None]) -> None:

@@ -58,9 +58,25 @@ class Deadlines(Orders):
         if not found or not self.delivery.leases:
             return found
         until = now + timedelta(seconds=self.deadline_claim_seconds)
-        return await self.db.write(
+        claimed = await self.db.write(
             lambda conn: repo.claim_deadlines(conn, found, owner=self.process, now=now, until=until)
         )
+        self._claimed_deadlines.update(d.id for d in claimed)
+        return claimed
+
+    async def release_claims(self) -> None:
+        """Let go of this process's outbox leases and deadline claims (decision 0025): on a
+        clean stop, once the outbox dispatcher and the scheduler have stopped, so that another
+        process delivers its queues and acts on its deadlines at once, not when the leases
+        and claims run out (30 and 60 s). A queue whose lease ended this way is still taken
+        over with a look before its first post."""
+        ids = sorted(self._claimed_deadlines)
+        self._claimed_deadlines.clear()
+        if ids:
+            await self.db.write(
+                lambda conn: repo.release_deadline_claims(conn, ids, owner=self.process)
+            )
+        await self.delivery.release(self._clock())
 
     async def next_deadline_time(self) -> datetime | None:
         """When the next reminder or deadline of an active campaign of this process's shards

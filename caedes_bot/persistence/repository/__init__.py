@@ -84,9 +84,11 @@ from caedes_bot.persistence.repository.eventlog import (
 )
 from caedes_bot.persistence.repository.leases import (
     claim_deadlines,
+    expire_outbox_leases,
     lease_due_queues,
     next_leasable_attempt,
     on_shards,
+    release_deadline_claims,
     renew_outbox_lease,
 )
 from caedes_bot.persistence.repository.members import (
@@ -135,6 +137,7 @@ __all__ = [
     "due_reminders",
     "events_of_current_turn",
     "existing_deadline_keys",
+    "expire_outbox_leases",
     "factions_of",
     "failed_outbox_rows",
     "get_processed",
@@ -175,6 +178,7 @@ __all__ = [
     "outbox_row",
     "outbox_rows",
     "players_of",
+    "release_deadline_claims",
     "remove_member",
     "renew_outbox_lease",
     "reopen_deadline",

@@ -134,6 +134,29 @@ def renew_outbox_lease(
     return bool(result.rowcount)
 
 
+def expire_outbox_leases(
+    conn: Connection, queues: Sequence[tuple[int, str]], *, owner: str, now: datetime
+) -> int:
+    """End ``owner``'s leases of ``queues`` at ``now`` (a clean stop), so another process may
+    take them at once. The lease rows stay, naming ``owner``: the process taking a queue
+    over still counts it as taken over and looks before its first post (a post of the
+    stopping process may have been cut short). Returns how many leases ended."""
+    ended = 0
+    for campaign_id, channel_key in queues:
+        result = conn.execute(
+            sa.update(outbox_leases)
+            .where(
+                outbox_leases.c.campaign_id == campaign_id,
+                outbox_leases.c.channel_key == channel_key,
+                outbox_leases.c.claimed_by == owner,
+                outbox_leases.c.until > now,
+            )
+            .values(until=now)
+        )
+        ended += int(result.rowcount or 0)
+    return ended
+
+
 def next_leasable_attempt(
     conn: Connection, *, owner: str, now: datetime, shards: Shards
 ) -> datetime | None:
@@ -197,3 +220,17 @@ def claim_deadlines(
     )
     claimed = {int(r.id) for r in result}
     return [d for d in found if d.id in claimed]
+
+
+def release_deadline_claims(conn: Connection, ids: Sequence[int], *, owner: str) -> int:
+    """Drop ``owner``'s claims on the deadlines ``ids`` (a clean stop), so another process
+    may act on them at once; a claim another process holds now is left alone. Returns how
+    many were dropped."""
+    if not ids:
+        return 0
+    result = conn.execute(
+        sa.update(deadlines)
+        .where(deadlines.c.id.in_(sorted(ids)), deadlines.c.claimed_by == owner)
+        .values(claimed_by=None, claimed_until=None)
+    )
+    return int(result.rowcount or 0)
