@@ -134,7 +134,8 @@ def main() -> int:
     if problem is not None:
         return fail(problem)
     try:
-        make_bot(settings, ruleset=ruleset, freeze_gc=True).run(token, log_handler=None)
+        bot = make_bot(settings, ruleset=ruleset, freeze_gc=True, stop_on_sigterm=True)
+        bot.run(token, log_handler=None)
     except StartupProblem as err:  # a development server the bot is not in
         return fail(str(err))
     except discord.LoginFailure:

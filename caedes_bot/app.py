@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import signal
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -151,6 +152,9 @@ class CaedesBot(commands.Bot):
             (tests give it scripted dice with ``dice_factory``). The announcer is the rich one
             of :mod:`caedes_bot.ui.announcer` unless an ``announcer`` is given.
         shutdown_grace: seconds ``close`` lets the outbox finish its current pass.
+        stop_on_sigterm: close cleanly on SIGTERM, as on Ctrl-C (``bot.py``: systemd and
+            ``scripts/run-shards`` stop the bot with it), so that the outbox finishes the rows
+            in flight and the leases and deadline claims are let go (decision 0025).
         freeze_gc: move everything alive after start-up out of the garbage collector's sight
             (:func:`freeze_heap`), at the end of ``setup_hook`` and again at the first READY
             (with the servers in discord.py's cache), which removes its long pauses of the
@@ -185,6 +189,7 @@ class CaedesBot(commands.Bot):
         service_options: Mapping[str, Any] | None = None,
         shutdown_grace: float = 5.0,
         freeze_gc: bool = False,
+        stop_on_sigterm: bool = False,
         **options: Any,
     ) -> None:
         options.setdefault("intents", discord.Intents.default())
@@ -204,6 +209,8 @@ class CaedesBot(commands.Bot):
         self._service_options = dict(service_options or {})
         self._shutdown_grace = shutdown_grace
         self._freeze_gc = freeze_gc
+        self._stop_on_sigterm = stop_on_sigterm
+        self._closing: asyncio.Task[None] | None = None
         self._frozen_at_ready = False
         self._background: list[asyncio.Task[None]] = []
         self._db: Database | None = None
@@ -211,6 +218,11 @@ class CaedesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Database, game data, service, cogs, outbox, scheduler, command sync (in that order)."""
+        if self._stop_on_sigterm:
+            try:
+                asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
+            except (RuntimeError, ValueError, NotImplementedError):  # not the main thread
+                log.info("SIGTERM will not close the bot cleanly here (not the main thread)")
         self._db = self.db = Database(self.settings.database_url)
         if self._given_ruleset is not None:
             self.ruleset = self._given_ruleset
@@ -305,6 +317,11 @@ class CaedesBot(commands.Bot):
         exc = task.exception()
         if exc is not None:
             log.error("background task %s died", task.get_name(), exc_info=exc)
+
+    def _on_sigterm(self) -> None:
+        if self._closing is None:
+            log.info("SIGTERM: closing")
+            self._closing = asyncio.ensure_future(self.close())
 
     async def _stop_background(self) -> None:
         if not self._background:

@@ -47,9 +47,18 @@ def setup_done(fake: FakeDiscord, name: str, factions: list[str]) -> dict[str, A
 
 
 async def new_campaign(
-    fake: FakeDiscord, name: str = "Seven Swords", scenario: str = "default", **options: Any
+    fake: FakeDiscord,
+    name: str = "Seven Swords",
+    scenario: str = "default",
+    *,
+    channel: dict[str, Any] | int | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
-    record = await fake.slash(fake.admin, "campaign new", name=name, scenario=scenario, **options)
+    """``/campaign new`` as the admin in ``channel`` (default: the first server's #general);
+    returns :func:`setup_done`'s places once all exist."""
+    record = await fake.slash(
+        fake.admin, "campaign new", name=name, scenario=scenario, channel=channel, **options
+    )
     assert record.ephemeral, record.text
     assert f"Setting up **{name}**" in record.text
     # the reply names every faction that gets an orders thread: "... Dawnians (DAW), ..."

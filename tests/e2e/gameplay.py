@@ -93,12 +93,14 @@ async def staffed_campaign(
     scenario: str = "skirmish",
     seats: dict[str, FakeUser] | None = None,
     name: str = "Seven Swords",
+    channel: JSON | None = None,
 ) -> Table:
     """As the server admin: create a campaign with ``fake.players[3]`` as umpire and give the
     factions in ``seats`` to their members; then the umpire starts it, once everyone is in
-    their orders thread."""
+    their orders thread. ``channel``: where ``/campaign new`` is used (its server's), by
+    default the first server's #general."""
     umpire = fake.players[3]
-    found = await new_campaign(fake, name=name, scenario=scenario, umpire=umpire)
+    found = await new_campaign(fake, name=name, scenario=scenario, umpire=umpire, channel=channel)
     talk = found["table-talk"]
     seats = seats or {}
     for faction, member in seats.items():

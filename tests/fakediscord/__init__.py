@@ -9,6 +9,7 @@ Start a :class:`FakeDiscord`, point discord.py at it (``discord.http.Route.BASE`
 from tests.fakediscord.commands import CommandNotSynced, FakeFile
 from tests.fakediscord.server import (
     DROP,
+    HOLD_ANSWER,
     LOSE_ANSWER,
     BotDied,
     Chaos,
@@ -24,6 +25,7 @@ from tests.fakediscord.world import EPHEMERAL, ApiError, FakeUser, World
 __all__ = [
     "DROP",
     "EPHEMERAL",
+    "HOLD_ANSWER",
     "LOSE_ANSWER",
     "ApiError",
     "BotDied",

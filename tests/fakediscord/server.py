@@ -248,6 +248,7 @@ def message_text(message: JSON) -> str:
 
 DROP = 0
 LOSE_ANSWER = -1
+HOLD_ANSWER = -2
 
 
 def _outbox_routes(method: str, path: str) -> bool:
@@ -260,7 +261,9 @@ class Fault:
 
     ``status`` :data:`DROP` (0) closes the connection before doing anything; :data:`LOSE_ANSWER`
     (-1) does the work, then closes the connection instead of answering (Discord did it, the bot
-    never heard).
+    never heard); :data:`HOLD_ANSWER` (-2) does the work, sets ``reached`` and keeps the
+    answer back until ``release`` is set (Discord did it, the answer is on its way: a process
+    killed now never hears).
     """
 
     status: int
@@ -268,6 +271,8 @@ class Fault:
     until: float | None
     match: Callable[[str, str], bool]
     retry_after: float = 0.01
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
 
     def active(self, now: float) -> bool:
         if self.remaining is not None and self.remaining <= 0:
@@ -300,7 +305,8 @@ class Chaos:
 
         ``path`` is a regular expression searched in the path after ``/api/v10``; ``status``
         :data:`DROP` closes the connection without an answer (a network error),
-        :data:`LOSE_ANSWER` does the work and then closes it.
+        :data:`LOSE_ANSWER` does the work and then closes it, :data:`HOLD_ANSWER` does the
+        work and keeps the answer back until the fault's ``release`` is set.
         """
         if count is None and seconds is None:
             raise ValueError("give count or seconds")
@@ -781,7 +787,7 @@ class FakeDiscord:
     ) -> web.StreamResponse:
         self._run_hooks(method, path)
         fault = self.chaos.take(method, path)
-        if fault is not None and fault.status not in (DROP, LOSE_ANSWER):
+        if fault is not None and fault.status not in (DROP, LOSE_ANSWER, HOLD_ANSWER):
             return _fault_response(fault)
         if fault is not None and fault.status == DROP:
             return _abort(request)
@@ -793,6 +799,9 @@ class FakeDiscord:
             response.headers.update(verdict.headers)
         if fault is not None and fault.status == LOSE_ANSWER:
             return _abort(request)
+        if fault is not None and fault.status == HOLD_ANSWER:
+            fault.reached.set()
+            await fault.release.wait()
         return response
 
     async def _route(
