@@ -6,8 +6,8 @@ has delivered: who holds it and until when) and ``deadlines.claimed_by`` /
 deadline without a claim are free for the first process that comes (docs/decisions/0025).
 
 Revision ID: 9e3c1a7b5d24
-Revises: 5d2b8e61f0a3
-Create Date: 2026-12-01 18:30:00.000000+00:00
+Revises: 9c3f7a1d5b62
+Create Date: 2026-12-01 20:50:00.000000+00:00
 """
 
 from collections.abc import Sequence
@@ -17,7 +17,7 @@ from alembic import op
 
 
 revision: str = '9e3c1a7b5d24'
-down_revision: str | Sequence[str] | None = '5d2b8e61f0a3'
+down_revision: str | Sequence[str] | None = '9c3f7a1d5b62'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
