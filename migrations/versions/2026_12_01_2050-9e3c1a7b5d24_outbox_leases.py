@@ -6,7 +6,7 @@ has delivered: who holds it and until when) and ``deadlines.claimed_by`` /
 deadline without a claim are free for the first process that comes (docs/decisions/0025).
 
 Revision ID: 9e3c1a7b5d24
-Revises: 9c3f7a1d5b62
+Revises: b7d41e9a2c36
 Create Date: 2026-12-01 20:50:00.000000+00:00
 """
 
@@ -17,7 +17,7 @@ from alembic import op
 
 
 revision: str = '9e3c1a7b5d24'
-down_revision: str | Sequence[str] | None = '9c3f7a1d5b62'
+down_revision: str | Sequence[str] | None = 'b7d41e9a2c36'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
