@@ -16,6 +16,11 @@ a phone changes without the member meaning it:
 :func:`find` matches a typed name against named items: a name equal after folding wins;
 otherwise a typed text that is the start of the names of exactly one item is that item, and
 the start of several is ambiguous (the caller refuses, listing them).
+
+:func:`canonical` goes one step further for matching: the variant spellings of the sources
+(R-GEN-04: "Flight" for Flying, "Missle", "Amphibious", "Necromancy", "Phallanx", "Wood Elf",
+"High Elf", "Lizard Man", "Mountain", "Plain", ...) become the one spelling of :data:`VARIANTS`,
+on both sides of every comparison, so a name typed or written either way names the same thing.
 """
 
 from __future__ import annotations
@@ -93,11 +98,69 @@ def _fold(text: str) -> str:
     return " ".join(kept.casefold().split())
 
 
+#: The variant spellings of the sources and the one each stands for (R-GEN-04), folded: whole
+#: words or phrases, longest first when applied. "Transmuter" is a unit with Teleportation.
+VARIANTS: dict[str, str] = {
+    "flight": "flying",
+    "missle": "missile",
+    "amphibious": "amphibian",
+    "necromancy": "necromancer",
+    "transmuter": "teleportation",
+    "phallanx": "phalanx",
+    "withdrawl": "withdrawal",
+    "wood elf": "wood elven",
+    "high elf": "high elven",
+    "lizard man": "lizardman",
+    "lizard men": "lizardman",
+    "lizardmen": "lizardman",
+    "mountain": "mountains",
+    "plain": "plains",
+    "ocean province": "sea zone",
+    "sea province": "sea zone",
+    "land zone": "province",
+}
+
+_VARIANT_WORDS = sorted(VARIANTS, key=lambda v: (-v.count(" "), v))
+
+
+def canonical(text: str) -> str:
+    """``text`` folded (:func:`fold`), with each variant spelling of :data:`VARIANTS` (a whole
+    word or phrase) replaced by the spelling it stands for (R-GEN-04).
+
+    ``canonical("Flight") == "flying"``; ``canonical("Wood Elf Archers") == "wood elven archers"``;
+    ``canonical("Lizardmen") == canonical("Lizard Man") == "lizardman"``. Underscores count as
+    spaces (``"wood_elf"`` is ``"wood elven"``), so enum values compare too.
+    """
+    return _canonical(fold(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _canonical(folded: str) -> str:
+    words = folded.replace("_", " ").split(" ")
+    out: list[str] = []
+    at = 0
+    while at < len(words):
+        for variant in _VARIANT_WORDS:
+            size = variant.count(" ") + 1
+            if " ".join(words[at : at + size]) == variant:
+                out.append(VARIANTS[variant])
+                at += size
+                break
+        else:
+            out.append(words[at])
+            at += 1
+    return " ".join(out)
+
+
 def contains(needle: str, *texts: str) -> bool:
-    """Whether the folded ``needle`` is empty or found in one of ``texts`` folded: the test an
-    autocomplete applies to what has been typed so far."""
+    """Whether the folded ``needle`` is empty or found in one of ``texts`` folded (or, R-GEN-04,
+    in their :func:`canonical` forms): the test an autocomplete applies to what has been typed
+    so far."""
     folded = fold(needle)
-    return not folded or any(folded in fold(t) for t in texts)
+    if not folded or any(folded in fold(t) for t in texts):
+        return True
+    same = _canonical(folded)
+    return any(same in canonical(t) for t in texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +180,8 @@ class Found(Generic[T]):
 def find(text: str, entries: Iterable[tuple[T, Iterable[str]]]) -> Found[T]:
     """The item among ``entries`` (``(item, its names)``) that ``text`` names (R-GEN-04).
 
-    A name equal to ``text`` after :func:`fold` wins (the first such item, in the order given);
+    A name equal to ``text`` after :func:`fold` wins (the first such item, in the order given),
+    then one equal in :func:`canonical` form (a variant spelling, R-GEN-04);
     otherwise ``text`` may be the start of names: of one item, that item; of several, they are
     returned as :attr:`Found.ambiguous`. An empty text names nothing, and neither does one
     longer than :data:`NAME_MAX` once folded.
@@ -129,9 +193,15 @@ def find(text: str, entries: Iterable[tuple[T, Iterable[str]]]) -> Found[T]:
     for item, names in listed:
         if typed in names:
             return Found(item)
+    same = _canonical(typed)  # a variant spelling names the same thing (R-GEN-04)
+    for item, names in listed:
+        if same in (_canonical(n) for n in names):
+            return Found(item)
     starts: list[T] = []
     for item, names in listed:
-        if item not in starts and any(n.startswith(typed) for n in names):
+        if item not in starts and any(
+            n.startswith(typed) or _canonical(n).startswith(same) for n in names
+        ):
             starts.append(item)
     if len(starts) == 1:
         return Found(starts[0])

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from caedes_bot.gamedata.model import MAGICAL_ATTRIBUTES, Attribute
-from caedes_bot.gamedata.names import fold
+from caedes_bot.gamedata.names import canonical, fold
 
 __all__ = [
     "FACTION_CODE",
@@ -312,10 +312,24 @@ class DataReader:
     def enum_value(
         self, enum_type: type[_E], value: str, file: str, item: str, what: str
     ) -> _E | None:
-        """The member of ``enum_type`` with ``value``, or ``None`` with a problem."""
+        """The member of ``enum_type`` with ``value``, or ``None`` with a problem.
+
+        The game data is written in the canonical spellings (R-GEN-04, as ruled); a variant
+        spelling of the sources (``"flight"``, ``"Wood Elf"``, ``"plain"``) is refused with the
+        spelling to write instead."""
         try:
             return enum_type(value)
         except ValueError:
+            same = canonical(value)
+            for member in enum_type:
+                if isinstance(member.value, str) and canonical(member.value) == same:
+                    self.problem(
+                        file,
+                        item,
+                        f"unknown {what} '{value}': write '{member.value}' (R-GEN-04: "
+                        f"'{value}' is a variant spelling of it)",
+                    )
+                    return None
             self.unknown(file, item, what, value, [m.value for m in enum_type])
             return None
 
