@@ -15,13 +15,15 @@ from caedes_bot.rules.collect import (
     end_of_turn,
     refresh_income_basis,
 )
+from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import apply
+from caedes_bot.rules.movement import Divine
 from caedes_bot.rules.state import GameState, Step, Unit
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.rules.upkeep import (
     UpkeepPaid,
 )
-from tests.rules.builders import ruleset, with_options
+from tests.rules.builders import kind, ruleset, state, with_options
 from tests.rules.economy_world import KINDS, NO_DICE
 from tests.rules.economy_world import dawnians as _daw
 from tests.rules.economy_world import world as _rs
@@ -308,3 +310,61 @@ def test_r_coll_07_income_lists_what_each_province_paid() -> None:
     (event,) = collect(st, rs, "DAW")
     assert isinstance(event, IncomeCollected)
     assert event.paid == (("a", 3, ("grain", "grain", "salt")), ("b", 2, ("iron",)))
+
+
+# --------------------------------------------------------------------------- R-COLL-07 and the Diviner
+
+
+def _diviner_board(**options: object) -> Ruleset:
+    """a (grain, salt; Dawnian) - b (iron; unowned); a Diviner (1) and an infantry (2) in a."""
+    rs = ruleset(
+        provinces={"a": ("plains",), "b": ("plains",)},
+        borders=[("a", "b")],
+        kinds=[kind("SEER", "DAW", attributes=["diviner"]), kind("INF", "DAW")],
+        commodities={"a": ("grain", "salt"), "b": ("iron",)},
+    )
+    return with_options(rs, **options) if options else rs
+
+
+def _divined(rs: Ruleset, commodity: str, dice: list[int]) -> GameState:
+    st = state(rs, units=[("SEER", "DAW", "a"), ("INF", "DAW", "a")], owners={"a": "DAW"})
+    return apply(st, Divine("DAW", 1, commodity), rs, ScriptedDice(dice)).state
+
+
+def test_r_coll_07_a_pending_diviner_bonus_is_paid_in_step_3() -> None:
+    """R-COLL-07, R-MAGIC-DIV-01 (default options: produced, next_collect): dice 7 and 3 give
+    |7 - 3| = 4 grain, paid at the next collection with a's own grain and salt: 5 grain, 1 salt,
+    and a's 1 RP."""
+    rs = _diviner_board()
+    st = _divined(rs, "grain", [7, 3])
+    rp = st.factions["DAW"].rp
+    (event,) = collect(st, rs, "DAW")
+    assert isinstance(event, IncomeCollected)
+    assert st.factions["DAW"].commodities == {"grain": 5, "salt": 1}
+    assert st.factions["DAW"].rp == rp + 1
+    assert event.divined == (("a", "grain", 4),)
+    assert event.commodities == (("grain", 5), ("salt", 1))
+    assert st.factions["DAW"].diviner_bonuses == []
+
+
+def test_r_coll_07_diviner_commodity_any_pays_a_commodity_the_province_lacks() -> None:
+    """R-COLL-07, option diviner_commodity = any: iron, which a does not produce, divined with
+    dice 8 and 2 (6 iron), is paid in step 3 beside a's grain and salt."""
+    rs = _diviner_board(diviner_commodity="any")
+    st = _divined(rs, "iron", [8, 2])
+    (event,) = collect(st, rs, "DAW")
+    assert isinstance(event, IncomeCollected)
+    assert st.factions["DAW"].commodities == {"grain": 1, "iron": 6, "salt": 1}
+    assert event.divined == (("a", "iron", 6),)
+
+
+def test_r_coll_07_diviner_timing_immediate_leaves_nothing_for_step_3() -> None:
+    """R-COLL-07, option diviner_timing = immediate: dice 10 and 1 give 9 salt at once; step 3
+    then pays only a's own grain and salt (salt 9 + 1 = 10), no bonus."""
+    rs = _diviner_board(diviner_timing="immediate")
+    st = _divined(rs, "salt", [10, 1])
+    assert st.factions["DAW"].commodities == {"salt": 9}
+    (event,) = collect(st, rs, "DAW")
+    assert isinstance(event, IncomeCollected)
+    assert st.factions["DAW"].commodities == {"grain": 1, "salt": 10}
+    assert event.divined == ()

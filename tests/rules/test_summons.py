@@ -290,6 +290,20 @@ def test_r_pbp_dead_04_a_missed_summons_deadline_summons_nothing() -> None:
     assert len(_of(out.events, BattleStepResolved)) == 1
 
 
+def test_r_pbp_dead_04_a_missed_summons_deadline_costs_nothing_and_adds_no_unit() -> None:
+    """R-PBP-DEAD-04 (summons default to none): when the Wood Elves' reaction deadline passes
+    unanswered (the scheduler's UmpireAdvance for that decision), nothing is summoned, their
+    20 RP stay whole, only the Druid (1) and the Scouts (2) defend, and the decision is gone."""
+    rs, st = _attacked(1)
+    out = apply(st, FightBattle("LIZ", "f"), rs, ScriptedDice([]))
+    decision = out.state.pending[0].id
+    out = apply(out.state, UmpireAdvance("LIZ", decision), rs, ScriptedDice([9, 9, 9]))
+    assert not _of(out.events, UnitsSummoned)
+    assert out.state.factions["WEL"].rp == 20
+    assert [u.id for u in out.state.units_of("WEL")] == [1, 2]
+    assert all(d.id != decision for d in out.state.pending)
+
+
 def test_r_magic_summ_01_not_offered_without_rp_for_one_unit() -> None:
     """R-MAGIC-SUMM-01: with 2 RP the Wood Elves cannot pay for any Summoned unit (3 and 6):
     no offer; the battle goes straight to its dice (melee 9, 9, 9)."""
