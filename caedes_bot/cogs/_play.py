@@ -483,11 +483,15 @@ async def choices_for(
 
 
 async def own_choices_for(
-    interaction: discord.Interaction, make: Callable[[Table, str], Iterable[Choice]]
+    interaction: discord.Interaction,
+    make: Callable[[Table, str], Iterable[Choice]],
+    *,
+    acting: str = "faction",
 ) -> list[app_commands.Choice[str]]:
     """An autocomplete's choices for the faction the member acts for: ``make(table, faction)``;
-    nothing outside a campaign or when that faction cannot be told."""
-    table = await table_for_autocomplete(interaction)
+    nothing outside a campaign or when that faction cannot be told. ``acting`` is the option
+    that names the faction acted for (``as_faction`` where ``faction`` means another one)."""
+    table = await table_for_autocomplete(interaction, acting=acting)
     if table is None or table.faction is None:
         return []
     return choices(make(table, table.faction))
@@ -535,16 +539,19 @@ def own_campaign_only(handler: views.Handler) -> views.Handler:
     return guarded
 
 
-async def table_for_autocomplete(interaction: discord.Interaction) -> Table | None:
-    """The :class:`Table` of an autocomplete, or ``None`` outside a campaign. Never raises for
-    the member's mistakes: an autocomplete only offers, the command checks."""
+async def table_for_autocomplete(
+    interaction: discord.Interaction, *, acting: str = "faction"
+) -> Table | None:
+    """The :class:`Table` of an autocomplete, or ``None`` outside a campaign; the faction acted
+    for is named by the option ``acting``, if typed. Never raises for the member's mistakes:
+    an autocomplete only offers, the command checks."""
     view = await find_campaign(interaction)
     if view is None:
         return None
     service = service_of(interaction)
     ruleset = ruleset_of(interaction)
     state = await service.get_state(view.info.id)
-    named = getattr(interaction.namespace, "faction", None)
+    named = getattr(interaction.namespace, acting, None)
     try:
         faction: str | None = choose_faction(
             ruleset,

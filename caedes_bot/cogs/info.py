@@ -138,7 +138,8 @@ class InfoCog(PlayCog):
         except (UserError, RuleViolation):
             faction = None
         await interaction.response.send_message(
-            embed=help_embed(state, self.bot.ruleset, faction), ephemeral=True
+            embed=help_embed(state, self.bot.ruleset, faction, umpire=context.is_umpire),
+            ephemeral=True,
         )
 
     @app_commands.command(

@@ -190,6 +190,19 @@ def judged_neighbours_of(state: GameState, ruleset: Ruleset, faction: str) -> li
     ]
 
 
+def may_join_talks(state: GameState, ruleset: Ruleset, members: list[str]) -> list[str]:
+    """The live factions that could join a group thread of ``members`` (the asker first), in
+    turn order: each neighbours every member as last judged (R-PBP-NEG-01, R-PBP-NEG-03).
+    Empty with the option ``multiparty_threads`` off (pairs only), and for no members."""
+    if not state.options.multiparty_threads or not members:
+        return []
+    return [
+        code
+        for code in judged_neighbours_of(state, ruleset, members[0])
+        if code not in members and all(judged_neighbours(state, ruleset, code, m) for m in members)
+    ]
+
+
 @dataclass(frozen=True, slots=True)
 class NeighboursJudged(Event):
     """Neighbourhood was judged again at the start of ``round`` (R-PBP-NEG-03): ``gained``

@@ -8,7 +8,7 @@ stores it, queues the Discord access changes (:func:`access_changes`) and logs i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.engine import Connection
@@ -25,6 +25,7 @@ from caedes_bot.domain.records import (
 )
 from caedes_bot.persistence import repository as repo
 from caedes_bot.rules.errors import UnknownName
+from caedes_bot.rules.state import GameState
 from caedes_bot.service.core import Cached
 from caedes_bot.service.errors import CampaignNotActive, FactionHeld
 from caedes_bot.service.orders import Orders, Prepared, players_order
@@ -355,11 +356,17 @@ class Access(Orders):
         *,
         by: int | None = None,
         first_post: str | None = None,
+        check: Callable[[GameState], None] | None = None,
     ) -> tuple[ChannelRecord | None, bool]:
         """Make a private thread ``key`` under ``#announcements``, or reuse it if it was made
         before, and add ``members`` to it (adding a member twice changes nothing). Used for
         negotiation threads (R-PBP-NEG-01). A new thread gets ``first_post`` as its first
         message. Logged in the audit log; all of it in one transaction.
+
+        ``check``, if given, is called with the campaign's state under the campaign's lock,
+        before anything is written: it raises to refuse. So a judgement of neighbours made
+        by an order between the caller's own check and this call is seen (R-PBP-NEG-03):
+        factions judged apart get no thread, and nothing is written.
 
         Returns:
             The thread's record as it was before this call (``None`` if new) and whether it is
@@ -369,9 +376,13 @@ class Access(Orders):
             CampaignNotActive: the thread is new and the campaign is finished (a finished
                 campaign stays readable, so a thread made before is still found), with
                 nothing written.
+            Whatever ``check`` raises (a ``RuleViolation``), with nothing written.
         """
         async with self._campaign_lock(campaign_id):
-            info = (await self._load(campaign_id)).info
+            cached = await self._load(campaign_id)
+            info = cached.info
+            if check is not None:
+                check(cached.state)
             now = self._clock()
 
             def _tx(conn: Connection) -> tuple[ChannelRecord | None, bool]:

@@ -69,6 +69,7 @@ from caedes_bot.ui.summoning import (
     summons_components,
     summons_decision_text,
 )
+from caedes_bot.ui.talks import NEGOTIATE_HERE_ONLY, UMPIRE_ENFORCES
 from caedes_bot.ui.text import (
     EMBED_DESCRIPTION_LIMIT,
     EMBED_FIELD_VALUE_LIMIT,
@@ -476,8 +477,11 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
     return fit_embed(embed)
 
 
-def help_embed(state: GameState, ruleset: Ruleset, faction: str | None) -> discord.Embed:
-    """``/help``: what the current step allows, in a few lines, with its commands and buttons."""
+def help_embed(
+    state: GameState, ruleset: Ruleset, faction: str | None, *, umpire: bool = False
+) -> discord.Embed:
+    """``/help``: what the current step allows, in a few lines, with its commands and buttons;
+    where negotiation belongs (R-PBP-NEG-04), and for the ``umpire`` that they enforce it."""
     embed = discord.Embed(title="What you can do now")
     if state.finished:
         embed.description = "The campaign is over."
@@ -515,6 +519,9 @@ def help_embed(state: GameState, ruleset: Ruleset, faction: str | None) -> disco
         "`/negotiate faction` a private thread with a neighbour (R-PBP-NEG-01)",
         inline=False,
     )
+    embed.add_field(name="Negotiation", value=NEGOTIATE_HERE_ONLY, inline=False)
+    if umpire:
+        embed.add_field(name="Umpire", value=UMPIRE_ENFORCES, inline=False)
     return fit_embed(embed)
 
 

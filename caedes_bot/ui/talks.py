@@ -39,6 +39,32 @@ def _apart(state: GameState, ruleset: Ruleset, factions: Sequence[str]) -> list[
     ]
 
 
+#: R-PBP-NEG-04 in a sentence, for the players and the umpire: where negotiation may happen.
+NEGOTIATE_HERE_ONLY = (
+    "Negotiate only in these threads: private talks elsewhere (direct messages, other servers, "
+    "other channels) are against the rules, and the umpire enforces this (R-PBP-NEG-04). "
+    "Public words in #table-talk are allowed, but they are not negotiation."
+)
+
+#: What R-PBP-NEG-04 asks of the umpire.
+UMPIRE_ENFORCES = (
+    "You enforce R-PBP-NEG-04: negotiation belongs in the bot's negotiation threads, which you "
+    "read (R-PBP-UMP-04); private talks elsewhere are against the rules, and what to do about "
+    "them is yours to decide (a warning, an override with `/umpire set`, a substitute)."
+)
+
+
+def opening_notice(ruleset: Ruleset, faction: str, others: Sequence[str]) -> str:
+    """The first post of a new negotiation thread (R-PBP-NEG-01, R-PBP-NEG-04, R-PBP-NEG-05)."""
+    mine = faction_name(ruleset, faction)
+    theirs = ", ".join(faction_name(ruleset, o) for o in others)
+    return (
+        f"Negotiation between {mine} and {theirs}, with the umpire reading (R-PBP-NEG-01, "
+        "R-PBP-UMP-04). Only trades the bot carries out, alliances and fealty bind anyone "
+        f"(R-PBP-NEG-05). {NEGOTIATE_HERE_ONLY}"
+    )
+
+
 def locked_notice(ruleset: Ruleset, pairs: Sequence[tuple[str, str]]) -> str:
     """The notice posted in a negotiation thread as it goes read-only (R-PBP-NEG-03)."""
     apart = "; ".join(
