@@ -160,7 +160,7 @@ def _lasting(
     return [u for u in here if not is_summoned(ruleset.kind(u.kind))]
 
 
-def _is_fortification(state: GameState, kind: UnitKind) -> bool:
+def is_fortification(state: GameState, kind: UnitKind) -> bool:
     """Whether ``kind`` is a Fortification: a Tower-type unit, a summoned one only with the
     option ``summoned_tower_is_fortification`` (R-ATTR-FORT-01, R-ATTR-FORT-06)."""
     if not kind.has(Attribute.FORTIFICATION):
@@ -219,7 +219,7 @@ def _judge(
     )
 
     if kind.base_type is BaseType.TOWER:
-        if any(_is_fortification(state, ruleset.kind(u.kind)) for u in here):
+        if any(is_fortification(state, ruleset.kind(u.kind)) for u in here):
             return _Verdict(("R-ATTR-FORT-02", f"{name} already has a Fortification."))
         if not any(
             u.owner in own and ruleset.kind(u.kind).base_type is BaseType.INFANTRY for u in snapshot

@@ -27,7 +27,8 @@ What holds when an effect happens (else it is skipped, with the reason):
 * a faction out of the game (eliminated, R-VIC-05) gets, loses and is placed nothing;
 * RP and stocks never go below 0 (R-BUY-02, R-COMM-01): a taking takes what there is;
 * units are placed only where no unit hostile to their faction stands (a placement starts no
-  battle, R-COMBAT-01); they are placed as mustered units are (``move_ended``) and their
+  battle, R-COMBAT-01), and a Fortification only where none stands, one at a time
+  (R-ATTR-FORT-02, R-ATTR-FORT-06); they are placed as mustered units are (``move_ended``) and their
   faction's turn start, if it is theirs, gives them their move (R-MOVE-22);
 * a removal takes up to ``count`` units of the kind there, lowest id first, and a ship's
   cargo with it;
@@ -41,6 +42,7 @@ from typing import ClassVar
 
 from caedes_bot.gamedata.model import BaseType, EventUnits, Ruleset, ScenarioEvent
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.muster import is_fortification
 from caedes_bot.rules.state import GameState, PactProposal, Unit
 
 RULE = "R-SETUP-01"
@@ -117,7 +119,7 @@ class ScenarioEffectSkipped(Event):
             ``"break"``, ``"fealty"`` or ``"revoke"``.
         target: the faction, province or factions (``"DAW+ORC"``) it was for.
         reason: ``"eliminated"`` (a faction out of the game), ``"hostile"`` (hostile units in
-            the place), ``"no_fealty"`` (the vassal owes no fealty) or ``"no_alliance"``.
+            the place), ``"fortified"`` (a second Fortification there, R-ATTR-FORT-02), ``"no_fealty"`` (the vassal owes no fealty) or ``"no_alliance"``.
     """
 
     event_id: str
@@ -257,6 +259,15 @@ def _place(state: GameState, ruleset: Ruleset, event_id: str, entry: EventUnits)
         not state.are_partners(u.owner, entry.faction) for u in state.peek_units_at(entry.location)
     ):
         return ScenarioEffectSkipped(event_id, "place", entry.location, "hostile")
+    kind = ruleset.kind(entry.kind)
+    if is_fortification(state, kind) and (
+        entry.count > 1
+        or any(
+            is_fortification(state, ruleset.kind(u.kind))
+            for u in state.peek_units_at(entry.location)
+        )
+    ):
+        return ScenarioEffectSkipped(event_id, "place", entry.location, "fortified")
     ids = []
     for _ in range(entry.count):
         uid = state.new_id()

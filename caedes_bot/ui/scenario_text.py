@@ -11,6 +11,7 @@ from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 _REASONS = {
     "eliminated": "a faction it names is out of the game (R-VIC-05)",
     "hostile": "hostile units stand there, and a placement starts no battle",
+    "fortified": "a province holds one Fortification (R-ATTR-FORT-02)",
     "no_fealty": "that faction owes no fealty",
     "no_alliance": "there is no such alliance",
 }
