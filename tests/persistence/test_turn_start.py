@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from alembic import command
@@ -75,3 +76,70 @@ async def test_the_events_of_the_current_turn_start_at_its_latest_turn_began(db:
     cid = await db.write(setup)
     turn = await db.read(lambda conn: repo.events_of_current_turn(conn, cid))
     assert [(e.seq, e.type) for e in turn] == [(5, "TurnBegan"), (6, "StepBegan")]
+
+
+def _began(round_no: int, faction: str) -> tuple[dict[str, object], None]:
+    return {"type": "TurnBegan", "round": round_no, "faction": faction}, None
+
+
+async def test_a_turn_leaves_out_what_a_rollback_voided(db: Database) -> None:
+    """R-PBP-UMP-01 (decision 0023): the Dawnians' turn of round 2 (orders 1 and 2) ended in
+    order 3, which began the Orcs' turn; order 5 rolled back to order 2, the Dawnians went on
+    (order 6) and ended their turn again (order 7). The Dawnians' turn is then orders 1, 2, 5
+    and 6; the Orcs' is order 7 on, not the voided orders 3 and 4; the turn under way right
+    after the rollback is the Dawnians'."""
+    rows: list[list[tuple[dict[str, object], None]]] = [
+        [_began(2, "DAW"), _event("StepBegan", 1)],
+        [_event("UnitsBought", 2)],
+        [_event("TurnEnded", 3), _began(2, "ORC")],
+        [_event("UnitsBought", 4)],
+        [({"type": "RolledBack", "to_seq": 2}, None)],
+        [_event("UnitsMoved", 6)],
+        [_event("TurnEnded", 7), _began(2, "ORC")],
+    ]
+
+    def setup(conn: sa.Connection, upto: int) -> int:
+        cid = repo.insert_campaign(
+            conn,
+            guild_id=7,
+            name=f"rolled {upto}",
+            scenario="skirmish",
+            parts=[],
+            created_by=1,
+            umpire_user_id=None,
+            now=NOW,
+        )
+        seq = 1
+        for order_seq, events in enumerate(rows[:upto], start=1):
+            repo.insert_events(
+                conn, campaign_id=cid, first_seq=seq, order_seq=order_seq, events=events, now=NOW
+            )
+            seq += len(events)
+        return cid
+
+    def orders(events: list[Any]) -> list[tuple[int, str]]:
+        return [(e.order_seq, e.type) for e in events]
+
+    just_rolled = await db.write(lambda conn: setup(conn, 5))
+    turn = await db.read(lambda conn: repo.events_of_current_turn(conn, just_rolled))
+    assert orders(turn) == [
+        (1, "TurnBegan"),
+        (1, "StepBegan"),
+        (2, "UnitsBought"),
+        (5, "RolledBack"),
+    ]
+
+    cid = await db.write(lambda conn: setup(conn, 7))
+    daw = await db.read(lambda conn: repo.turn_events(conn, cid, 2, "DAW"))
+    assert orders(daw) == [
+        (1, "TurnBegan"),
+        (1, "StepBegan"),
+        (2, "UnitsBought"),
+        (5, "RolledBack"),
+        (6, "UnitsMoved"),
+        (7, "TurnEnded"),
+    ]
+    orc = await db.read(lambda conn: repo.turn_events(conn, cid, 2, "ORC"))
+    assert orders(orc) == [(7, "TurnBegan")]
+    current = await db.read(lambda conn: repo.events_of_current_turn(conn, cid))
+    assert orders(current) == [(7, "TurnBegan")]

@@ -26,6 +26,12 @@ from caedes_bot.persistence.tables import (
 #: are the turn being played (:func:`events_of_current_turn`).
 TURN_BEGAN = "TurnBegan"
 
+#: The event of an umpire's rollback (``rules.replay.RolledBack``): the orders after its point
+#: ``to_seq`` and before the rollback itself no longer count (R-PBP-UMP-01, decision 0023), so
+#: the history players see leaves out their events (:func:`turn_events`,
+#: :func:`events_of_current_turn`).
+ROLLED_BACK = "RolledBack"
+
 _INSERT_ORDER = sa.insert(campaign_orders)
 
 
@@ -163,17 +169,58 @@ def latest_order_with_event(conn: Connection, campaign_id: int, types: Sequence[
     return int(value or 0)
 
 
+def _voided_orders(conn: Connection, campaign_id: int) -> list[tuple[int, int]]:
+    """The spans of orders a rollback voided: ``(to_seq, rollback_seq)`` for each rollback,
+    the orders numbered strictly between the two no longer counting (R-PBP-UMP-01). A rollback
+    returns only to an order that still counts, so a later rollback's span holds every earlier
+    one it reaches back over."""
+    rows = conn.execute(
+        sa.select(campaign_events.c.order_seq, campaign_events.c.payload).where(
+            campaign_events.c.campaign_id == campaign_id,
+            campaign_events.c.type == ROLLED_BACK,
+        )
+    ).all()
+    return [(int(payload["to_seq"]), int(seq)) for seq, payload in rows]
+
+
+def _counts(order_seq: int, voided: Sequence[tuple[int, int]]) -> bool:
+    return not any(low < order_seq < high for low, high in voided)
+
+
 def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEvent]:
-    """The stored events from the latest ``TurnBegan`` on, in order (empty before any turn).
+    """The stored events from the latest ``TurnBegan`` on, in order (empty before any turn),
+    without those of orders a rollback voided.
 
     Turns are played one after another, so these are the events of the turn being played.
     Where they start is kept on the campaign row (``turn_start_seq``), so this reads the
-    turn's events only, whatever the length of the log.
+    turn's events only, whatever the length of the log. After a rollback to an earlier turn
+    of the round, that row names a turn the rollback voided: the turn that still counts is
+    then found among the turn starts.
     """
     start = conn.scalar(sa.select(campaigns.c.turn_start_seq).where(campaigns.c.id == campaign_id))
     if not start:
         return []
-    return list_events(conn, campaign_id, after_seq=int(start) - 1)
+    voided = _voided_orders(conn, campaign_id)
+    if voided:
+        starts = _turn_starts(conn, campaign_id, voided)
+        start = starts[-1][0] if starts else start
+    found = list_events(conn, campaign_id, after_seq=int(start) - 1)
+    return [e for e in found if _counts(e.order_seq, voided)]
+
+
+def _turn_starts(
+    conn: Connection, campaign_id: int, voided: Sequence[tuple[int, int]]
+) -> list[tuple[int, dict[str, Any]]]:
+    """``(seq, payload)`` of every ``TurnBegan`` of an order that still counts, in order."""
+    rows = conn.execute(
+        sa.select(campaign_events.c.seq, campaign_events.c.order_seq, campaign_events.c.payload)
+        .where(
+            campaign_events.c.campaign_id == campaign_id,
+            campaign_events.c.type == TURN_BEGAN,
+        )
+        .order_by(campaign_events.c.seq)
+    ).all()
+    return [(int(seq), payload) for seq, order_seq, payload in rows if _counts(order_seq, voided)]
 
 
 def turn_events(
@@ -181,20 +228,17 @@ def turn_events(
 ) -> list[StoredEvent]:
     """The stored events of ``faction``'s turn of game round ``round_no``: from its
     ``TurnBegan`` up to the next turn's, in order (empty if that turn was never begun). Reads
-    the turn starts (one row per turn), then that turn's events only."""
-    starts = conn.execute(
-        sa.select(campaign_events.c.seq, campaign_events.c.payload)
-        .where(
-            campaign_events.c.campaign_id == campaign_id,
-            campaign_events.c.type == TURN_BEGAN,
-        )
-        .order_by(campaign_events.c.seq)
-    ).all()
+    the turn starts (one row per turn), then that turn's events only. The events of orders a
+    rollback voided are left out, and so is a turn begun by such an order: after a rollback
+    to an earlier turn, that turn goes on past the turn it had ended (R-PBP-UMP-01)."""
+    voided = _voided_orders(conn, campaign_id)
+    starts = _turn_starts(conn, campaign_id, voided)
     for i, (seq, payload) in enumerate(starts):
         if payload.get("round") == round_no and payload.get("faction") == faction:
             end = starts[i + 1][0] if i + 1 < len(starts) else None
             limit = None if end is None else end - seq
-            return list_events(conn, campaign_id, after_seq=seq - 1, limit=limit)
+            found = list_events(conn, campaign_id, after_seq=seq - 1, limit=limit)
+            return [e for e in found if _counts(e.order_seq, voided)]
     return []
 
 

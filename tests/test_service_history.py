@@ -1,0 +1,36 @@
+"""``/history`` after ``/umpire rollback`` (R-PBP-UMP-01, R-GEN-07; decision 0023): the turn's
+events leave out those of the orders the rollback voided, through the service on the shipped
+default scenario with the campaign's own seeded dice."""
+
+from __future__ import annotations
+
+from caedes_bot.rules.buy import BuyUnits, UnitsBought
+from caedes_bot.rules.replay import RollBack, RolledBack
+from caedes_bot.rules.state import Step
+from caedes_bot.rules.turn import EndStep
+from caedes_bot.service import Actor, RulesService
+from tests.persistence.fixtures import db, db_template, db_url
+from tests.test_service_export import _played, rules, service
+from tests.test_service_game import PLAYER_DAW, UMPIRE
+
+__all__ = ["db", "db_template", "db_url", "rules", "service"]
+
+
+async def test_a_turns_history_leaves_out_a_purchase_rolled_back(service: RulesService) -> None:
+    cid = await _played(service)
+    daw = Actor(PLAYER_DAW)
+    while (await service.get_state(cid)).step is not Step.BUY:
+        await service.submit(cid, daw, EndStep("DAW"))
+    await service.submit(cid, daw, BuyUnits("DAW", "U-DAW-01", 1))
+    bought = await service.turn_events(cid, 2, "DAW")
+    assert [e for e in bought if isinstance(e, UnitsBought)]
+    point = (await service.rollback_points(cid))[-1]
+    await service.submit(cid, Actor(UMPIRE), RollBack("UMPIRE", to_seq=point.seq))
+    await service.submit(cid, daw, BuyUnits("DAW", "U-DAW-01", 2))
+
+    history = await service.turn_events(cid, 2, "DAW")
+    purchases = [e for e in history if isinstance(e, UnitsBought)]
+    assert [e.count for e in purchases] == [2]  # the one bought after the rollback
+    assert len([e for e in history if isinstance(e, RolledBack)]) == 1
+    first = next(i for i, e in enumerate(bought) if isinstance(e, UnitsBought))
+    assert history[:first] == bought[:first]  # everything before the purchase stays
