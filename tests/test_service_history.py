@@ -5,7 +5,7 @@ default scenario with the campaign's own seeded dice."""
 from __future__ import annotations
 
 from caedes_bot.rules.buy import BuyUnits, UnitsBought
-from caedes_bot.rules.replay import RollBack, RolledBack
+from caedes_bot.rules.replay import CampaignContinued, RollBack, RolledBack
 from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.service import Actor, RulesService
@@ -34,3 +34,17 @@ async def test_a_turns_history_leaves_out_a_purchase_rolled_back(service: RulesS
     assert len([e for e in history if isinstance(e, RolledBack)]) == 1
     first = next(i for i, e in enumerate(bought) if isinstance(e, UnitsBought))
     assert history[:first] == bought[:first]  # everything before the purchase stays
+
+
+async def test_a_continued_campaign_has_the_history_of_the_turn_it_continues(
+    service: RulesService,
+) -> None:
+    """Decision 0023: an unfinished export imported carries on the Dawnians' turn of round 2;
+    ``/history`` of that turn starts at the import instead of saying the turn never began."""
+    cid = await _played(service)
+    _, data = await service.export_campaign(cid, by=UMPIRE)
+    info, _ = await service.import_campaign(1, "Carried on", data, UMPIRE)
+    state = await service.get_state(info.id)
+    assert (state.round, state.active) == (2, "DAW")
+    history = await service.turn_events(info.id, 2, "DAW")
+    assert [type(e) for e in history] == [CampaignContinued]

@@ -143,3 +143,47 @@ async def test_a_turn_leaves_out_what_a_rollback_voided(db: Database) -> None:
     assert orders(orc) == [(7, "TurnBegan")]
     current = await db.read(lambda conn: repo.events_of_current_turn(conn, cid))
     assert orders(current) == [(7, "TurnBegan")]
+
+
+async def test_a_continued_campaign_starts_with_the_turn_it_continues(db: Database) -> None:
+    """Decision 0023: a campaign imported from an unfinished export begins with
+    ``CampaignContinued`` in the Dawnians' turn of round 2, begun before the export; that turn's
+    events start there, and so does the turn under way until the next turn begins."""
+
+    def setup(conn: sa.Connection) -> int:
+        cid = repo.insert_campaign(
+            conn,
+            guild_id=7,
+            name="continued",
+            scenario="skirmish",
+            parts=[],
+            created_by=1,
+            umpire_user_id=None,
+            now=NOW,
+        )
+        continued = [({"type": "CampaignContinued", "round": 2, "active": "DAW"}, None)]
+        repo.insert_events(
+            conn, campaign_id=cid, first_seq=1, order_seq=1, events=continued, now=NOW
+        )
+        repo.insert_events(
+            conn,
+            campaign_id=cid,
+            first_seq=2,
+            order_seq=2,
+            events=[_event("UnitsBought", 2)],
+            now=NOW,
+        )
+        return cid
+
+    cid = await db.write(setup)
+    current = await db.read(lambda conn: repo.events_of_current_turn(conn, cid))
+    assert [(e.seq, e.type) for e in current] == [(1, "CampaignContinued"), (2, "UnitsBought")]
+    ended = [_event("TurnEnded", 3), _began(2, "ORC")]
+    await db.write(
+        lambda conn: repo.insert_events(
+            conn, campaign_id=cid, first_seq=3, order_seq=3, events=ended, now=NOW
+        )
+    )
+    daw = await db.read(lambda conn: repo.turn_events(conn, cid, 2, "DAW"))
+    assert [e.type for e in daw] == ["CampaignContinued", "UnitsBought", "TurnEnded"]
+    assert await db.read(lambda conn: repo.turn_events(conn, cid, 1, "DAW")) == []

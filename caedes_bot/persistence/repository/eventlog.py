@@ -26,6 +26,12 @@ from caedes_bot.persistence.tables import (
 #: are the turn being played (:func:`events_of_current_turn`).
 TURN_BEGAN = "TurnBegan"
 
+#: The event of a campaign imported from an unfinished export (``rules.replay.
+#: CampaignContinued``): it carries on the turn of ``active`` in game round ``round``, begun
+#: before the export, so it starts that turn's events in this campaign's log (decision 0023).
+CAMPAIGN_CONTINUED = "CampaignContinued"
+TURN_STARTS = (TURN_BEGAN, CAMPAIGN_CONTINUED)
+
 #: The event of an umpire's rollback (``rules.replay.RolledBack``): the orders after its point
 #: ``to_seq`` and before the rollback itself no longer count (R-PBP-UMP-01, decision 0023), so
 #: the history players see leaves out their events (:func:`turn_events`,
@@ -81,10 +87,11 @@ def insert_events(
     now: datetime,
 ) -> None:
     """Append events (payload with ``"type"``, audience) numbered from ``first_seq``; if one
-    begins a turn, the campaign's ``turn_start_seq`` becomes its number."""
+    begins a turn (or continues one, :data:`TURN_STARTS`), the campaign's ``turn_start_seq``
+    becomes its number."""
     if not events:
         return
-    began = [i for i, (payload, _) in enumerate(events) if payload["type"] == TURN_BEGAN]
+    began = [i for i, (payload, _) in enumerate(events) if payload["type"] in TURN_STARTS]
     if began:
         conn.execute(
             sa.update(campaigns)
@@ -210,31 +217,38 @@ def events_of_current_turn(conn: Connection, campaign_id: int) -> list[StoredEve
 
 def _turn_starts(
     conn: Connection, campaign_id: int, voided: Sequence[tuple[int, int]]
-) -> list[tuple[int, dict[str, Any]]]:
-    """``(seq, payload)`` of every ``TurnBegan`` of an order that still counts, in order."""
+) -> list[tuple[int, object, object]]:
+    """``(seq, game round, faction)`` of every event of :data:`TURN_STARTS` of an order that
+    still counts, in order."""
     rows = conn.execute(
         sa.select(campaign_events.c.seq, campaign_events.c.order_seq, campaign_events.c.payload)
         .where(
             campaign_events.c.campaign_id == campaign_id,
-            campaign_events.c.type == TURN_BEGAN,
+            campaign_events.c.type.in_(TURN_STARTS),
         )
         .order_by(campaign_events.c.seq)
     ).all()
-    return [(int(seq), payload) for seq, order_seq, payload in rows if _counts(order_seq, voided)]
+    return [
+        (int(seq), payload.get("round"), payload.get("faction", payload.get("active")))
+        for seq, order_seq, payload in rows
+        if _counts(order_seq, voided)
+    ]
 
 
 def turn_events(
     conn: Connection, campaign_id: int, round_no: int, faction: str
 ) -> list[StoredEvent]:
     """The stored events of ``faction``'s turn of game round ``round_no``: from its
-    ``TurnBegan`` up to the next turn's, in order (empty if that turn was never begun). Reads
+    ``TurnBegan`` up to the next turn's, in order (empty if that turn was never begun; in a
+    campaign continued from an unfinished export, the turn it continued starts at its
+    ``CampaignContinued``). Reads
     the turn starts (one row per turn), then that turn's events only. The events of orders a
     rollback voided are left out, and so is a turn begun by such an order: after a rollback
     to an earlier turn, that turn goes on past the turn it had ended (R-PBP-UMP-01)."""
     voided = _voided_orders(conn, campaign_id)
     starts = _turn_starts(conn, campaign_id, voided)
-    for i, (seq, payload) in enumerate(starts):
-        if payload.get("round") == round_no and payload.get("faction") == faction:
+    for i, (seq, round_of, faction_of) in enumerate(starts):
+        if round_of == round_no and faction_of == faction:
             end = starts[i + 1][0] if i + 1 < len(starts) else None
             limit = None if end is None else end - seq
             found = list_events(conn, campaign_id, after_seq=seq - 1, limit=limit)
