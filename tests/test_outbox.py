@@ -377,3 +377,30 @@ async def test_a_queue_held_inside_the_sender_does_not_hold_back_other_channels(
         (OutboxStatus.DELIVERED, 1),
         (OutboxStatus.DELIVERED, 1),
     ]
+
+
+async def test_a_post_owed_again_under_its_key_replaces_the_message(
+    service: RulesService, db: Database, clock: FakeClock
+) -> None:
+    """R-PBP-UMP-01 (decision 0023): after a rollback to an earlier turn, the next turn begins
+    again and its panel is owed again under the same key. Queued by an order (``replacing``), it
+    is posted afresh and later edits go to the new message, not the old one."""
+    discord = FakeDiscord()
+    cid = await _set_up(service, discord, clock)
+    panel = "panel:2:ORC"
+
+    def _first(conn: Connection) -> Any:
+        post = OutboxMessage("orders:DAW", OutboxKind.POST, {"content": "v1"}, dedupe_key=panel)
+        repo.insert_outbox(conn, cid, [post], now=T0)
+
+    def _again(conn: Connection) -> Any:
+        post = OutboxMessage("orders:DAW", OutboxKind.POST, {"content": "v2"}, dedupe_key=panel)
+        edit = OutboxMessage("orders:DAW", OutboxKind.EDIT, {"content": "v3", "message_key": panel})
+        repo.insert_outbox(conn, cid, [post, edit], now=T0, replacing=True)
+
+    await db.write(_first)
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once() == 1
+    await db.write(_again)
+    assert await OutboxDispatcher(Delivery(db), discord, clock=clock).run_once() == 2
+    thread = (await service.channels(cid))["orders:DAW"].discord_id
+    assert thread is not None and discord.messages[thread] == ["v1", "v3"]

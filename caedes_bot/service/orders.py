@@ -405,7 +405,8 @@ class Orders(OpeningOdds):
                 events=event_rows,
                 now=now,
             )
-            repo.insert_outbox(conn, info.id, messages, now=now)
+            # after a rollback to an earlier turn, a turn's posts are owed again (same keys)
+            repo.insert_outbox(conn, info.id, messages, now=now, replacing=True)
             for event in asked:  # worked out after the commit (decision 0020)
                 repo.ask_battle_odds(
                     conn,

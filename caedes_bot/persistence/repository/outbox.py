@@ -59,14 +59,19 @@ def insert_outbox(
     messages: Sequence[OutboxMessage],
     *,
     now: datetime,
+    replacing: bool = False,
 ) -> list[int]:
     """Queue messages in order; returns their row ids.
 
     ``depends_on_key`` is resolved against rows of this batch first, then stored rows of the
-    campaign. Rows without dependencies are inserted with one statement.
+    campaign. Rows without dependencies are inserted with one statement. With ``replacing``,
+    a post whose ``dedupe_key`` the campaign has used already is queued as a post that
+    ``replaces`` that message instead (:func:`_replacing`).
     """
     if not messages:
         return []
+    if replacing:
+        messages = _replacing(conn, campaign_id, messages)
 
     def row(m: OutboxMessage, depends_on: int | None) -> dict[str, Any]:
         return {
@@ -108,6 +113,39 @@ def insert_outbox(
         if m.dedupe_key is not None:
             by_key[m.dedupe_key] = ids[-1]
     return ids
+
+
+def _replacing(
+    conn: Connection, campaign_id: int, messages: Sequence[OutboxMessage]
+) -> Sequence[OutboxMessage]:
+    """``messages`` with each post whose ``dedupe_key`` the campaign has used already made a
+    post that ``replaces`` the message of that key (no key of its own), so later edits go to
+    it. After ``/umpire rollback`` to an earlier turn of the game round, the turns that follow
+    begin again and owe their posts again under the same keys: the turn panel
+    (``panel:<round>:<faction>``), the map after a turn (R-PBP-UMP-01, decision 0023)."""
+    keys = [m.dedupe_key for m in messages if m.kind is OutboxKind.POST and m.dedupe_key]
+    if not keys:
+        return messages
+    taken = set(
+        conn.scalars(
+            sa.select(outbox.c.dedupe_key).where(
+                outbox.c.campaign_id == campaign_id, outbox.c.dedupe_key.in_(keys)
+            )
+        )
+    )
+    if not taken:
+        return messages
+    return [
+        OutboxMessage(
+            m.channel_key,
+            m.kind,
+            {**m.payload, "replaces": m.dedupe_key},
+            depends_on_key=m.depends_on_key,
+        )
+        if m.kind is OutboxKind.POST and m.dedupe_key in taken
+        else m
+        for m in messages
+    ]
 
 
 def outbox_key_exists(conn: Connection, campaign_id: int, dedupe_key: str) -> bool:
