@@ -154,3 +154,25 @@ async def test_r_pbp_ump_01_an_override_is_logged_with_before_and_after(
     assert entry.user_id == UMPIRE and entry.action == "order:SetRP"
     assert entry.detail["change"] == {"what": "rp", "target": "ORC", "before": before, "after": 25}
     assert audit_line(entry, rules) == (f"<@{UMPIRE}> (umpire) set Orc RP to 25 (before: {before})")
+
+
+async def test_r_pbp_dead_02_a_turn_extended_after_its_reminder_is_reminded_again(
+    service: RulesService, clock: FakeClock
+) -> None:
+    """R-PBP-DEAD-02, R-PBP-UMP-03: the Dawnians are reminded at T0+22 h of their turn due at
+    T0+24 h; at T0+23 h the umpire extends it by 12 h, to T0+36 h, so they are reminded again
+    at T0+34 h (2 h before), naming the new time, and only once."""
+    cid = await _started(service)
+    scheduler = Scheduler(service, clock=clock)
+    clock.set(hours=22)
+    assert await scheduler.tick() == TickReport(reminded=1)
+    clock.set(hours=23)
+    await service.change_deadlines(cid, Actor(UMPIRE), hours=12)
+    clock.set(hours=34)
+    assert await scheduler.tick() == TickReport(reminded=1)
+    assert await scheduler.tick() == TickReport()
+    rows = await service.db.read(lambda conn: repo.outbox_rows(conn, cid))
+    reminders = [r for r in rows if "deadline" in r.payload]
+    assert [r.channel_key for r in reminders] == ["orders:DAW", "orders:DAW"]
+    new_unix = int((T0 + timedelta(hours=36)).timestamp())
+    assert f"<t:{new_unix}:R>" in reminders[1].payload["content"]

@@ -107,6 +107,9 @@ class Deadlines(Orders):
         unix = int(due_at.timestamp())
         faction = deadline.faction
         player = players.get(faction) if faction else None
+        # one reminder per deadline and due time: a deadline the umpire moved after its
+        # reminder (R-PBP-UMP-03) is reminded again before its new time, still once only
+        key = f"reminder:{deadline.id}:{int(deadline.due_at.timestamp())}"
         message = OutboxMessage(
             ChannelKey.orders(faction) if faction else ChannelKey.UMPIRE,
             OutboxKind.POST,
@@ -117,12 +120,12 @@ class Deadlines(Orders):
                 "mention_user_ids": [player] if player is not None else [],
                 "deadline": deadline.decision_key,
             },
-            dedupe_key=f"reminder:{deadline.id}",
+            dedupe_key=key,
         )
         now = self._clock()
 
         def _tx(conn: Connection) -> None:
-            if not repo.outbox_key_exists(conn, deadline.campaign_id, f"reminder:{deadline.id}"):
+            if not repo.outbox_key_exists(conn, deadline.campaign_id, key):
                 repo.insert_outbox(conn, deadline.campaign_id, [message], now=now)
             repo.mark_reminded(conn, deadline.id)
 
