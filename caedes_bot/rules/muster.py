@@ -497,17 +497,7 @@ def _place(state: GameState, faction: str, kind: UnitKind, province: str, key: s
     index = fs.purchases.index(kind.id)
     fs.purchases.pop(index)
     fs.purchase_prices.pop(index)
-    uid = state.new_id()
-    state.mustered_seq += 1
-    unit = Unit(
-        id=uid,
-        kind=kind.id,
-        owner=faction,
-        location=province,
-        muster_seq=state.mustered_seq,
-        move_ended=True,
-    )
-    state.units[str(uid)] = unit
+    unit = state.place_new_unit(kind.id, faction, province)
     if key is not None:
         state.muster_counts[key] = state.muster_counts.get(key, 0) + 1
     return unit

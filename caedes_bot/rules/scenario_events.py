@@ -43,7 +43,7 @@ from typing import ClassVar
 from caedes_bot.gamedata.model import BaseType, EventUnits, Ruleset, ScenarioEvent
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.muster import is_fortification
-from caedes_bot.rules.state import GameState, PactProposal, Unit
+from caedes_bot.rules.state import GameState, PactProposal
 
 RULE = "R-SETUP-01"
 
@@ -268,19 +268,10 @@ def _place(state: GameState, ruleset: Ruleset, event_id: str, entry: EventUnits)
         )
     ):
         return ScenarioEffectSkipped(event_id, "place", entry.location, "fortified")
-    ids = []
-    for _ in range(entry.count):
-        uid = state.new_id()
-        state.mustered_seq += 1
-        state.units[str(uid)] = Unit(
-            id=uid,
-            kind=entry.kind,
-            owner=entry.faction,
-            location=entry.location,
-            muster_seq=state.mustered_seq,
-            move_ended=True,
-        )
-        ids.append(uid)
+    ids = [
+        state.place_new_unit(entry.kind, entry.faction, entry.location).id
+        for _ in range(entry.count)
+    ]
     return ScenarioUnitsPlaced(event_id, entry.faction, entry.kind, entry.location, tuple(ids))
 
 

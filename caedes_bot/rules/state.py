@@ -1027,6 +1027,33 @@ class GameState:
         self.next_id += 1
         return value
 
+    def place_new_unit(
+        self,
+        kind: str,
+        owner: str,
+        location: str,
+        *,
+        move_ended: bool = True,
+        attacking: bool = False,
+    ) -> Unit:
+        """Put a new unit of ``kind`` on the board at ``location`` and return it: the next id,
+        the next muster number (the order R-UPK-03 disbands by), and by default no move left
+        this turn (R-MOVE-22). Mustering, summons, set-up, scenario events and the umpire's
+        units all place units this way."""
+        uid = self.new_id()
+        self.mustered_seq += 1
+        unit = Unit(
+            id=uid,
+            kind=kind,
+            owner=owner,
+            location=location,
+            muster_seq=self.mustered_seq,
+            move_ended=move_ended,
+            attacking=attacking,
+        )
+        self.units[str(uid)] = unit
+        return unit
+
     def unit(self, unit_id: int) -> Unit:
         """The unit with ``unit_id``. Raises ``KeyError`` if it is not on the board."""
         return self.units[str(unit_id)]

@@ -283,18 +283,13 @@ def place_summoned(
     own_turn_early = state.active == faction and state.step < Step.MOVE
     placed: list[Unit] = []
     for _ in range(count):
-        uid = state.new_id()
-        state.mustered_seq += 1
-        unit = Unit(
-            id=uid,
-            kind=kind.id,
-            owner=faction,
-            location=province,
-            muster_seq=state.mustered_seq,
+        unit = state.place_new_unit(
+            kind.id,
+            faction,
+            province,
             move_ended=battle is not None or not own_turn_early,  # R-MAGIC-SUMM-04
             attacking=battle is not None and side is Side.ATTACKER,
         )
-        state.units[str(uid)] = unit
         placed.append(unit)
     if battle is not None and side is not None:
         battle.units(side).extend(u.id for u in placed)

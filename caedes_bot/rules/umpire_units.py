@@ -26,7 +26,7 @@ from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation, UnknownName
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, Unit
+from caedes_bot.rules.state import GameState
 from caedes_bot.rules.steps import Accepts, Giver, StepSpec
 
 RULE = "R-PBP-UMP-01"
@@ -146,19 +146,7 @@ def _add(state: GameState, order: SetUnits, ruleset: Ruleset) -> UnitsOverridden
         )
     kind = ruleset.kind(order.kind)
     _check_place(state, ruleset, order.place, kind.base_type is BaseType.SHIP)
-    ids = []
-    for _ in range(order.count):
-        uid = state.new_id()
-        state.mustered_seq += 1
-        state.units[str(uid)] = Unit(
-            id=uid,
-            kind=kind.id,
-            owner=order.owner,
-            location=order.place,
-            muster_seq=state.mustered_seq,
-            move_ended=True,
-        )
-        ids.append(uid)
+    ids = [state.place_new_unit(kind.id, order.owner, order.place).id for _ in range(order.count)]
     n = len(ids)
     return UnitsOverridden(
         "add", tuple(ids), (kind.id,) * n, (order.owner,) * n, ("",) * n, order.place
