@@ -9,8 +9,8 @@ import signal
 
 from caedes_bot.gamedata.model import Options
 from caedes_bot.rules.combat.arithmetic import Fighter
-from caedes_bot.rules.state import Side
-from caedes_bot.service.odds import OddsWorker
+from caedes_bot.rules.state import BattleAction, Side
+from caedes_bot.service.odds import OddsWorker, battle_key
 from tests.rules.builders import kind
 
 INF = kind("INF", "DAW")
@@ -63,3 +63,22 @@ async def test_a_battle_with_an_enchanter_is_fought_in_the_worker_process() -> N
         assert st.battle is None and len(st.units) == 2
     finally:
         worker.close()
+
+
+def test_r_combat_12_the_cache_key_reads_declarations_as_the_odds_do() -> None:
+    """R-COMBAT-12, R-PBP-DEAD-04 (issue 13): no declarations given means the defaults of a
+    missed deadline, so it keys the same battle as those defaults written out, and as an empty
+    list when nobody would declare; a list that leaves a breather out is another battle."""
+    options = Options(stalemate_rounds=10_000)
+    plain = one_against(1)
+    assert battle_key(plain, options, "DAW", ["ORC"], 1, 0, frozenset()) == battle_key(
+        plain, options, "DAW", ["ORC"], 1, 0, frozenset(), declared={}
+    )
+    breather = kind("ORCBREATH", "ORC", attributes=["breathweapon"], cost=18)
+    fighters = [*plain, Fighter(200, breather, "ORC", Side.DEFENDER)]
+    defaults = battle_key(fighters, options, "DAW", ["ORC"], 1, 0, frozenset())
+    written = {200: BattleAction.BREATH}
+    assert defaults == battle_key(
+        fighters, options, "DAW", ["ORC"], 1, 0, frozenset(), declared=written
+    )
+    assert defaults != battle_key(fighters, options, "DAW", ["ORC"], 1, 0, frozenset(), declared={})

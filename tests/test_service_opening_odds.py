@@ -28,6 +28,7 @@ from caedes_bot.rules.combat.orders import FightBattle
 from caedes_bot.rules.dice import Dice, SeededDice
 from caedes_bot.rules.movement import MoveUnits
 from caedes_bot.rules.odds import battle_odds
+from caedes_bot.rules.odds.planned import battle_now
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep, UmpireAdvance
 from caedes_bot.service import Actor, RulesService, SubmitResult
@@ -162,6 +163,28 @@ async def test_r_combat_16_opening_odds_after_the_order(
     ][-1]
     assert later.id > edits[0].id
     assert later.payload["embeds"][0]["description"].startswith(text.split("\n")[0])
+
+
+async def test_r_combat_16_odds_and_the_battle_message_share_one_calculation(
+    db: Database, shipped: Ruleset, worker: OddsWorker
+) -> None:
+    """R-COMBAT-16, issue 13: ``/odds`` for the attack being planned (no declarations given:
+    the defaults) and the battle message of that battle as it begins (its declarations as a
+    list, empty: nobody here declares) are one battle, worked out once."""
+    service = service_with(db, shipped, True)
+    service.attach_odds(worker)
+    cid, before, began = await until_battle(service)
+    assert began.state.battle is not None
+    battle_id = began.state.battle.id
+    await service.settle_opening_odds()
+    assert worker.computed == 1
+    planned = battle_now(before, service.ruleset, FIELDS)  # as /odds sets it up
+    assert planned.declared is None
+    answer = await worker.odds(planned.fighters, before.options, **planned.odds_arguments())
+    assert worker.computed == 1
+    stored = await db.read(lambda conn: repo.battle_odds_of(conn, cid, [battle_id]))
+    opening = stored[battle_id]
+    assert opening is not None and opening[0][0] == pytest.approx(answer.attacker_wins)
 
 
 async def test_r_combat_16_a_battle_ended_before_its_odds_keeps_its_last_embed(

@@ -26,6 +26,7 @@ from caedes_bot.gamedata.model import Options, Ruleset
 from caedes_bot.rules.combat.arithmetic import Fighter
 from caedes_bot.rules.odds import Method, Odds, odds_for
 from caedes_bot.rules.odds.fought import fought_odds
+from caedes_bot.rules.odds.model import MODELLED_ACTIONS, default_declared
 from caedes_bot.rules.state import BattleAction, GameState
 
 log = logging.getLogger(__name__)
@@ -46,7 +47,11 @@ def battle_key(
     declared: Mapping[int, BattleAction] | None = None,
     aboard: Mapping[int, int] | None = None,
 ) -> Hashable:
-    """What the odds of a battle depend on, as a hashable value."""
+    """What the odds of a battle depend on, as a hashable value.
+
+    The declarations are keyed as the odds use them (:func:`declared_key`), so ``/odds`` (which
+    gives none: the defaults) and the battle message (which gives the list the battle began
+    with, empty when nobody declares) share one answer for the same battle (issue 13)."""
     units = tuple(
         sorted(
             (
@@ -73,8 +78,30 @@ def battle_key(
         hitless_rounds,
         tuple(sorted(masters_elsewhere)),
         method or "",
-        None if declared is None else tuple(sorted(declared.items())),
+        declared_key(fighters, options, start_round, declared),
         tuple(sorted((aboard or {}).items())),
+    )
+
+
+def declared_key(
+    fighters: Sequence[Fighter],
+    options: Options,
+    start_round: int,
+    declared: Mapping[int, BattleAction] | None,
+) -> tuple[tuple[int, str], ...]:
+    """The special actions the odds are worked out with, as
+    :class:`~caedes_bot.rules.odds.model.BattleModel` takes them: the defaults of a missed
+    deadline when ``declared`` is ``None`` (R-COMBAT-12, R-PBP-DEAD-04), only the actions the
+    odds model, only units that fight. ``(unit id, action)`` pairs by unit id."""
+    if declared is None:
+        declared = default_declared(fighters, options, start_round)
+    fighting = {f.id for f in fighters}
+    return tuple(
+        sorted(
+            (uid, action.value)
+            for uid, action in declared.items()
+            if action in MODELLED_ACTIONS and uid in fighting
+        )
     )
 
 

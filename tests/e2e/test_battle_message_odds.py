@@ -59,9 +59,9 @@ async def test_r_combat_16_the_battle_message_gains_its_odds(
     ]
     assert len(posts) == 1
     assert "being worked out" in str(posts[0].body)  # posted before the odds were known
-    # one calculation in the worker for the battle message (the planned battle /odds
-    # answered is keyed without the battle's own standing declarations)
-    assert runner.bot.odds.computed == computed + 1
+    # no second calculation: the battle message's odds are the answer /odds worked out for
+    # the planned battle, the same battle keyed the same (issue 13: it was worked out twice)
+    assert runner.bot.odds.computed == computed
 
 
 @pytest.mark.parametrize("ruleset", [skirmish_with_odds(False)], ids=["odds-off"])
