@@ -36,7 +36,7 @@ def resolve_space(ruleset: Ruleset, text: str) -> str:
         raise AmbiguousName("place", quoted(text), names, rule="R-MOVE-01")
     near = suggest(text, [name for _, name in spaces])
     unknown = UnknownName("province or sea zone", quoted(text), near, rule="R-MOVE-01")
-    unknown.allowed = None if near else "a province's or sea zone's name, separated by commas"
+    unknown.allowed = "a province's or sea zone's name, separated by commas"
     raise unknown
 
 

@@ -117,7 +117,7 @@ def resolve_province(
         raise AmbiguousName("place", _echo(text), names, rule=rule)
     near = suggest(text, [p.name for p in game_map.provinces.values()])
     unknown = UnknownName("province", _echo(text), near, rule=rule)
-    unknown.allowed = None if near else _PICK_PROVINCE
+    unknown.allowed = _PICK_PROVINCE
     raise unknown
 
 
@@ -139,7 +139,7 @@ def resolve_space(ruleset: Ruleset, text: str, *, rule: str = "R-GEN-04") -> str
     every = [p.name for p in game_map.provinces.values()]
     every += [z.name for z in game_map.sea_zones.values()]
     unknown = UnknownName("province", _echo(text), suggest(text, every), rule=rule)
-    unknown.allowed = None if unknown.suggestions else _PICK_SPACE
+    unknown.allowed = _PICK_SPACE
     raise unknown
 
 
@@ -273,7 +273,7 @@ def resolve_kind_in(
         if close:
             break
     unknown = UnknownName("unit", _echo(text), close, rule=rule)
-    unknown.allowed = None if close else _PICK_UNIT
+    unknown.allowed = _PICK_UNIT
     raise unknown
 
 

@@ -87,16 +87,27 @@ def quoted(text: str) -> str:
 
 class UnknownName(RuleViolation):
     """A name (province, unit kind, faction) that does not exist; carries near matches. The
-    name is quoted on one line and cut short (:func:`quoted`)."""
+    name is quoted on one line and cut short (:func:`quoted`). With near matches and no
+    ``allowed`` given, what is allowed is those names or another of that kind ("Orme, or
+    another province by its name"), so a "Did you mean" refusal says it as every other
+    refusal does (R-GEN-04)."""
 
     def __init__(
-        self, what: str, name: str, suggestions: tuple[str, ...] = (), *, rule: str = "R-GEN-04"
+        self,
+        what: str,
+        name: str,
+        suggestions: tuple[str, ...] = (),
+        *,
+        rule: str = "R-GEN-04",
+        allowed: str | None = None,
     ) -> None:
         self.suggestions = suggestions
         msg = f"No {what} '{quoted(name)}'."
         if suggestions:
             msg += " Did you mean " + " or ".join(suggestions) + "?"
-        super().__init__(msg, rule=rule)
+            if allowed is None:
+                allowed = " or ".join(suggestions) + f", or another {what} by its name"
+        super().__init__(msg, rule=rule, allowed=allowed)
 
 
 class AmbiguousName(RuleViolation):

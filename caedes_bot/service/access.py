@@ -146,7 +146,11 @@ class Access(Orders):
             cached = await self._load(campaign_id)
             if faction not in cached.state.in_play:
                 raise UnknownName(
-                    "faction", faction, tuple(cached.state.in_play), rule="R-SETUP-02"
+                    "faction",
+                    faction,
+                    tuple(cached.state.in_play),
+                    rule="R-SETUP-02",
+                    allowed=", ".join(cached.state.in_play),
                 )
             previous = cached.players.get(faction)
             if previous == user_id:
@@ -197,7 +201,11 @@ class Access(Orders):
             info = cached.info
             if faction not in cached.state.in_play:
                 raise UnknownName(
-                    "faction", faction, tuple(cached.state.in_play), rule="R-SETUP-02"
+                    "faction",
+                    faction,
+                    tuple(cached.state.in_play),
+                    rule="R-SETUP-02",
+                    allowed=", ".join(cached.state.in_play),
                 )
             if info.status is CampaignStatus.FINISHED:
                 words = wording.not_running(info.name, info.status)

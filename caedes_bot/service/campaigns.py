@@ -116,8 +116,9 @@ class Campaigns(Orders, Pausing):
             CampaignNameTaken: the guild has a campaign of that name that is not finished.
         """
         if scenario_id not in self.ruleset.scenarios:
+            scenarios = tuple(sorted(self.ruleset.scenarios))
             raise UnknownName(
-                "scenario", scenario_id, tuple(sorted(self.ruleset.scenarios)), rule="R-SETUP-01"
+                "scenario", scenario_id, scenarios, rule="R-SETUP-01", allowed=", ".join(scenarios)
             )
         name = tidy_campaign_name(name)
         state = self._new_game(self.ruleset, scenario_id, secrets.token_hex(16))

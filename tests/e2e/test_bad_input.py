@@ -376,7 +376,11 @@ async def test_refusals_name_the_reason_in_a_players_words(
         "Allowed: end the steps before it (Done or /done) to reach step 5 Buy"
     )
     unit = await fake.slash(alice, "unit", name="Knigths", channel=daw)
-    assert unit.text == "No unit 'Knigths'. Did you mean Dawnian Knights? (R-GEN-04)"
+    assert unit.text == (  # what is allowed too, as every refusal says it (ux.md)
+        "No unit 'Knigths'. Did you mean Dawnian Knights? (R-GEN-04)\n"
+        "Allowed: a unit's name (or its start), like Dawnian Infantry; the list offers them "
+        "as you type"
+    )
     orks = await fake.slash(alice, "done", faction="Orks", channel=daw)
     assert orks.text == (
         "No faction 'Orks'. Did you mean Orcs? (R-SETUP-02)\n"
@@ -411,7 +415,11 @@ async def test_refusals_name_the_reason_in_a_players_words(
     typo = await fake.slash(
         alice, "move", units="1 Infantri", to="Wolfsgate", channel=daw, **{"from": "Harrowgate"}
     )
-    assert typo.text == "No unit 'Infantri'. Did you mean Dawnian Infantry? (R-MOVE-01)"
+    assert typo.text == (
+        "No unit 'Infantri'. Did you mean Dawnian Infantry? (R-MOVE-01)\n"
+        "Allowed: a unit's name (or its start), like Dawnian Infantry; the list offers them "
+        "as you type"
+    )
 
     await fake.slash(alice, "done", channel=daw)  # no attack: on to step 8
     yeomen = await fake.slash(alice, "muster", unit="Yeomen", province="Brightholm", channel=daw)

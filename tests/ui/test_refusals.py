@@ -9,7 +9,7 @@ from discord import app_commands
 
 from caedes_bot import service
 from caedes_bot.cogs._errors import NotInCampaign, NotPermitted, UserError
-from caedes_bot.rules.errors import NotYourTurn, Refusal, RuleViolation
+from caedes_bot.rules.errors import NotYourTurn, Refusal, RuleViolation, UnknownName
 from caedes_bot.ui.replies import error_text
 
 
@@ -44,6 +44,20 @@ def test_a_refusal_cites_a_rule_only_when_one_is_behind_it() -> None:
     assert Refusal("Not here.", allowed="there").player_text() == "Not here.\nAllowed: there"
     assert Refusal("Mine.", rule="R-PBP-NEG-01").player_text() == "Mine. (R-PBP-NEG-01)"
     assert service.AdminRefused("Taken.").player_text() == "Taken."
+
+
+def test_r_gen_04_a_did_you_mean_refusal_says_what_is_allowed() -> None:
+    """R-GEN-04 (ux.md: what was wrong and what is allowed): near matches are what is allowed,
+    or another name of that kind, unless the refusal says more itself."""
+    near = UnknownName("province", "Ormee", ("Orme",), rule="R-MOVE-01")
+    assert near.player_text() == (
+        "No province 'Ormee'. Did you mean Orme? (R-MOVE-01)\n"
+        "Allowed: Orme, or another province by its name"
+    )
+    two = UnknownName("unit kind", "Knigts", ("Dawnian Knights", "Orc Knights"))
+    assert two.allowed == "Dawnian Knights or Orc Knights, or another unit kind by its name"
+    told = UnknownName("faction", "Orks", ("Orcs",), allowed="Dawnians (DAW), Orcs (ORC)")
+    assert told.allowed == "Dawnians (DAW), Orcs (ORC)"
 
 
 def test_user_errors_stay_app_command_errors_so_checks_pass_them_on() -> None:
