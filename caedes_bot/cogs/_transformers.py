@@ -46,6 +46,7 @@ from caedes_bot.ui.describe import (
 )
 from caedes_bot.ui.reasons import cannot_move
 from caedes_bot.ui.summoning import needs_text
+from caedes_bot.ui.text import CHOICE_NAME_LIMIT, CHOICE_VALUE_LIMIT
 
 #: At most this many choices (Discord's limit).
 MAX_CHOICES = 25
@@ -368,15 +369,28 @@ def parse_count(digits: str, typed: str, *, most: int = MAX_TEXT_COUNT, rule: st
 @dataclass(frozen=True, slots=True)
 class UnitRequest:
     """Part of a ``/move`` units option: ``count`` units (``None``: all that can move) of the
-    kind named ``name`` (``None``: every kind)."""
+    kind named ``name`` (``None``: every kind), or the one unit numbered ``unit_id``."""
 
     name: str | None
     count: int | None
+    unit_id: int | None = None
+
+
+#: A unit number in a ``units`` option: ``#4`` (the ``#`` tells it from a count).
+_UNIT_NUMBER = re.compile(r"#\s*(\d{1,9})")
+#: A part of a ``units`` option that is unit numbers only: ``#4``, ``#4 #7``, ``# 4``.
+_UNIT_NUMBERS = re.compile(r"(?:\s*#\s*\d{1,9})+\s*")
+
+#: What a ``/move`` or ``/fly`` units option takes, for refusals.
+MOVE_UNITS_ALLOWED = (
+    "a count and a unit, like `2 Dawnian Infantry`, unit numbers like `#4, #7`, or `all`"
+)
 
 
 def parse_units(text: str) -> list[UnitRequest]:
     """Read a ``units`` option: ``"2xU-DAW-01"`` (the autocomplete's values), ``"2 knights"``,
-    ``"knights"`` (all of them), ``"all"``, or several joined by commas. A trailing
+    ``"knights"`` (all of them), ``"all"``, unit numbers (``"#4"``, ``"#4 #7"``, as other
+    commands take units by number), or several of these joined by commas. A trailing
     ``@province`` (added by the autocomplete) is ignored here.
 
     Raises:
@@ -391,16 +405,47 @@ def parse_units(text: str) -> list[UnitRequest]:
         if fold(part) in ("all", "everything", "*"):
             requests.append(UnitRequest(None, None))
             continue
+        if _UNIT_NUMBERS.fullmatch(part):
+            requests += [UnitRequest(None, None, int(n)) for n in _UNIT_NUMBER.findall(part)]
+            continue
         digits, named = _counted(part)
         count = parse_count(digits, part, rule="R-MOVE-01") if digits else None
         requests.append(UnitRequest(named or None, count))
     if not requests:
         raise RuleViolation(
-            f"'{_echo(text)}' names no units.",
-            rule="R-MOVE-01",
-            allowed="a count and a unit, like `2 Dawnian Infantry`, or `all`",
+            f"'{_echo(text)}' names no units.", rule="R-MOVE-01", allowed=MOVE_UNITS_ALLOWED
         )
     return requests
+
+
+def _numbered_to_move(
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    province: str,
+    unit_id: int,
+    movable: Sequence[Unit],
+    allowed: str,
+) -> int:
+    """``unit_id`` if it is one of ``movable`` (``faction``'s units in ``province`` that can
+    move); otherwise the reason it cannot be moved from there (R-MOVE-01).
+
+    Raises:
+        IllegalMove: not a unit of the faction, elsewhere, or unable to move (why).
+    """
+    if any(u.id == unit_id for u in movable):
+        return unit_id
+    unit = next((u for u in state.peek_units_of(faction) if u.id == unit_id), None)
+    if unit is None:
+        raise IllegalMove(f"You have no unit #{unit_id}.", allowed=allowed)
+    label = unit_label(ruleset, unit.id, unit.kind, unit.location)
+    if unit.location != province:
+        where = ruleset.map.space_name(province)
+        raise IllegalMove(
+            f"Your {label} is not in {where}.",
+            allowed=f"{allowed}; or #{unit_id} with from: {ruleset.map.space_name(unit.location)}",
+        )
+    raise _stuck(state, ruleset, [unit], province, allowed)
 
 
 def _movable_here(state: GameState, ruleset: Ruleset, faction: str, province: str) -> list[Unit]:
@@ -476,6 +521,7 @@ def pick_units(
 ) -> tuple[int, ...]:
     """The ids of ``faction``'s units in ``province`` that ``requests`` ask for (R-MOVE-01).
 
+    Units named by number come first, each once; counts of a kind are taken from the others.
     Requests naming the same kind add up ("1 Infantry, 1 Infantry" is 2 Infantry). Among units
     of a kind the ones that can reach ``destination`` come first, then those with the most
     movement left, then by id.
@@ -484,7 +530,8 @@ def pick_units(
         UnknownName: no unit of that name at all.
         IllegalMove: none of the faction's units there can move, or those of the kind named
             cannot (with the reason: a Tower, no movement left...); the kind is another
-            faction's; or fewer movable units of a kind than asked.
+            faction's; fewer movable units of a kind than asked; or a unit named by number
+            is not the faction's, is elsewhere, or cannot move (why).
     """
     here = _movable_here(state, ruleset, faction, province)
     name = ruleset.map.space_name(province)
@@ -505,8 +552,16 @@ def pick_units(
             reach = 0 if destination in movement.plan_moves(state, ruleset, unit) else 1
         return (reach, unit.movement_used, unit.id)
 
+    chosen: list[int] = []
+    for request in requests:  # units by number first; counts of a kind are taken from the rest
+        if request.unit_id is not None and request.unit_id not in chosen:
+            chosen.append(
+                _numbered_to_move(state, ruleset, faction, province, request.unit_id, here, allowed)
+            )
     wanted: dict[str | None, int | None] = {}  # kind id (None: any kind) -> count (None: all)
     for request in requests:
+        if request.unit_id is not None:
+            continue
         key = None
         if request.name is not None:
             key = _kind_to_move(state, ruleset, faction, province, request.name, here, allowed).id
@@ -517,7 +572,6 @@ def pick_units(
             )
         else:
             wanted[key] = request.count
-    chosen: list[int] = []
     for key, count in wanted.items():
         what = "units" if key is None else ruleset.kind(key).display_name
         pool = [u for u in here if u.id not in chosen and (key is None or u.kind == key)]
@@ -703,10 +757,16 @@ def unit_choices(
     state: GameState, ruleset: Ruleset, faction: str, origin: str | None, current: str
 ) -> list[Choice]:
     """What ``/move`` may take: stacks of movable units, from ``origin`` if given (then also
-    "all" and one unit of each kind that has several), else from everywhere."""
+    "all" and one unit of each kind that has several), else from everywhere. Once ``#`` is
+    typed, the movable units one by one by number instead, matching the digits typed after
+    it; each keeps the parts typed before the last comma, so several can be named
+    (``"#4@orme, #7@orme"``: the place tells ``from`` where they are)."""
     stacks = movable_stacks(state, ruleset, faction)
     if origin:
         stacks = [s for s in stacks if s.province == origin]
+    head, _, last = current.rpartition(",")
+    if last.strip().startswith("#"):
+        return _numbered_choices(ruleset, stacks, head, last.strip()[1:].strip())
     out: list[Choice] = []
     for stack in stacks:
         kind = ruleset.kind(stack.kind)
@@ -720,6 +780,30 @@ def unit_choices(
         name = ruleset.map.space_name(origin)
         out.insert(0, (f"All {total} units that can move in {name}", "all"))
     return out[:MAX_CHOICES]
+
+
+def _numbered_choices(
+    ruleset: Ruleset, stacks: Sequence[Stack], head: str, digits: str
+) -> list[Choice]:
+    """The units of ``stacks`` one by one, whose number starts with ``digits``:
+    ``("Dawnian Knights #4 in Orme", "#4@orme")`` after the parts in ``head``."""
+    parts = [p.strip() for p in head.split(",") if p.strip()]
+    prefix = "".join(f"{p}, " for p in parts)
+    shown = "".join(f"{p.split('@', 1)[0].strip()}, " for p in parts)  # the places left out
+    taken = {p.split("@", 1)[0].strip() for p in parts}
+    out: list[Choice] = []
+    for stack in stacks:
+        for uid in stack.unit_ids:
+            if not str(uid).startswith(digits) or f"#{uid}" in taken:
+                continue
+            value = f"{prefix}#{uid}@{stack.province}"
+            if len(value) > CHOICE_VALUE_LIMIT:
+                continue
+            label = shown + unit_label(ruleset, uid, stack.kind, stack.province)
+            out.append((label[-CHOICE_NAME_LIMIT:], value))
+            if len(out) == MAX_CHOICES:
+                return out
+    return out
 
 
 def origin_choices(

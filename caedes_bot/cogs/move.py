@@ -1,9 +1,11 @@
 """Step 6, Move: ``/move``, ``/fly``, ``/teleport``, ``/divine``, ``/undo`` and the turn panel's
 "Move…" selects (R-MOVE-01..12, R-ATTR-FLY-01, R-ATTR-AMPH-01, R-MAGIC-TELE-01, R-MAGIC-DIV-01).
 
-Units are chosen by kind and count from one province; the rules find each unit's route to the
-destination (:mod:`caedes_bot.rules.movement`). ``/move units from to`` offers, while typing,
-only stacks that can still move, only provinces holding them, and only destinations all the
+Units are chosen by kind and count, or by number (``#4``, as other commands name units), from
+one province; the rules find each unit's route to the destination
+(:mod:`caedes_bot.rules.movement`). ``/move units from to`` offers, while typing, only stacks
+(or, once ``#`` is typed, units) that can still move, only provinces holding them, and only
+destinations all the
 chosen units can reach, each with its cost and whether it starts a battle; ``via`` names
 spaces the route must pass through (a sea zone asks for an Amphibian crossing). "Move…" on the
 turn panel does the same with three selects: the stack, how many, and where. ``/fly`` is the
@@ -301,7 +303,7 @@ class MoveCog(PlayCog):
     @app_commands.command(name="move", description="Move units in step 6; the bot finds the route")
     @app_commands.rename(origin="from")
     @app_commands.describe(
-        units="Which units, like 2 Dawnian Infantry, or all",
+        units="Which units: like 2 Dawnian Infantry, unit numbers like #4, #7, or all",
         origin="The province they are in",
         to="Where they go; a province held by another faction's units is an attack",
         terrain="In a province of several terrains, the one they use there (R-MOVE-03)",
@@ -358,7 +360,7 @@ class MoveCog(PlayCog):
     )
     @app_commands.rename(origin="from")
     @app_commands.describe(
-        units="Which Flying units, like 2 Windriders, or all",
+        units="Which Flying units: like 2 Windriders, unit numbers like #4, or all",
         origin="The province they are in",
         to="A province within 4 spaces (sea zones count); one held by another faction's "
         "units is an attack",

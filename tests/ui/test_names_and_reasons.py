@@ -19,6 +19,7 @@ from caedes_bot.cogs._transformers import (
     pick_units,
     resolve_kind,
     resolve_province,
+    unit_choices,
 )
 from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
@@ -188,3 +189,60 @@ def test_r_setup_02_a_member_acts_for_the_factions_they_hold_the_umpire_for_all(
     assert actable_factions(state, view, BOB) == ["ORC"]
     assert actable_factions(state, view, UMPIRE) == ["DAW", "ORC", "ACH"]
     assert actable_factions(state, view, 4242) == []
+
+
+def test_r_move_01_units_named_by_number_as_other_commands_take_them() -> None:
+    """R-MOVE-01: ``/move units`` takes unit numbers (``#5``, ``#5 #4``, with or without a
+    space after ``#``), mixed with counts of a kind, which are taken from the units not named;
+    a number that is not one of the faction's units, one elsewhere and one that cannot move are
+    refused with the reason and what is allowed."""
+    state = at_step(Step.MOVE)
+    r = ruleset()
+    assert pick_units(state, r, "DAW", "harrowgate", parse_units("#5")) == (5,)
+    assert pick_units(state, r, "DAW", "harrowgate", parse_units("#5 #4")) == (5, 4)
+    assert pick_units(state, r, "DAW", "harrowgate", parse_units("# 6, #6")) == (6,)
+    assert pick_units(state, r, "DAW", "harrowgate", parse_units("#5@harrowgate, 1 Infantry")) == (
+        5,
+        4,
+    )
+    with pytest.raises(IllegalMove) as refused:
+        pick_units(state, r, "DAW", "harrowgate", parse_units("#5, 2 Infantry"))
+    assert refused.value.message == "Only 1 Dawnian Infantry in Harrowgate can move now, not 2."
+    with pytest.raises(IllegalMove) as refused:
+        pick_units(state, r, "DAW", "harrowgate", parse_units("#3"))
+    assert refused.value.message == "Your Dawnian Knights #3 in Brightholm is not in Harrowgate."
+    assert refused.value.allowed == (
+        "units that can move from Harrowgate: 2 Dawnian Infantry, 1 Dawnian Yeomen; "
+        "or #3 with from: Brightholm"
+    )
+    with pytest.raises(IllegalMove) as refused:
+        pick_units(state, r, "DAW", "harrowgate", parse_units("#999"))
+    assert refused.value.message == "You have no unit #999."
+    with pytest.raises(IllegalMove) as refused:
+        pick_units(state, r, "DAW", "brightholm", parse_units("#1"))
+    assert refused.value.rule == "R-ATTR-FORT-01"
+    assert refused.value.message == (
+        "Your Dawnian Tower in Brightholm cannot move: Towers never move."
+    )
+
+
+def test_r_move_01_typing_a_number_lists_the_units_that_can_move_by_number() -> None:
+    """R-MOVE-01 (ux.md: autocomplete that knows the game): once ``#`` is typed, ``/move units``
+    offers the faction's units that can move, one by one, each with its place for ``from``;
+    digits narrow them; a choice keeps the units named before it and leaves them out."""
+    state = at_step(Step.MOVE)
+    r = ruleset()
+    offered = unit_choices(state, r, "DAW", "harrowgate", "#")
+    assert offered == [
+        ("Dawnian Infantry #4 in Harrowgate", "#4@harrowgate"),
+        ("Dawnian Infantry #5 in Harrowgate", "#5@harrowgate"),
+        ("Dawnian Yeomen #6 in Harrowgate", "#6@harrowgate"),
+    ]
+    assert [v for _, v in unit_choices(state, r, "DAW", None, "#3")] == ["#3@brightholm"]
+    more = unit_choices(state, r, "DAW", "harrowgate", "#4@harrowgate, #")
+    assert more == [
+        ("#4, Dawnian Infantry #5 in Harrowgate", "#4@harrowgate, #5@harrowgate"),
+        ("#4, Dawnian Yeomen #6 in Harrowgate", "#4@harrowgate, #6@harrowgate"),
+    ]
+    value = more[0][1]
+    assert pick_units(state, r, "DAW", "harrowgate", parse_units(value)) == (4, 5)
