@@ -50,7 +50,7 @@ from caedes_bot.gamedata.names import contains, find
 from caedes_bot.rules.errors import AmbiguousName, UnknownName
 from caedes_bot.service import NAME_MAX, RulesService
 from caedes_bot.ui.replies import Redelivered, first_delivery
-from caedes_bot.ui.scenario_text import upcoming_lines
+from caedes_bot.ui.scenario_text import upcoming_field
 from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
 from caedes_bot.ui.wording import STATUS_TEXT, describe_problem
 
@@ -426,13 +426,9 @@ class CampaignCog(commands.Cog):
             inline=False,
         )
         if context.is_admin or context.is_umpire:
-            coming = upcoming_lines(state, self.ruleset)  # R-SETUP-01: the umpire sees ahead
+            coming = upcoming_field(state, self.ruleset)  # R-SETUP-01: the umpire sees ahead
             if coming:
-                embed.add_field(
-                    name="Scenario events to come",
-                    value=truncate("\n".join(f"- {line}" for line in coming), 1024),
-                    inline=False,
-                )
+                embed.add_field(name="Scenario events to come", value=coming, inline=False)
             problems = await self.service.delivery_problems(info.id, limit=PROBLEMS_SHOWN)
             if problems:
                 embed.add_field(

@@ -7,6 +7,7 @@ from caedes_bot.gamedata.model import Ruleset, ScenarioEvent
 from caedes_bot.rules import scenario_events as se
 from caedes_bot.rules.state import GameState
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
+from caedes_bot.ui.text import EMBED_FIELD_VALUE_LIMIT, bullet_list, truncate
 
 _REASONS = {
     "eliminated": "a faction it names is out of the game (R-VIC-05)",
@@ -91,6 +92,18 @@ def upcoming_lines(state: GameState, ruleset: Ruleset) -> list[str]:
     """One line per scenario event still to come, in order, for the umpire: when, its id, what
     it does (figures included: the umpire sees everything, R-PBP-UMP-04)."""
     return [_upcoming(ruleset, e) for e in se.upcoming(state, ruleset)]
+
+
+#: At most this many characters of one event in the umpire's list (so several always fit).
+UPCOMING_LINE_MAX = 300
+
+
+def upcoming_field(state: GameState, ruleset: Ruleset) -> str:
+    """The umpire's list of the events to come (:func:`upcoming_lines`) as one embed field's
+    value: one ``- `` line each, within Discord's 1,024 characters, the events that do not fit
+    counted in a last line ("- and 3 more"); ``""`` when none is to come."""
+    lines = [f"- {truncate(line, UPCOMING_LINE_MAX)}" for line in upcoming_lines(state, ruleset)]
+    return bullet_list(lines, limit=EMBED_FIELD_VALUE_LIMIT, more="- and {n} more")
 
 
 def _upcoming(ruleset: Ruleset, e: ScenarioEvent) -> str:

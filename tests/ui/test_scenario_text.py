@@ -8,7 +8,7 @@ from dataclasses import replace
 from caedes_bot.gamedata.model import EventUnits, Ruleset, ScenarioEvent
 from caedes_bot.rules import scenario_events as se
 from caedes_bot.ui.lines import event_line
-from caedes_bot.ui.scenario_text import upcoming_lines
+from caedes_bot.ui.scenario_text import upcoming_field, upcoming_lines
 from tests.ui.skirmish import ruleset, started
 
 LEVY = ScenarioEvent(
@@ -75,3 +75,29 @@ def test_r_setup_01_the_umpire_sees_what_is_to_come_in_order() -> None:
     assert lines[1].startswith("round 3: 'treaty': alliance of ")
     state.finished = True
     assert upcoming_lines(state, rs) == []
+
+
+def test_r_setup_01_a_long_list_to_come_says_how_many_are_left_out() -> None:
+    """R-SETUP-01 (ux.md: within Discord's limits): forty events of about 120 characters each
+    do not fit in one embed field (1,024 characters); the field shows the first ones whole and
+    ends with "- and N more", the N that were left out; a short list is shown whole."""
+    many = tuple(
+        ScenarioEvent(id=f"omen-{n:02d}", round=2, announce=f"Omen {n:02d}: " + "x" * 90)
+        for n in range(40)
+    )
+    state, _ = started()
+    field = upcoming_field(state, _with_events(*many))
+    assert len(field) <= 1024
+    lines = field.split("\n")
+    shown = lines[:-1]
+    assert all(line.startswith("- round 2: 'omen-") for line in shown)
+    assert [line[len("- round 2: '") :].split("'")[0] for line in shown] == [
+        f"omen-{n:02d}" for n in range(len(shown))
+    ]
+    assert lines[-1] == f"- and {40 - len(shown)} more"
+    assert 5 < len(shown) < 40
+    short = upcoming_field(state, _with_events(LEVY, TREATY))
+    assert short.split("\n") == [
+        f"- {line}" for line in upcoming_lines(state, _with_events(LEVY, TREATY))
+    ]
+    assert "more" not in short
