@@ -65,6 +65,7 @@ from caedes_bot.cogs._umpire_routes import (
 from caedes_bot.cogs.attack import battle_news
 from caedes_bot.domain.records import CampaignStatus, CampaignView
 from caedes_bot.gamedata.model import Commodity
+from caedes_bot.gamedata.scenario_events import MAX_RP, MAX_STOCK
 from caedes_bot.rules import umpire_game, umpire_units
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
@@ -163,7 +164,7 @@ class UmpireCog(PlayCog):
         self,
         interaction: discord.Interaction,
         faction: str,
-        rp: app_commands.Range[int, 0, 100_000],
+        rp: app_commands.Range[int, 0, MAX_RP],
     ) -> None:
         code = await self._faction(interaction, faction)
         await self._override(interaction, SetRP("UMPIRE", code, rp))
@@ -178,7 +179,7 @@ class UmpireCog(PlayCog):
         interaction: discord.Interaction,
         faction: str,
         commodity: str,
-        count: app_commands.Range[int, 0, 1000],
+        count: app_commands.Range[int, 0, MAX_STOCK],
     ) -> None:
         code = await self._faction(interaction, faction)
         await self._override(interaction, SetCommodity("UMPIRE", code, commodity, count))

@@ -8,8 +8,9 @@ Part of the loader (:mod:`caedes_bot.gamedata.scenarios`); decision 0026. One ta
     faction = "ACH"                      # optional: at the start of ACH's turn in that round;
                                          # without it, at the start of the round
     announce = "A relief column ..."     # optional line for #announcements
-    rp = { ACH = 5, DAW = -2 }           # RP given or taken (never below 0 when it happens)
-    commodities = { ACH = { grain = 2 } }
+    rp = { ACH = 5, DAW = -2 }           # RP given or taken (never below 0 when it happens),
+                                         # at most 100,000 either way
+    commodities = { ACH = { grain = 2 } }   # at most 1,000 of one either way
     place = { ACH = { kestrel-downs = { U-ACH-01 = 2 } } }   # reinforcements
     remove = { DAW = { corndale = { U-DAW-01 = 1 } } }
     owners = { corndale = "ACH", wolfsgate = "none" }
@@ -39,10 +40,18 @@ from caedes_bot.gamedata.model import (
 )
 from caedes_bot.gamedata.schema import SLUG, DataReader, item_label
 
-__all__ = ["MAX_PLACED", "NO_OWNER", "load_events"]
+__all__ = ["MAX_PLACED", "MAX_RP", "MAX_STOCK", "NO_OWNER", "load_events"]
 
 #: The most units one entry of ``place`` or ``remove`` names.
 MAX_PLACED = 20
+
+#: The most RP one event gives or takes from one faction: the most the umpire's RP override
+#: (``/umpire set rp``) sets a treasury to.
+MAX_RP = 100_000
+
+#: The most of one commodity one event gives or takes from one faction: the most the umpire's
+#: commodity override (``/umpire set commodity``) sets a stock to.
+MAX_STOCK = 1_000
 
 #: The owner that leaves a province to nobody.
 NO_OWNER = "none"
@@ -134,6 +143,8 @@ def _event(
         faction(code, "rp")
         if amount == 0:
             r.problem(file, label, f"rp: {code} = 0 changes nothing")
+        elif abs(amount) > MAX_RP:
+            r.problem(file, label, f"rp: {code} = {amount}: a change is -{MAX_RP:,} to {MAX_RP:,}")
     commodities: dict[str, dict[Commodity, int]] = {}
     for code, stock in p.commodities.items():
         faction(code, "commodities")
@@ -143,6 +154,13 @@ def _event(
                 commodities.setdefault(code, {})[commodity] = amount
             if amount == 0:
                 r.problem(file, label, f"commodities: {code} {name} = 0 changes nothing")
+            elif abs(amount) > MAX_STOCK:
+                r.problem(
+                    file,
+                    label,
+                    f"commodities: {code} {name} = {amount}: a change is -{MAX_STOCK:,} "
+                    f"to {MAX_STOCK:,}",
+                )
     place = _units(r, file, label, "place", p.place, in_play, kinds, game_map)
     remove = _units(r, file, label, "remove", p.remove, in_play, kinds, game_map)
     owners: dict[str, str | None] = {}

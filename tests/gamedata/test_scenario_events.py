@@ -15,6 +15,7 @@ import pytest
 
 from caedes_bot.gamedata.loader import GameDataError, default_config_dir, load_ruleset
 from caedes_bot.gamedata.model import Commodity, EventUnits
+from caedes_bot.gamedata.scenario_events import MAX_RP, MAX_STOCK
 
 FILE = "scenarios/skirmish.toml"
 
@@ -159,3 +160,33 @@ place = { DAW = { harrowgate = { H-DAW-01 = 1 } } }
     found = _problems(data)
     assert "scenarios/default.toml: event 'twice': event id used twice" in found
     assert any("'H-DAW-01' is a Hero" in line for line in found), found
+
+
+def test_r_setup_01_rp_and_commodity_changes_are_bounded(data: Path) -> None:
+    """R-SETUP-01, R-PBP-UMP-01: an event gives or takes at most 100,000 RP and 1,000 of one
+    commodity from a faction, the most the umpire's overrides set a treasury to; one past the
+    bound either way is refused with the key and the bound, the bound itself loads."""
+    _append(
+        data,
+        """
+[[event]]
+id = "windfall"
+round = 1
+rp = { DAW = 100001, ORC = -100001 }
+commodities = { DAW = { grain = 1001 }, ORC = { iron = -1001 } }
+
+[[event]]
+id = "at-the-bound"
+round = 1
+rp = { DAW = 100000, ORC = -100000 }
+commodities = { DAW = { grain = 1000 }, ORC = { iron = -1000 } }
+""",
+    )
+    found = _problems(data)
+    where = f"{FILE}: event 'windfall': "
+    assert f"{where}rp: DAW = 100001: a change is -100,000 to 100,000" in found
+    assert f"{where}rp: ORC = -100001: a change is -100,000 to 100,000" in found
+    assert f"{where}commodities: DAW grain = 1001: a change is -1,000 to 1,000" in found
+    assert f"{where}commodities: ORC iron = -1001: a change is -1,000 to 1,000" in found
+    assert not [line for line in found if "'at-the-bound'" in line], found
+    assert (MAX_RP, MAX_STOCK) == (100_000, 1_000)
