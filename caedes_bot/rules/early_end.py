@@ -144,7 +144,8 @@ def handle_vote(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
 
     Raises:
         RuleViolation: no vote open, or another one (R-VIC-04); the faction has no player or
-            is out of the game.
+            is out of the game; the player's vote is already that answer (a second click on a
+            stale message: nothing is counted or announced twice).
     """
     assert isinstance(order, VoteEarlyEnd)
     vote = state.early_end
@@ -161,6 +162,13 @@ def handle_vote(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
             f"{order.faction} has no vote: only the players still in the game vote.",
             rule="R-VIC-04",
             allowed="vote for a faction you play",
+        )
+    if player in (vote.accepts if order.accept else vote.refusals):
+        answer = "accept" if order.accept else "refuse"
+        raise RuleViolation(
+            f"Your vote to {answer} the early end is already recorded.",
+            rule="R-VIC-04",
+            allowed="nothing more to do: the vote is decided by the other players' answers",
         )
     yes = tuple(p for p in vote.accepts if p != player)
     no = tuple(p for p in vote.refusals if p != player)

@@ -105,19 +105,46 @@ def test_r_vic_04_refusals_that_leave_no_majority_drop_the_proposal() -> None:
 
 def test_r_vic_04_one_player_two_factions_one_vote() -> None:
     """R-VIC-04: alice (DAW, ORC) and bob (WEL) and carol (LIZ): 2 of 3 needed. alice votes
-    through DAW and again through ORC: still one accept. An umpire-run faction has no vote."""
+    through DAW and again through ORC: still one accept (the same answer again is refused as
+    already recorded; another answer through ORC replaces her one vote). An umpire-run faction
+    has no vote."""
     st = _st({"DAW": "alice", "ORC": "alice", "WEL": "bob", "LIZ": "carol"})
     st, (proposed,) = _do(st, EndEarly("UMPIRE", ("WEL",)))
     assert isinstance(proposed, EarlyEndProposed) and proposed.needed == 2
     st, _ = _do(st, VoteEarlyEnd("DAW", proposed.proposal, True))
-    st, events = _do(st, VoteEarlyEnd("ORC", proposed.proposal, True))
-    assert events == (EarlyEndVoted(proposed.proposal, "ORC", "alice", True, 1, 0, 2),)
+    with pytest.raises(RuleViolation, match="already recorded"):
+        _do(st, VoteEarlyEnd("ORC", proposed.proposal, True))
+    assert st.early_end is not None and st.early_end.accepts == ("alice",)
+    assert not st.finished
+    st, events = _do(st, VoteEarlyEnd("ORC", proposed.proposal, False))
+    assert events == (EarlyEndVoted(proposed.proposal, "ORC", "alice", False, 0, 1, 2),)
     assert not st.finished
     umpire_run = _st({"DAW": "alice", "ORC": "bob"})
     umpire_run, (again,) = _do(umpire_run, EndEarly("UMPIRE", ("DAW",)))
     assert isinstance(again, EarlyEndProposed)
     with pytest.raises(RuleViolation, match="no vote"):
         _do(umpire_run, VoteEarlyEnd("LIZ", again.proposal, True))
+
+
+def test_r_vic_04_the_same_answer_twice_is_refused_and_counts_once() -> None:
+    """R-VIC-04: alice (DAW) accepts; her second accept (a stale message clicked again) is
+    refused, saying her vote is recorded and what is left to do, with no event to announce and
+    nothing changed; the same for a second refusal after she changes her mind."""
+    st = _st({"DAW": "alice", "ORC": "bob", "WEL": "carol"})
+    st, (proposed,) = _do(st, EndEarly("UMPIRE", ("ORC",)))
+    assert isinstance(proposed, EarlyEndProposed)
+    st, _ = _do(st, VoteEarlyEnd("DAW", proposed.proposal, True))
+    before = st.early_end
+    with pytest.raises(RuleViolation) as err:
+        _do(st, VoteEarlyEnd("DAW", proposed.proposal, True))
+    assert err.value.rule == "R-VIC-04"
+    assert err.value.message == "Your vote to accept the early end is already recorded."
+    assert err.value.allowed and "other players" in err.value.allowed
+    assert st.early_end == before and before is not None and before.accepts == ("alice",)
+    st, events = _do(st, VoteEarlyEnd("DAW", proposed.proposal, False))
+    assert events == (EarlyEndVoted(proposed.proposal, "DAW", "alice", False, 0, 1, 2),)
+    with pytest.raises(RuleViolation, match="to refuse the early end is already recorded"):
+        _do(st, VoteEarlyEnd("DAW", proposed.proposal, False))
 
 
 def test_r_vic_04_a_new_proposal_replaces_the_open_one() -> None:
