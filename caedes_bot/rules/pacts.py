@@ -94,10 +94,13 @@ class PactTookEffect(PactEvent):
 
 @dataclass(frozen=True, slots=True)
 class PactLapsed(PactEvent):
-    """An agreed change could not take effect (``reason``: a member eliminated, the liege now a
-    vassal, its Hero fallen, the alliance already gone) (R-FEAL-03, R-FEAL-04, R-VIC-05)."""
+    """A change could not take effect (``reason``: ``"eliminated"`` a member eliminated,
+    ``"liege_is_vassal"``, ``"hero_fallen"``, ``"already_vassal"``, ``"gone"`` the alliance
+    already gone, ``"over"`` the campaign ended with it still waiting) (R-FEAL-03, R-FEAL-04,
+    R-VIC-05). ``waiting``: the members that had not confirmed it yet (their buttons go)."""
 
     reason: str
+    waiting: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,17 +202,31 @@ def _propose(
     return events
 
 
-def _already_asked(state: GameState, kind: str, members: tuple[str, ...]) -> None:
+def _already_asked(state: GameState, kind: str, members: tuple[str, ...], by: str) -> None:
+    """Refuse a proposal of ``kind`` among ``members`` that is already waiting, saying what
+    ``by`` (who gives it again) can do: nothing for an agreed change (it takes effect at the
+    next turn's start, R-ALLY-02); wait for the others if ``by`` has confirmed it (a proposer
+    always has: there is no withdrawing); else answer it with the buttons of its own orders
+    thread (R-ALLY-01, R-FEAL-01)."""
     for p in state.pact_proposals:
-        if p.kind == kind and frozenset(p.members) == frozenset(members):
-            raise RuleViolation(
-                "That has already been proposed and is waiting"
-                + (" for the start of the next turn." if p.agreed else " for confirmation."),
-                rule="R-ALLY-02"
-                if p.agreed
-                else ("R-FEAL-01" if kind == "fealty" else "R-ALLY-01"),
-                allowed="wait for it, or answer it with the buttons in your orders thread",
+        if p.kind != kind or frozenset(p.members) != frozenset(members):
+            continue
+        waiting = [m for m in p.members if m not in p.confirmed]
+        if p.agreed:
+            allowed = "nothing more to do: it takes effect at the start of the next turn"
+        elif by in p.confirmed:
+            allowed = (
+                f"wait for {', '.join(waiting)} to confirm or refuse it in their orders "
+                "threads (/diplomacy shows where it stands)"
             )
+        else:
+            allowed = "confirm or refuse it with the buttons in your orders thread"
+        raise RuleViolation(
+            "That has already been proposed and is waiting"
+            + (" for the start of the next turn." if p.agreed else " for confirmation."),
+            rule="R-ALLY-02" if p.agreed else ("R-FEAL-01" if kind == "fealty" else "R-ALLY-01"),
+            allowed=allowed,
+        )
 
 
 # --------------------------------------------------------------------------- handlers
@@ -240,7 +257,7 @@ def handle_propose_alliance(
         raise RuleViolation(
             "That alliance already exists.", rule="R-ALLY-01", allowed="/diplomacy lists pacts"
         )
-    _already_asked(state, "alliance", members)
+    _already_asked(state, "alliance", members, order.faction)
     return _propose(state, "alliance", members, order.faction)
 
 
@@ -264,7 +281,7 @@ def handle_break_alliance(state: GameState, order: Order, ruleset: Ruleset, dice
             allowed=f"break one of its alliances: {listed}",
         )
     members = tuple(group)
-    _already_asked(state, "break", members)
+    _already_asked(state, "break", members, order.faction)
     return _propose(state, "break", members, order.faction, agreed=True)
 
 
@@ -305,7 +322,7 @@ def handle_swear_fealty(state: GameState, order: Order, ruleset: Ruleset, dice: 
             rule="R-FEAL-03",
         )
     members = (vassal, liege)
-    _already_asked(state, "fealty", members)
+    _already_asked(state, "fealty", members, order.faction)
     return _propose(state, "fealty", members, vassal)
 
 
@@ -329,7 +346,7 @@ def handle_revoke_fealty(state: GameState, order: Order, ruleset: Ruleset, dice:
             allowed=f"wait until {liege}'s Hero falls",
         )
     members = (order.faction, liege)
-    _already_asked(state, "revoke", members)
+    _already_asked(state, "revoke", members, order.faction)
     return _propose(state, "revoke", members, order.faction, agreed=True)
 
 
@@ -391,6 +408,27 @@ def apply_agreed(state: GameState) -> list[Event]:
             continue
         events.append(_take_effect(state, p, public))
     state.pact_proposals = keep
+    return events
+
+
+def close_at_end(state: GameState) -> list[Event]:
+    """Close every proposal still waiting, agreed or not, when the campaign ends: none can take
+    effect any more (R-ALLY-02: a change takes effect at a turn start, and no turn starts
+    again). One :class:`PactLapsed` (reason ``"over"``) each, oldest first. Mutates
+    ``state``."""
+    public = _public(state)
+    events: list[Event] = [
+        PactLapsed(
+            p.id,
+            p.kind,
+            p.members,
+            public,
+            "over",
+            () if p.agreed else tuple(m for m in p.members if m not in p.confirmed),
+        )
+        for p in state.pact_proposals
+    ]
+    state.pact_proposals = []
     return events
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from caedes_bot.gamedata.model import Attribute, Ruleset
+from caedes_bot.rules import pacts
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
@@ -320,11 +321,13 @@ def finish(
     players: tuple[str, ...] = (),
 ) -> list[Event]:
     """Mark the campaign over with ``winners`` and return its :class:`CampaignEnded` (``reason``
-    as there). Mutates ``state``."""
+    as there), then the pact proposals still waiting, closed
+    (:func:`~caedes_bot.rules.pacts.close_at_end`). Mutates ``state``."""
     state.finished = True
     state.active = None
     state.winner = list(winners)
-    return [CampaignEnded(state.round, reason, winners, ranked, by_player, players)]
+    ended = CampaignEnded(state.round, reason, winners, ranked, by_player, players)
+    return [ended, *pacts.close_at_end(state)]
 
 
 #: The umpire's record of who plays what (R-SETUP-02); the early end is in

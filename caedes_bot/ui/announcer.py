@@ -835,7 +835,7 @@ def _pact_offers(
     """Each pact proposal as a message with Confirm and Refuse in the orders thread of every
     member asked to confirm it, pinging its player (R-ALLY-01, R-FEAL-01); the buttons go
     once that member has answered (a later click on another member's is refused with the
-    reason)."""
+    reason), or when the proposal is closed unanswered (the campaign ended)."""
     out: list[OutboxMessage] = []
     for event in events:
         if isinstance(event, pacts.PactProposed):
@@ -863,4 +863,13 @@ def _pact_offers(
                 "message_key": f"pact:{event.proposal}:{event.by}",
             }
             out.append(OutboxMessage(ChannelKey.orders(event.by), OutboxKind.EDIT, payload))
+        elif isinstance(event, pacts.PactLapsed):  # closed unanswered: the buttons go
+            text = event_line(event, state, ruleset) or ""
+            for member in event.waiting:
+                payload = {
+                    "content": text,
+                    "components": [],
+                    "message_key": f"pact:{event.proposal}:{member}",
+                }
+                out.append(OutboxMessage(ChannelKey.orders(member), OutboxKind.EDIT, payload))
     return out

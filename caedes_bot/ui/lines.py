@@ -615,6 +615,7 @@ _LAPSED = {
     "hero_fallen": "the liege's Hero has fallen (R-FEAL-03)",
     "already_vassal": "the vassal already owes fealty elsewhere",
     "gone": "the pact it changes no longer exists",
+    "over": "the campaign is over",
 }
 
 

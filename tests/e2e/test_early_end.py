@@ -127,3 +127,63 @@ async def test_an_early_end_by_vote_and_a_finished_campaign(
     assert await service.deadlines(1) == []
     clock.now += timedelta(days=2)  # long after the turn deadline the campaign had
     assert await _caedes(runner).scheduler.tick() == TickReport()
+
+
+async def test_a_repeated_vote_is_answered_privately_and_proposals_close_at_the_end(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """R-VIC-04, R-ALLY-01, R-ALLY-02: alice proposes an alliance with the Orcs (Bob's thread
+    gets Confirm and Refuse); proposing it again, she is told to wait for the Orcs, not about
+    buttons she does not have. The umpire proposes an early end; alice accepts, then presses
+    Accept again on her message as it stood: she is told privately that her vote is recorded,
+    and nothing is announced again. Bob accepts (2 of the 3 players): the campaign is over, and
+    the alliance still waiting is closed: Bob's proposal loses its buttons and says the campaign
+    is over, and /diplomacy lists it no more."""
+    runner = await make_bot(service_options={"dice_factory": QueuedDice().factory()})
+    alice, bob, carol, umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    talk = table.found["table-talk"]
+    service = _caedes(runner).service
+    daw_thread = table.thread("DAW")
+    await fake.slash(alice, "alliance propose", partners="Orcs", channel=daw_thread)
+
+    def offer() -> JSON | None:
+        for m in fake.messages_in(table.thread("ORC")):
+            if "proposes an alliance" in message_text(m) and m.get("components"):
+                return m
+        return None
+
+    proposal: JSON = await fake.wait_for(offer, what="the proposal in the Orcs' thread")
+    again = await fake.slash(alice, "alliance propose", partners="Orcs", channel=daw_thread)
+    assert again.ephemeral and "already been proposed" in again.text, again.text
+    assert "Allowed: wait for ORC to confirm or refuse it" in again.text, again.text
+    assert "buttons" not in again.text, again.text
+
+    await fake.slash(umpire, "umpire end", winners="Orcs", channel=talk)
+    daw = await _vote_message(fake, table, "DAW")
+    orc = await _vote_message(fake, table, "ORC")
+    yes = await fake.click(alice, daw, control(daw, "accept"))
+    assert "You accept the early end" in yes.text, yes.text
+    twice = await fake.click(alice, daw, control(daw, "accept"))  # the message as it stood
+    assert twice.ephemeral and twice.text.startswith(
+        "Your vote to accept the early end is already recorded. (R-VIC-04)\nAllowed: "
+    ), twice.text
+    vote = (await service.get_state(1)).early_end
+    assert vote is not None and len(vote.accepts) == 1
+    await fake.click(bob, orc, control(orc, "accept"))  # 2 of the 3 players: carried
+    state = await service.get_state(1)
+    assert state.finished and state.pact_proposals == []
+    await fake.wait_for(
+        lambda: "**The campaign is over**" in all_text(fake.messages_in(table.announcements)),
+        what="the end announced",
+    )
+    news = all_text(fake.messages_in(table.announcements))
+    assert news.count("Dawnians (DAW) accepts the early end") == 1, news  # announced once
+
+    def closed() -> bool:
+        shown = fake.world.message(int(proposal["id"]))
+        return not shown["components"] and "the campaign is over" in message_text(shown)
+
+    await fake.wait_for(closed, what="the proposal closed, its buttons gone")
+    listed = await fake.slash(alice, "diplomacy", channel=daw_thread)
+    assert "Proposal" not in listed.text, listed.text

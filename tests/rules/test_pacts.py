@@ -30,6 +30,7 @@ from caedes_bot.rules.pacts import (
 )
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import turn_start_checks
+from caedes_bot.rules.victory import CampaignEnded, EndEarly
 from tests.rules.builders import kind, ruleset, state
 
 FACTIONS = ("DAW", "ORC", "WEL", "LIZ")
@@ -265,3 +266,62 @@ def test_r_ally_01_public_alliances_shows_pact_events_to_everyone() -> None:
     st.options = Options(public_alliances=True)
     _, events = _give(st, ProposeAlliance("DAW", ("ORC",)))
     assert events[0].audience() is None
+
+
+def test_r_ally_01_asking_again_is_refused_with_what_the_asker_can_do() -> None:
+    """R-ALLY-01, R-ALLY-02: DAW proposes an alliance with ORC and WEL. DAW asking again is told
+    to wait for ORC and WEL (the buttons are theirs, and nothing withdraws a proposal); ORC,
+    asking for the same alliance, is told to answer with its own buttons; once ORC has
+    confirmed, its asking again is told to wait for WEL; once agreed, nothing is left to do."""
+    st = _st()
+    st, _ = _give(st, ProposeAlliance("DAW", ("ORC", "WEL")))
+    with pytest.raises(RuleViolation) as again:
+        _give(st, ProposeAlliance("DAW", ("ORC", "WEL")))
+    assert again.value.rule == "R-ALLY-01"
+    assert again.value.message == "That has already been proposed and is waiting for confirmation."
+    assert again.value.allowed == (
+        "wait for ORC, WEL to confirm or refuse it in their orders threads "
+        "(/diplomacy shows where it stands)"
+    )
+    with pytest.raises(RuleViolation) as other:
+        _give(st, ProposeAlliance("ORC", ("DAW", "WEL")))
+    assert other.value.allowed == "confirm or refuse it with the buttons in your orders thread"
+    pid = st.pact_proposals[0].id
+    st, _ = _give(st, AnswerPact("ORC", pid, True))
+    with pytest.raises(RuleViolation) as confirmed:
+        _give(st, ProposeAlliance("ORC", ("DAW", "WEL")))
+    assert confirmed.value.allowed is not None
+    assert confirmed.value.allowed.startswith("wait for WEL to confirm or refuse it")
+    st, _ = _give(st, AnswerPact("WEL", pid, True))
+    with pytest.raises(RuleViolation) as agreed:
+        _give(st, ProposeAlliance("DAW", ("ORC", "WEL")))
+    assert agreed.value.rule == "R-ALLY-02"
+    assert agreed.value.allowed == (
+        "nothing more to do: it takes effect at the start of the next turn"
+    )
+
+
+def test_r_ally_02_proposals_still_waiting_are_closed_when_the_campaign_ends() -> None:
+    """R-ALLY-02, R-VIC-04: DAW proposes an alliance with ORC and WEL, which ORC confirms; LIZ
+    swears fealty to DAW; ORC and WEL agree to an alliance. The umpire ends the campaign (no
+    player has a vote, so at once): no turn starts again, so none can take effect; each is
+    closed after the end, naming who had not answered (their buttons go), and no longer
+    listed."""
+    st = _st()
+    st, _ = _give(st, ProposeAlliance("DAW", ("ORC", "WEL")))
+    alliance = st.pact_proposals[0].id
+    st, _ = _give(st, AnswerPact("ORC", alliance, True))
+    st, _ = _give(st, SwearFealty("LIZ", "DAW"))
+    oath = st.pact_proposals[1].id
+    st, _ = _give(st, ProposeAlliance("ORC", ("WEL",)))
+    agreed = st.pact_proposals[2].id
+    st, _ = _give(st, AnswerPact("WEL", agreed, True))
+    st, events = _give(st, EndEarly("UMPIRE", ("DAW",)))
+    assert st.finished and st.pact_proposals == []
+    assert isinstance(events[0], CampaignEnded)
+    assert list(events[1:]) == [
+        PactLapsed(alliance, "alliance", ("DAW", "ORC", "WEL"), False, "over", ("WEL",)),
+        PactLapsed(oath, "fealty", ("LIZ", "DAW"), False, "over", ("DAW",)),
+        PactLapsed(agreed, "alliance", ("ORC", "WEL"), False, "over", ()),
+    ]
+    assert st.alliances == []
