@@ -20,8 +20,9 @@ Each tick, at the injected clock's time:
   - ``decision:<id>``: ``UmpireAdvance`` naming that decision, if it is still pending: exactly
     that decision is answered with its default (R-PBP-DEAD-04), never another one.
 
-  Then the deadline is marked fired. The order carries the interaction id ``deadline:<id>``,
-  so a tick repeated after a crash (or by a second scheduler) has no second effect.
+  Then the deadline is marked fired. The order carries the interaction id
+  ``deadline:<id>:<due time>`` (:func:`interaction_id`), so a tick repeated after a crash (or
+  by a second scheduler) has no second effect, and a deadline a rollback reopened acts again.
 
 Deadlines of paused campaigns wait until the campaign is active again.
 """
@@ -59,8 +60,12 @@ class TickReport:
 
 
 def interaction_id(deadline: DeadlineRecord) -> str:
-    """The interaction id of the one order a passed deadline gives: ``deadline:<id>``."""
-    return f"deadline:{deadline.id}"
+    """The interaction id of the one order a passed deadline gives:
+    ``deadline:<id>:<due time, Unix seconds>``. The due time is part of it because a rollback
+    reopens a deadline that fired in the same row (decision 0023): owed afresh, with a new due
+    time, it must give its order again, where the same id would find the first order and give
+    nothing. Two processes or a restart acting on one due time still give one order."""
+    return f"deadline:{deadline.id}:{int(deadline.due_at.timestamp())}"
 
 
 def order_for(deadline: DeadlineRecord, state: GameState) -> Order | None:

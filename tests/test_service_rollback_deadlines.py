@@ -13,12 +13,15 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
+import sqlalchemy as sa
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.tables import deadlines
 from caedes_bot.rules.replay import RollBack
 from caedes_bot.rules.state import Step
 from caedes_bot.rules.turn import EndStep
+from caedes_bot.scheduler import Scheduler, TickReport
 from caedes_bot.service import Actor, RulesService
 from tests.persistence.fixtures import db, db_template, db_url
 from tests.test_service_scheduler import (
@@ -27,6 +30,7 @@ from tests.test_service_scheduler import (
     T0,
     UMPIRE,
     FakeClock,
+    _orders,
     clock,
     rules,
 )
@@ -107,3 +111,51 @@ async def test_a_rollback_into_an_earlier_turn_owes_that_turn_again(
     assert await _open(service, cid) == {f"turn:1:{nxt}": (T0 + timedelta(hours=30), False)}
     service.forget()
     assert await service.replay(cid) == await service.get_state(cid)
+
+
+async def test_a_reopened_deadline_with_its_old_claim_fires_once_more(
+    service: RulesService, clock: FakeClock
+) -> None:
+    """R-PBP-DEAD-03, R-PBP-UMP-01 (decisions 0023, 0025), with deadline claims on as on
+    PostgreSQL: at T0+1 h the Dawnians end step 1 (the point); their turn deadline passes at
+    T0+24 h and the scheduler forfeits the turn, its claim left on the row. At T0+25 h the
+    umpire rolls back to the point: the same row is reopened (its old claim still on it), due
+    T0+49 h. When that time passes the deadline fires once: the turn is forfeited again, by one
+    order under an interaction id of its own; a second tick does nothing."""
+    service.delivery.leases = True
+    cid = await _started(service)
+    clock.set(hours=1)
+    await service.submit(cid, Actor(PLAYER_DAW), EndStep("DAW"))
+    scheduler = Scheduler(service, clock=clock)
+    clock.set(hours=24, seconds=1)
+    assert await scheduler.tick() == TickReport(fired=1, orders=1)
+    assert (await service.get_state(cid)).active != "DAW"
+    (point,) = [p for p in await service.rollback_points(cid) if p.order_type == "EndStep"]
+    first = await service.db.read(
+        lambda conn: conn.execute(
+            sa.select(deadlines.c.id, deadlines.c.fired, deadlines.c.claimed_by).where(
+                deadlines.c.decision_key == "turn:1:DAW"
+            )
+        ).one()
+    )
+    assert first.fired and first.claimed_by is not None  # closed, claimed by the firing
+
+    clock.set(hours=25)
+    await service.submit(cid, Actor(UMPIRE), RollBack("UMPIRE", to_seq=point.seq))
+    assert await _open(service, cid) == {"turn:1:DAW": (T0 + timedelta(hours=49), False)}
+    (reopened,) = [d for d in await service.deadlines(cid) if not d.fired]
+    assert reopened.id == first.id
+    claim = await service.db.read(
+        lambda conn: conn.execute(
+            sa.select(deadlines.c.claimed_by).where(deadlines.c.id == reopened.id)
+        ).scalar_one()
+    )
+    assert claim is not None  # the claim of the first firing is still on the row
+
+    clock.set(hours=49, seconds=1)
+    assert await scheduler.tick() == TickReport(fired=1, orders=1)
+    state = await service.get_state(cid)
+    assert state.active != "DAW"
+    forfeits = [o for o in await _orders(service, cid) if o.type == "ForfeitTurn"]
+    assert len(forfeits) == 2 and len({o.interaction_id for o in forfeits}) == 2
+    assert await scheduler.tick() == TickReport()

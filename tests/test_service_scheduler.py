@@ -184,7 +184,11 @@ async def test_turn_deadline_reminder_then_passive_rest_of_turn(
     assert (orc.decision_key, orc.due_at) == ("turn:1:ORC", clock.now + timedelta(hours=24))
     given = (await _orders(service, cid))[2:]  # after SetPlayers and StartCampaign
     assert [(o.type, o.acting_as, o.interaction_id) for o in given] == [
-        ("ForfeitTurn", ActingAs.SYSTEM, f"deadline:{deadline.id}")
+        (
+            "ForfeitTurn",
+            ActingAs.SYSTEM,
+            f"deadline:{deadline.id}:{int(deadline.due_at.timestamp())}",
+        )
     ]
     events = [e.payload["type"] for e in await service.events(cid)]
     assert "TurnForfeited" in events
@@ -267,7 +271,7 @@ async def test_a_missed_turn_waits_for_each_reaction_with_its_own_deadline(
     assert (last.type, last.acting_as, last.interaction_id) == (
         "UmpireAdvance",
         ActingAs.SYSTEM,
-        f"deadline:{reaction.id}",
+        f"deadline:{reaction.id}:{int(reaction.due_at.timestamp())}",
     )
     assert last.payload["decision_id"] == first
     assert sorted(d.decision_key for d in await service.deadlines(cid)) == [f"decision:{second.id}"]
@@ -389,7 +393,9 @@ async def test_a_deadline_acted_on_before_a_crash_acts_once(
     state = await other.get_state(cid)
     assert state.passive and [d.id for d in state.pending] == [decision_id]
     forfeits = [o for o in await _orders(other, cid) if o.type == "ForfeitTurn"]
-    assert [o.interaction_id for o in forfeits] == [f"deadline:{turn.id}"]
+    assert [o.interaction_id for o in forfeits] == [
+        f"deadline:{turn.id}:{int(turn.due_at.timestamp())}"
+    ]
     ids = [o.interaction_id for o in await _orders(other, cid) if o.interaction_id]
     assert len(ids) == len(set(ids))
     assert await Scheduler(RulesService(db, rules, clock=clock), clock=clock).tick() == (

@@ -278,7 +278,7 @@ async def test_two_bot_processes_each_play_their_server_and_one_killed_is_taken_
             row = conn.execute(sa.select(deadlines).where(deadlines.c.id == deadline_id)).one()
             orders = conn.scalar(
                 sa.select(sa.func.count()).where(
-                    processed_interactions.c.interaction_id == f"deadline:{deadline_id}"
+                    processed_interactions.c.interaction_id.like(f"deadline:{deadline_id}:%")
                 )
             )
             return row, int(orders)
