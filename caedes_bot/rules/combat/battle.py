@@ -458,6 +458,8 @@ def _roll_step(
                     )
                 )
     battle.records.append(BattleStepRecord(battle.round, step, rolled))
+    if not roster.specials():  # no Illusionist fights (the roster lists them): nothing to ask
+        return []
     return illusion_check(state, ruleset, dice, battle)
 
 
@@ -534,7 +536,7 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
             *(d.unit for d in record.dice if d.counts and d.purpose is _ENCHANT_DIE and d.hit),
         ]
     roster = battle_roster(state, ruleset, battle)
-    ctx = battle_context(state, ruleset, battle, roster.fighters)
+    ctx = roster.context(battle.round)  # what battle_context gives for its fighters
     events: list[Event] = [
         BattleStepResolved(
             battle.id,

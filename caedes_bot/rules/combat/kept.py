@@ -14,10 +14,13 @@ order of the battle's unit lists, and the lists worked out from them when first 
   or the Illusionist power (:meth:`Roster.specials`).
 
 When units leave the battle or are wounded, :meth:`Roster.without` makes the next roster from
-this one: every list it holds loses the units gone, a wounded unit's fighter is swapped in
-place, and the context, the dice and the casualty order are carried over when no unit gone
-changed the context (a Predator, Fear, Inspiring, a Hero or an enchanted unit). So a step
-costs what changed, not a pass per list over every fighter.
+this one: every list it holds is carried over at once, without the units gone and with a
+wounded unit's fighter swapped in place (filtered in C, a few calls a list); the context, the
+dice and the casualty ranking are carried while everything the context reads is still held by
+someone (a side's Predator, Fear or Hero, a faction's Inspiring unit: counted once and the
+count carried), the casualty order while no wound changed, and answers that stay true as
+units leave (no ship, :meth:`Roster.flag`). So a step costs what changed, not a pass per list
+over every fighter.
 
 A roster is never changed once made (its lists are handed out for reading only), so the
 clones of a state may share it: each use checks what it was made from (the unit lists, the unit
@@ -26,7 +29,10 @@ objects, the options), :func:`caedes_bot.rules.combat.sides.battle_fighters`.
 
 from __future__ import annotations
 
-from operator import attrgetter
+from collections.abc import Callable
+from itertools import compress
+from operator import attrgetter, itemgetter
+from typing import Any, TypeVar, cast
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options
 from caedes_bot.rules.combat.arithmetic import (
@@ -34,9 +40,9 @@ from caedes_bot.rules.combat.arithmetic import (
     Fighter,
     StepContext,
     casualty_rank,
+    die_target,
     has_real_choice,
     step_context,
-    step_dice,
 )
 from caedes_bot.rules.combat.specials import special_action
 from caedes_bot.rules.sharing import CowTable
@@ -52,6 +58,12 @@ from caedes_bot.rules.state import (
 _BY_ID = attrgetter("id")
 _CAPACITY = attrgetter("capacity")
 _KIND_ID = attrgetter("kind.id")
+_SPEC_UNIT = itemgetter(0)  # DieSpec.unit
+_T = TypeVar("_T")
+#: the two sides, attacker first, and the steps (held once: an enum member read is slow)
+_SIDES = (Side.ATTACKER, Side.DEFENDER)
+_MISSILE = CombatStep.MISSILE
+_MELEE = CombatStep.MELEE
 
 
 class Roster:
@@ -75,7 +87,6 @@ class Roster:
     __slots__ = (
         "_by_id",
         "_cache",
-        "_carry",
         "attackers",
         "defenders",
         "fighters",
@@ -105,10 +116,6 @@ class Roster:
         self._by_id: dict[int, Fighter] | None = None
         #: what was worked out, by what it is: see the methods
         self._cache: dict[object, object] = {}
-        #: the roster this one was made from, the units gone since, the fighters swapped and
-        #: whether the context stayed the same (:meth:`without`); lists are carried from it
-        #: when first asked
-        self._carry: tuple[Roster, set[int], dict[int, Fighter], bool] | None = None
 
     def seen(self, table: dict[str, Unit], units: list[Unit]) -> None:
         """Note that the roster holds for ``table``, whose objects for :attr:`keys` are
@@ -122,42 +129,18 @@ class Roster:
         """Each fighter by unit id."""
         found = self._by_id
         if found is None:
-            found = self._by_id = {f.id: f for f in self.fighters}
+            fighters = self.fighters
+            found = self._by_id = dict(zip(map(_BY_ID, fighters), fighters, strict=True))
         return found
 
     # -------------------------------------------------------------- the lists
-
-    def _carried(self, key: object, *, context: bool = False, wounds: bool = False) -> object:
-        """The list kept under ``key`` by the roster this one was made from, without the units
-        gone since and with the fighters swapped; ``None`` if it had none (or, for what
-        depends on the ``context``, if the context changed; for what depends on the
-        ``wounds``, if a wound changed)."""
-        carry = self._carry
-        if carry is None:
-            return None
-        parent, gone, swapped, same_context = carry
-        if (context and not same_context) or (wounds and swapped):
-            return None
-        value = parent._cache.get(key)
-        if value is None:
-            return None
-        if isinstance(value, StepContext):
-            return value
-        if key[0] == "specs":  # type: ignore[index]
-            return [d for d in value if d.unit not in gone]  # type: ignore[attr-defined]
-        if swapped:
-            return [swapped.get(f.id, f) for f in value if f.id not in gone]  # type: ignore[attr-defined]
-        return [f for f in value if f.id not in gone]  # type: ignore[attr-defined]
 
     def side(self, side: Side) -> list[Fighter]:
         """The fighters on ``side``, in the order of its unit list."""
         key = ("side", side)
         found = self._cache.get(key)
         if found is None:
-            found = self._carried(key)
-            if found is None:
-                found = [f for f in self.fighters if f.side is side]
-            self._cache[key] = found
+            found = self._cache[key] = [f for f in self.fighters if f.side is side]
         return found  # type: ignore[return-value]
 
     def of(self, side: Side, faction: str) -> list[Fighter]:
@@ -165,10 +148,7 @@ class Roster:
         key = ("of", side, faction)
         found = self._cache.get(key)
         if found is None:
-            found = self._carried(key)
-            if found is None:
-                found = [f for f in self.side(side) if f.faction == faction]
-            self._cache[key] = found
+            found = self._cache[key] = [f for f in self.side(side) if f.faction == faction]
         return found  # type: ignore[return-value]
 
     def room(self, side: Side, faction: str) -> int:
@@ -184,11 +164,8 @@ class Roster:
         """The :func:`step_context` of these fighters in round ``round_no``."""
         key = ("ctx",)
         found = self._cache.get(key)
-        if found is None:
-            found = self._carried(key, context=True)
         if isinstance(found, StepContext):
             if found.round_no == round_no:
-                self._cache[key] = found
                 return found
             # the same units in another round: only the round differs (made field by field:
             # dataclasses.replace costs several times more)
@@ -208,15 +185,48 @@ class Roster:
 
     def specs(self, step: CombatStep, round_no: int) -> list[DieSpec]:
         """Every die of ``step`` in round ``round_no`` when no unit uses a special action and
-        none is idle: :func:`step_dice` of these fighters (R-COMBAT-04, R-COMBAT-05)."""
-        key = ("specs", step, round_no == 1)  # the round counts only as first or not
-        found = self._cache.get(key)
+        none is idle: :func:`~caedes_bot.rules.combat.arithmetic.step_dice` of these fighters
+        (R-COMBAT-04, R-COMBAT-05).
+
+        The round counts only as the first or a later one (Fear and Inspiring act in round 1
+        only, R-ATTR-FEAR-01, R-ATTR-INSP-01); when nobody here has Fear or Inspiring, the
+        dice of round 1 and of later rounds are the same, and are worked out once. Both
+        steps' dice are worked out in one pass over the fighters."""
+        first = round_no == 1
+        cache = self._cache
+        key = ("specs", step, first)
+        found = cache.get(key)
         if found is None:
-            found = self._carried(key, context=True)
+            ctx = self.context(round_no)
+            if not ctx.fear and not ctx.inspiring:  # no morale shift in any round
+                found = cache.get(("specs", step, not first))
             if found is None:
-                found = step_dice(step, self.fighters, self.context(round_no))
-            self._cache[key] = found
+                missile, melee = self._normal_dice(ctx)
+                cache.setdefault(("specs", _MISSILE, first), missile)
+                cache.setdefault(("specs", _MELEE, first), melee)
+                found = missile if step is _MISSILE else melee
+            cache[key] = found
         return found  # type: ignore[return-value]
+
+    def _normal_dice(self, ctx: StepContext) -> tuple[list[DieSpec], list[DieSpec]]:
+        """The normal dice of the missile step and of the melee step under ``ctx``, each as
+        ``step_dice`` gives them without special actions: the attacker's dice first, then the
+        defender's, each side in unit id order, a Mighty unit's dice together; a unit rolls
+        in the missile step when it can use Missile where it fights, else in melee, and a
+        unit without a target never rolls (R-COMBAT-04, R-COMBAT-05, R-ATTR-MISS-01,
+        R-ATTR-MIGHTY-01, R-COMBAT-15). ``tests/rules/combat/test_kept.py`` compares them with
+        ``step_dice``."""
+        missile: list[DieSpec] = []
+        melee: list[DieSpec] = []
+        for side in _SIDES:
+            for f in sorted(self.side(side), key=_BY_ID):
+                target = die_target(f, ctx)
+                if target is not None:
+                    values = f.values
+                    (missile if values.missile else melee).extend(
+                        [DieSpec(f.id, f.kind.id, side, target)] * values.dice
+                    )
+        return missile, melee
 
     def ranked(self, side: Side, faction: str, ctx: StepContext) -> list[Fighter]:
         """The fighters of ``faction`` on ``side`` by :func:`casualty_rank` under ``ctx``,
@@ -225,10 +235,9 @@ class Roster:
         key = ("ranked", side, faction, ctx.predator)
         found = self._cache.get(key)
         if found is None:
-            found = self._carried(key, context=True)
-            if found is None:
-                found = sorted(self.of(side, faction), key=lambda f: casualty_rank(f, ctx))
-            self._cache[key] = found
+            found = self._cache[key] = sorted(
+                self.of(side, faction), key=lambda f: casualty_rank(f, ctx)
+            )
         return found  # type: ignore[return-value]
 
     def summoners(self, side: Side) -> list[Fighter]:
@@ -236,11 +245,19 @@ class Roster:
         key = ("summoners", side)
         found = self._cache.get(key)
         if found is None:
-            found = self._carried(key)
-            if found is None:
-                summoner = Attribute.SUMMONER  # once, not per fighter (an enum read is slow)
-                found = [f for f in self.side(side) if summoner in f.kind.attributes]
-            self._cache[key] = found
+            summoner = Attribute.SUMMONER  # once, not per fighter (an enum read is slow)
+            found = self._cache[key] = [
+                f for f in self.side(side) if summoner in f.kind.attributes
+            ]
+        return found  # type: ignore[return-value]
+
+    def mercenaries(self, side: Side) -> list[Fighter]:
+        """The fighters on ``side`` counted as Mercenaries (R-ATTR-MERC-01)."""
+        key = ("mercenaries", side)
+        found = self._cache.get(key)
+        if found is None:
+            mine = self.side(side)
+            found = self._cache[key] = list(compress(mine, map(_MERCENARY, mine)))
         return found  # type: ignore[return-value]
 
     def specials(self) -> list[Fighter]:
@@ -249,32 +266,24 @@ class Roster:
         key = ("specials",)
         found = self._cache.get(key)
         if found is None:
-            found = self._carried(key)
-            if found is None:
-                found = sorted(
-                    (
-                        f
-                        for f in self.fighters
-                        if special_action(f.kind) is not None
-                        or Attribute.ILLUSIONIST in f.kind.attributes
-                    ),
-                    key=_BY_ID,
-                )
-            self._cache[key] = found
+            illusionist = Attribute.ILLUSIONIST
+            special: dict[str, bool] = {}  # asked once per kind, not per fighter
+            for f in self.fighters:
+                kind = f.kind
+                if kind.id not in special:
+                    special[kind.id] = (
+                        special_action(kind) is not None or illusionist in kind.attributes
+                    )
+            found = self._cache[key] = sorted(
+                (f for f in self.fighters if special[f.kind.id]), key=_BY_ID
+            )
         return found  # type: ignore[return-value]
 
     def candidates(self, side: Side, faction: str) -> tuple[CasualtyCandidate, ...] | None:
         """The lines of a ``casualties`` decision for the fighters of ``faction`` on ``side``
         (R-COMBAT-06), when kept: worked out for this roster (:meth:`keep_candidates`) or
-        carried from the last without the units gone (a wound changed: worked out again)."""
-        key = ("candidates", side, faction)
-        found = self._cache.get(key)
-        if found is None:
-            carried = self._carried(key, wounds=True)
-            if carried is None:
-                return None
-            found = self._cache[key] = tuple(carried)  # type: ignore[arg-type]
-        return found  # type: ignore[return-value]
+        carried from the last (:meth:`without`)."""
+        return self._cache.get(("candidates", side, faction))  # type: ignore[return-value]
 
     def keep_candidates(
         self, side: Side, faction: str, lines: tuple[CasualtyCandidate, ...]
@@ -287,13 +296,19 @@ class Roster:
         key = ("ships",)
         found = self._cache.get(key)
         if found is None:
-            carry = self._carry
-            if carry is not None and carry[0]._cache.get(key) is False:
-                found = False  # units only left since: still no ship
-            else:
-                ship = BaseType.SHIP
-                found = any(f.kind.base_type is ship for f in self.fighters)
-            self._cache[key] = found
+            ship = BaseType.SHIP
+            found = self._cache[key] = any(f.kind.base_type is ship for f in self.fighters)
+        return found  # type: ignore[return-value]
+
+    def flag(self, name: object, test: Callable[[Roster], bool]) -> bool:
+        """``test(self)``, worked out once and kept under ``name``. ``test`` must be monotone
+        under units leaving: once true of a roster, true of every roster made from it by
+        :meth:`without`, which carries a true answer (for instance "nobody here is a
+        Mercenary"); a false one is worked out again."""
+        key = ("flag", name)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = test(self)
         return found  # type: ignore[return-value]
 
     # -------------------------------------------------------------- casualties
@@ -308,18 +323,19 @@ class Roster:
         key = ("order", side, faction, ctx.predator)
         order: list[Fighter] | None = self._cache.get(key)  # type: ignore[assignment]
         if order is None:
-            order = self._carried(key, context=True, wounds=True)  # type: ignore[assignment]
-            if order is None:
-                ranked = self.ranked(side, faction, ctx)
-                hurt = [f for f in ranked if f.wounded and f.fortitude]
+            ranked = self.ranked(side, faction, ctx)
+            hurt = [f for f in ranked if f.wounded and f.fortitude]
+            if hurt:
                 order = hurt + [f for f in ranked if not (f.wounded and f.fortitude)]
+            else:
+                order = ranked
             self._cache[key] = order
         out: list[int] = []
         left = hits
         for f in order:
             if left <= 0:
                 break
-            take = min(f.capacity, left)
+            take = f.capacity if f.capacity < left else left
             out.extend([f.id] * take)
             left -= take
         return out
@@ -351,31 +367,135 @@ class Roster:
         """The roster after the units ``gone`` left and the fighters in ``swapped`` (by id:
         a changed wound) took their places; ``attackers`` to ``units`` are what the new one is
         made from; ``kept``, when given, is this roster's fighters without the units gone
-        (the caller has it already). Each list kept here is carried over, when first asked,
-        without the units gone; the context, the dice and the casualty order only when no
-        unit gone changed the context (R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01,
-        R-ATTR-HERO-02)."""
+        (the caller has it already).
+
+        Every list this roster holds is carried over at once, without the units gone and
+        with the fighters swapped (filtered in C, a few calls a list): the context, the dice
+        and the casualty ranking only when no unit gone changed the context (the last
+        Predator, Fear or Inspiring unit of a side, or Hero with ``hero_leadership_bonus``:
+        R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01, R-ATTR-HERO-02); the casualty order
+        (wounded Fortitude units first) only when no wound changed; the hits each faction
+        can take are summed again."""
+        here = set(attackers)
+        here.update(defenders)
         if kept is None:  # this roster's fighters without the units gone
-            kept = [f for f in self.fighters if f.id not in gone]
-        fighters = [swapped.get(f.id, f) for f in kept] if swapped else kept
+            kept = _staying(self.fighters, here, _BY_ID)
+        fighters = list(map(swapped.get, map(_BY_ID, kept), kept)) if swapped else kept
         new = Roster(attackers, defenders, keys, units, fighters, self.options)
+        # the context changes only when the last unit of a side (or of a faction on a side)
+        # holding Predator, Fear, Inspiring or (with hero_leadership_bonus) a Hero goes: the
+        # units holding each are counted once and the count carried
         by_id = self.by_id
         same_context = True
+        counts: dict[tuple[object, ...], int] | None = None
+        lead = self.options.hero_leadership_bonus
         for uid in gone:
             f = by_id.get(uid)
-            if f is not None and (
-                f.values.predator or f.values.fear or f.values.inspiring or f.kind.hero
-            ):
-                same_context = False
-                break
-        self._carry = None  # carried one roster on at most, so no chain is kept alive
-        new._carry = (self, gone, swapped, same_context)
-        if same_context:  # each step asks for the other step's dice: carried at once
-            cache = new._cache
-            for key, value in self._cache.items():
-                if key[0] == "specs":  # type: ignore[index]
-                    cache[key] = [d for d in value if d.unit not in gone]  # type: ignore[attr-defined]
+            if f is None:
+                continue
+            values = f.values
+            if values.predator or values.fear or values.inspiring or f.kind.hero:
+                if counts is None:
+                    counts = dict(self._context_counts())
+                for key in _context_keys(f, lead):
+                    left = counts[key] = counts[key] - 1
+                    if left <= 0:
+                        same_context = False
+        cache = new._cache
+        on = here.__contains__
+        held: Any
+        for name, held in cast("dict[tuple[str, ...], Any]", self._cache).items():
+            tag = name[0]
+            if tag in _FIGHTER_LISTS or (tag == "ranked" and same_context):
+                if held:  # filtered in C: a few calls a list, not a Python pass
+                    held = list(compress(held, map(on, map(_BY_ID, held))))
+                    if swapped:
+                        held = list(map(swapped.get, map(_BY_ID, held), held))
+                cache[name] = held
+            elif tag == "specs":
+                if same_context:
+                    cache[name] = list(compress(held, map(on, map(_SPEC_UNIT, held))))
+            elif tag == "candidates":
+                cache[name] = _lines(held, here, swapped)
+            elif tag == "order":
+                if same_context and not swapped:  # a new wound moves a Fortitude unit first
+                    cache[name] = list(compress(held, map(on, map(_BY_ID, held))))
+            elif tag == _COUNTS:
+                cache[name] = held if counts is None else {k: n for k, n in counts.items() if n}
+            elif tag == "ctx":
+                if same_context:
+                    cache[name] = held
+            elif (tag == "ships" or tag == "flag") and held is _KEEPS[tag]:
+                cache[name] = held  # true of every roster made from this one
+            # "room": summed again when asked
         return new
+
+    def _context_counts(self) -> dict[tuple[object, ...], int]:
+        """How many fighters hold each thing the step context reads (:func:`_context_keys`)."""
+        key = (_COUNTS,)
+        found: dict[tuple[object, ...], int] | None = self._cache.get(key)  # type: ignore[assignment]
+        if found is None:
+            found = {}
+            lead = self.options.hero_leadership_bonus
+            for f in self.fighters:
+                for item in _context_keys(f, lead):
+                    found[item] = found.get(item, 0) + 1
+            self._cache[key] = found
+        return found
+
+
+#: the kinds of list :meth:`Roster.without` carries whatever the context
+_FIGHTER_LISTS = frozenset(("side", "of", "summoners", "mercenaries", "specials"))
+#: the answers :meth:`Roster.without` carries: no ship stays no ship, a flag that holds holds
+_KEEPS = {"ships": False, "flag": True}
+_COUNTS = "context counts"
+_MERCENARY = attrgetter("mercenary")
+
+
+def _context_keys(f: Fighter, lead: bool) -> list[tuple[object, ...]]:
+    """What ``f`` adds to :func:`~caedes_bot.rules.combat.arithmetic.step_context`: its side
+    holds a Predator, Fear or (``lead``: option ``hero_leadership_bonus``) a Hero, its faction
+    on its side an Inspiring unit (R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01,
+    R-ATTR-HERO-02). An enchanted unit adds nothing (R-MAGIC-ENCH-03)."""
+    if f.enchanted:
+        return []
+    values = f.values
+    keys: list[tuple[object, ...]] = []
+    if values.predator:
+        keys.append(("predator", f.side))
+    if values.fear:
+        keys.append(("fear", f.side))
+    if values.inspiring:
+        keys.append(("inspiring", f.side, f.faction))
+    if lead and f.kind.hero:
+        keys.append(("led", f.side))
+    return keys
+
+
+def _staying(items: list[_T], here: set[int], ident: Callable[[_T], int]) -> list[_T]:
+    """``items`` whose ``ident`` is in ``here``, in their order (filtered in C)."""
+    return list(compress(items, map(here.__contains__, map(ident, items))))
+
+
+def _moved(fighters: list[Fighter], here: set[int], swapped: dict[int, Fighter]) -> list[Fighter]:
+    """``fighters`` still ``here``, each swapped for its fighter in ``swapped`` if it is
+    there (a changed wound), in their order."""
+    kept = _staying(fighters, here, _BY_ID)
+    return list(map(swapped.get, map(_BY_ID, kept), kept)) if swapped else kept
+
+
+def _lines(
+    lines: tuple[CasualtyCandidate, ...], here: set[int], swapped: dict[int, Fighter]
+) -> tuple[CasualtyCandidate, ...]:
+    """The casualty decision ``lines`` of the units still ``here``, in their order, a swapped
+    unit's line showing its new wound and the hits it can take (R-COMBAT-06)."""
+    kept = _staying(list(lines), here, _BY_ID)
+    if swapped:
+        for n, line in enumerate(kept):
+            f = swapped.get(line.id)
+            if f is not None:
+                kept[n] = CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
+    return tuple(kept)
 
 
 def normal_die(spec: DieSpec, face: int) -> BattleDie:

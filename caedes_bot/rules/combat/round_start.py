@@ -26,6 +26,9 @@ How to add an action (summons, for instance):
   :class:`~caedes_bot.rules.state.PendingDecision` whose detail names ``battle`` (a field
   ``battle: int``) to make the battle wait for a player;
 * put ``RoundStartAction("my_action", my_action)`` at its place in :data:`ROUND_START_ACTIONS`;
+  give it ``idle=...`` when the battle's roster can tell at once that it has nothing to do for
+  a side (see :class:`RoundStartAction`), so that a round whose every slot is idle is passed
+  over in one test;
 * give the decision's kind a step default (R-PBP-DEAD-04) and an order whose handler applies
   the answer, then returns ``advance(state, ruleset, dice, battle)``.
 """
@@ -38,6 +41,7 @@ from dataclasses import dataclass
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.actions import declare_actions
 from caedes_bot.rules.combat.arithmetic import mercenary_losses
+from caedes_bot.rules.combat.kept import Roster
 from caedes_bot.rules.combat.roster import remove_units
 from caedes_bot.rules.combat.sides import battle_context, battle_roster
 from caedes_bot.rules.dependants import lose_bound_units
@@ -49,6 +53,8 @@ from caedes_bot.rules.summons import offer_summons
 
 #: ``(state, ruleset, dice, battle, side) -> events``: one round-start action for one side.
 RoundStartRun = Callable[[GameState, Ruleset, Dice, Battle, Side], list[Event]]
+#: ``(roster, side) -> bool``: the action has nothing to do for ``side`` of these fighters.
+RoundStartIdle = Callable[[Roster, Side], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +65,19 @@ class RoundStartAction:
     ``together``: both sides decide at once, so a decision the attacker's slot leaves does not
     hold back the defender's slot (declarations, R-COMBAT-12); otherwise the defender acts only
     once the attacker's decision is answered (summons: the defender after the attacker,
-    R-MAGIC-SUMM-01)."""
+    R-MAGIC-SUMM-01).
+
+    ``idle``, if given, tells from the battle's roster that ``run`` would do nothing for a
+    side (no event, no change): no Mercenary, no Summoner, nobody who can declare. It must
+    stay true as units leave (the answer is kept and carried from step to step,
+    :meth:`~caedes_bot.rules.combat.kept.Roster.flag`). When every slot of the phase is idle,
+    the phase is passed over at once, so most battles ask once per battle, not per round and
+    slot; without ``idle`` the action always runs."""
 
     name: str
     run: RoundStartRun
     together: bool = False
+    idle: RoundStartIdle | None = None
 
 
 def mercenary_check(
@@ -72,9 +86,9 @@ def mercenary_check(
     """Excess Mercenaries of each faction on ``side`` go, cheapest first (R-ATTR-MERC-01,
     R-ATTR-MERC-02); the choice is the default one."""
     roster = battle_roster(state, ruleset, battle)
-    mine = roster.side(side)
-    if not any(f.mercenary for f in mine):
+    if not roster.mercenaries(side):
         return []
+    mine = roster.side(side)
     lost = mercenary_losses(mine, battle_context(state, ruleset, battle, roster.fighters))
     if not lost:
         return []
@@ -111,11 +125,24 @@ def summons_offer(
     return offer_summons(state, ruleset, dice, battle, side)
 
 
+def _no_mercenary(roster: Roster, side: Side) -> bool:
+    return not roster.mercenaries(side)  # R-ATTR-MERC-01: then nobody deserts
+
+
+def _no_summoner(roster: Roster, side: Side) -> bool:
+    return not roster.summoners(side)  # R-MAGIC-SUMM-01: then nobody is asked
+
+
+def _no_declarer(roster: Roster, side: Side) -> bool:
+    # R-COMBAT-12: nobody on the side with a special action or the Illusionist power
+    return all(f.side is not side for f in roster.specials())
+
+
 #: The round-start actions in order (R-COMBAT-03); see the module docstring to add one.
 ROUND_START_ACTIONS: list[RoundStartAction] = [
-    RoundStartAction("mercenary", mercenary_check),
-    RoundStartAction("summons", summons_offer),  # R-MAGIC-SUMM-01
-    RoundStartAction("declarations", declare_actions, together=True),
+    RoundStartAction("mercenary", mercenary_check, idle=_no_mercenary),
+    RoundStartAction("summons", summons_offer, idle=_no_summoner),  # R-MAGIC-SUMM-01
+    RoundStartAction("declarations", declare_actions, together=True, idle=_no_declarer),
 ]
 
 
@@ -137,6 +164,11 @@ def waits_on_players(state: GameState, battle: Battle) -> bool:
     return any(d.battle_id == ident for d in state.pending)
 
 
+def _all_idle(roster: Roster, actions: tuple[RoundStartAction, ...]) -> bool:
+    """Whether every action of the phase is idle for both sides of ``roster``."""
+    return all(a.idle is not None and a.idle(roster, side) for a in actions for side in _SIDES)
+
+
 def run_round_start(
     state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle
 ) -> tuple[list[Event], bool]:
@@ -148,6 +180,12 @@ def run_round_start(
     """
     events: list[Event] = []
     slots = round_start_slots()
+    if battle.start_done == 0 and not waits_on_players(state, battle):
+        actions = tuple(ROUND_START_ACTIONS)
+        roster = battle_roster(state, ruleset, battle)
+        if roster.flag(("round start", actions), lambda r: _all_idle(r, actions)):
+            battle.start_done = len(slots)  # every slot would do nothing
+            return events, True
     while battle.start_done < len(slots):
         action, side = slots[battle.start_done]
         if waits_on_players(state, battle) and not (action.together and side is Side.DEFENDER):

@@ -289,27 +289,25 @@ def _derive(
     """The roster after units left ``last``'s lists or changed their wounds, made from
     ``last`` (:meth:`Roster.without`); ``None`` when the lists changed otherwise (a unit joined
     or changed sides) or a unit is not on the board."""
-    staying = set(attackers)
-    staying.update(defenders)
-    gone = set(last.attackers)
-    gone.update(last.defenders)
-    gone -= staying
-    if [u for u in last.attackers if u not in gone] != attackers:
+    # every pass here runs in C (set operations, filter and map over builtin methods): this
+    # runs after every step's casualties
+    on_attack, on_defence = set(attackers), set(defenders)
+    if list(filter(on_attack.__contains__, last.attackers)) != attackers:
+        return None  # a unit joined the attackers, or they changed order
+    if list(filter(on_defence.__contains__, last.defenders)) != defenders:
         return None
-    if [u for u in last.defenders if u not in gone] != defenders:
-        return None
-    keys = list(map(str, attackers + defenders))
+    ids = attackers + defenders
+    by_id = last.by_id
     try:
+        fighters = list(map(by_id.__getitem__, ids))
+        keys = list(map(str, ids))
         now = list(map(dict.__getitem__, repeat(units), keys))  # no copy, even in a CowTable
     except KeyError:
         return None
-    if gone:
-        fighters = [f for f in last.fighters if f.id not in gone]
-        before = [u for u, f in zip(last.units, last.fighters, strict=True) if f.id not in gone]
-    else:
-        fighters, before = last.fighters, last.units
+    gone = set(by_id)
+    gone.difference_update(ids)
     swapped: dict[int, Fighter] = {}
-    if not all(map(is_, now, before)):
+    if list(map(_WOUNDED, now)) != list(map(_WOUNDED, fighters)):
         for unit, f in zip(now, fighters, strict=True):
             if unit.wounded is not f.wounded:
                 f = held.fighters[f.side][f.id] = replace(f, wounded=unit.wounded)
@@ -317,6 +315,9 @@ def _derive(
     roster = last.without(gone, swapped, list(attackers), list(defenders), keys, now, fighters)
     roster.seen(units, now)
     return roster
+
+
+_WOUNDED = attrgetter("wounded")
 
 
 def controller(state: GameState, battle: Battle, unit_id: int) -> str:
