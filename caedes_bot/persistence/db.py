@@ -1,11 +1,12 @@
 """Engines, connection set-up, the writer thread and migrations (design.md section 4).
 
 One writer: every write of the bot (orders, outbox bookkeeping, deadlines, memberships) runs
-in ONE dedicated thread on ONE connection (``pool_size=1, max_overflow=0``), so writes queue
-instead of racing for SQLite's lock. A caller hands :meth:`Database.write` a plain function of
-a ``Connection``; the whole transaction runs on the writer thread and costs a single hop off
-the event loop (through aiosqlite every statement is a hop: measured here at about 0.5 ms
-each, several times the cost of the transaction itself). On SQLite the writer opens its
+on ONE connection (``pool_size=1, max_overflow=0``), one at a time, so writes queue instead of
+racing for SQLite's lock. A caller hands :meth:`Database.write` a plain function of a
+``Connection``; the whole transaction runs as one piece: on SQLite at once on the event loop's
+thread when the writer is free (about a millisecond), otherwise on the dedicated writer thread
+behind the writes asked before it (through aiosqlite every statement is a hop: measured here
+at about 0.5 ms each, several times the cost of the transaction itself). On SQLite the writer opens its
 transactions with ``BEGIN IMMEDIATE``, so a read made inside the transaction can never be
 stale; readers (a small thread pool, :meth:`Database.read`) use plain ``BEGIN`` and see one WAL
 snapshot, and never wait for the writer. The writer alone checkpoints the WAL, on its own
@@ -28,8 +29,9 @@ import json
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -158,11 +160,14 @@ class Database:
         idle_checkpoint: seconds of quiet after which the writer checkpoints the WAL
             (:mod:`caedes_bot.persistence.writer`).
         busy_checkpoint: writes after which a writer that is never idle checkpoints anyway.
+        inline_writes: let a write run on the caller's thread when the writer is free
+            (SQLite only: PostgreSQL's statements wait on the network, so there every write
+            runs on the writer thread). See :meth:`write`.
 
     Attributes:
         url: the URL as given. writer: the writer's engine. reader: the readers' engine.
-        writer_thread: the thread every write runs on (its ``checkpoints`` say when and
-            where each checkpoint ran).
+        writer_thread: the writer: its thread, where writes run unless they run inline,
+            and its ``checkpoints`` (when and where each checkpoint ran).
     """
 
     def __init__(
@@ -173,10 +178,12 @@ class Database:
         readers: int = 4,
         idle_checkpoint: float = IDLE_CHECKPOINT_SECONDS,
         busy_checkpoint: int = BUSY_CHECKPOINT_WRITES,
+        inline_writes: bool = True,
     ) -> None:
         self.url = url
         target = sync_url(url)
         self._sqlite = is_sqlite(target)
+        self.inline_writes = inline_writes and self._sqlite
         self.writer = _make_engine(
             target, pool_size=1, begin="BEGIN IMMEDIATE", echo=echo, autocheckpoint=False
         )
@@ -241,15 +248,30 @@ class Database:
         finally:
             raw.close()
 
-    async def write(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work(conn)`` as one transaction on the writer thread; commit if it returns,
-        roll back if it raises (the exception reaches the caller).
+    async def write(self, work: Callable[[Connection], T], *, inline: bool = True) -> T:
+        """Run ``work(conn)`` as one transaction on the writer connection; commit if it
+        returns, roll back if it raises (the exception reaches the caller).
 
-        ``work`` must not touch the event loop. Writes are serialised: one at a time, in the
-        order asked. If the awaiting task is cancelled once the transaction has started, it
-        still completes (cancelled before it starts, it never runs).
+        Writes are serialised: one at a time, in the order asked. On SQLite, with
+        ``inline_writes`` and ``inline``, a write asked while the writer has nothing queued or
+        running runs at once on the event loop's thread (an order's transaction is about a
+        millisecond; the two thread hand-offs cost more than that on a busy machine, decision
+        0009); otherwise it runs on the writer thread, and if the awaiting task is cancelled
+        once the transaction has started, it still completes (cancelled before it starts, it
+        never runs).
+
+        Args:
+            work: the transaction's statements. It must not touch the event loop, nor wait for
+                anything the loop does.
+            inline: ``False`` for a write that may take long (an import), which must not hold
+                the event loop up: it always goes to the writer thread.
         """
-        return await asyncio.wrap_future(self.writer_thread.submit(lambda: self._transaction(work)))
+        job = partial(self._transaction, work)
+        if inline and self.inline_writes:
+            ran, result = self.writer_thread.run_inline(job)
+            if ran:
+                return cast(T, result)
+        return await asyncio.wrap_future(self.writer_thread.submit(job))
 
     async def read(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(conn)`` in one read transaction (a consistent snapshot) on a reader

@@ -1,17 +1,26 @@
-"""The single writer thread (design.md section 4) and when it checkpoints SQLite's WAL.
+"""The single writer (design.md section 4) and when it checkpoints SQLite's WAL.
 
-Every write of the bot runs on this one thread, in the order asked, on the one writer
-connection. The writer connection's automatic checkpoint is off (otherwise the commit that
-happens to cross SQLite's threshold copies the whole WAL back into the database file while an
-order waits for it). Instead the thread checkpoints:
+Every write of the bot runs on the one writer connection, one at a time, in the order asked.
+A write asked while the writer has nothing queued or running runs at once on the caller's
+thread (:meth:`WriterThread.run_inline`): on SQLite an order's transaction is about a
+millisecond of work, and handing it to a thread and back cost two thread wake-ups, which on a
+busy machine were the slowest part of an order (decision 0009, third addendum). A write asked
+while another is queued or running, or one that must not run on the event loop, goes to the
+writer's thread and waits its turn. Either way the writer connection is used by one thread at
+a time (a lock), so writes never overlap.
 
-* **when idle**: no job has been asked for ``idle_seconds`` and something was written since
+The writer connection's automatic checkpoint is off (otherwise the commit that happens to
+cross SQLite's threshold copies the whole WAL back into the database file while an order waits
+for it). Instead the thread checkpoints:
+
+* **when idle**: nothing has been written for ``idle_seconds`` and something was written since
   the last checkpoint. This is the usual case in the bot: orders come at the pace of people,
   and the outbox's bookkeeping after an order comes in a short burst, so the checkpoint runs
   in the quiet that follows and no order waits for it;
 * **when never idle**: after ``busy_writes`` writes without a checkpoint, between two
   transactions, so that a flood of writes cannot grow the WAL without bound. Only then can
-  a write wait for a checkpoint (about one write in ``busy_writes``).
+  a write wait for a checkpoint (about one write in ``busy_writes``): the write that reaches
+  the count goes to the thread, which checkpoints after it.
 
 Only the writer checkpoints, and on its own connection: SQLite 3.40 has a published race in
 which a second connection checkpointing while the writer writes can reset the WAL wrongly.
@@ -22,10 +31,11 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
@@ -63,9 +73,14 @@ CheckpointFn = Callable[[str], tuple[int, tuple[int, int]]]
 
 _Job = tuple[Callable[[], Any], "Future[Any]", bool]
 
+#: put on the queue to make the thread look at its counters again (a write ran inline)
+_NUDGE = object()
+
 
 class WriterThread:
-    """One thread running jobs in order, checkpointing when idle (see the module docstring).
+    """One thread running jobs in order, checkpointing when idle; a job asked while it has
+    nothing to do may run on the caller's thread instead (:meth:`run_inline`; see the module
+    docstring).
 
     Args:
         checkpoint: runs a checkpoint on the writer's connection; ``None`` (not SQLite): the
@@ -92,9 +107,15 @@ class WriterThread:
         self.busy_writes = busy_writes
         self.checkpoints: list[Checkpoint] = []
         self.on_checkpoint: Callable[[Checkpoint], None] | None = None
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[_Job | object | None] = queue.SimpleQueue()
         self._since = 0
+        self._last_write = time.monotonic()
         self._closed = False
+        # held while a job or a checkpoint uses the connection, on whichever thread
+        self._busy = threading.Lock()
+        # jobs handed to the thread and not finished yet (guarded by _count)
+        self._count = threading.Lock()
+        self._pending = 0
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
@@ -111,14 +132,53 @@ class WriterThread:
         if self._closed:
             raise RuntimeError("the writer thread is closed")
         future: Future[T] = Future()
+        with self._count:
+            self._pending += 1
         self._jobs.put((job, future, write))
         return future
+
+    def run_inline(self, job: Callable[[], T]) -> tuple[bool, T | None]:
+        """Run the write transaction ``job`` now on the calling thread, if the writer has
+        nothing queued or running and the write would not reach ``busy_writes`` (that one
+        goes to the thread, which checkpoints after it).
+
+        Returns:
+            ``(True, result)`` if it ran; ``(False, None)`` if it did not (then hand it to
+            :meth:`submit`). An exception of ``job`` is raised here, after the writer is free
+            again.
+
+        Raises:
+            RuntimeError: the thread was closed.
+        """
+        if self._closed:
+            raise RuntimeError("the writer thread is closed")
+        if self._pending or self._since + 1 >= self.busy_writes:
+            return False, None
+        if not self._busy.acquire(blocking=False):
+            return False, None  # a checkpoint is running
+        first = False
+        try:
+            if self._pending:  # handed to the thread since the first look: it goes first
+                return False, None
+            first = self._since == 0
+            try:
+                return True, job()
+            finally:
+                self._wrote()
+        finally:
+            self._busy.release()
+            if first and self._checkpoint_fn is not None:
+                self._jobs.put(_NUDGE)  # the thread starts counting the quiet from now
+
+    def _wrote(self) -> None:
+        self._since += 1
+        self._last_write = time.monotonic()
 
     def checkpoint(self, reason: str, mode: str = "PASSIVE") -> Checkpoint | None:
         """Run a checkpoint now. Call it on the writer thread only (a job may)."""
         if self._checkpoint_fn is None:
             return None
-        writes, self._since = self._since, 0
+        writes, self._since = self._since, 0  # the caller holds self._busy
         try:
             connection, frames = self._checkpoint_fn(mode)
         except Exception:  # a failed checkpoint is retried at the next idle moment
@@ -141,24 +201,36 @@ class WriterThread:
 
     def _run(self) -> None:
         while True:
-            waiting = self._since > 0 and self._checkpoint_fn is not None
+            timeout = None
+            if self._since > 0 and self._checkpoint_fn is not None:
+                timeout = max(0.0, self._last_write + self.idle_seconds - time.monotonic())
             try:
-                item = self._jobs.get(timeout=self.idle_seconds if waiting else None)
+                item = self._jobs.get(timeout=timeout)
             except queue.Empty:
-                self.checkpoint("idle")
-                continue
+                with self._busy:
+                    quiet = time.monotonic() - self._last_write >= self.idle_seconds
+                    if quiet and self._since > 0:
+                        self.checkpoint("idle")
+                continue  # written to inline meanwhile: wait for the quiet after it
             if item is None:
                 return
-            job, future, write = item
-            if not future.set_running_or_notify_cancel():
-                continue  # cancelled before it started: it never runs
+            if item is _NUDGE:
+                continue
+            job, future, write = cast(_Job, item)
             try:
-                result = job()
-            except BaseException as err:  # the caller gets it
-                future.set_exception(err)
-            else:
-                future.set_result(result)
-            if write:
-                self._since += 1
-                if self._since >= self.busy_writes:
-                    self.checkpoint("busy")
+                if not future.set_running_or_notify_cancel():
+                    continue  # cancelled before it started: it never runs
+                with self._busy:
+                    try:
+                        result = job()
+                    except BaseException as err:  # the caller gets it
+                        future.set_exception(err)
+                    else:
+                        future.set_result(result)
+                    if write:
+                        self._wrote()
+                        if self._since >= self.busy_writes:
+                            self.checkpoint("busy")
+            finally:
+                with self._count:
+                    self._pending -= 1

@@ -173,7 +173,8 @@ class Campaigns(Orders, Pausing):
             return campaign_id, after
 
         try:
-            campaign_id, cached = await self.db.write(_tx)
+            # an import (``then``) writes a whole campaign's log: off the event loop
+            campaign_id, cached = await self.db.write(_tx, inline=then is None)
         except IntegrityError as err:  # another process took the name first (unique index)
             raise taken(name) from err
         self._store(cached)

@@ -304,7 +304,7 @@ class Exports(Campaigns):
             )
             return repo.campaign_info(conn, campaign_id)
 
-        info = await self.db.write(_tx)
+        info = await self.db.write(_tx, inline=False)  # a whole campaign's log: off the loop
         assert info is not None
         self._store(Cached(info, state, last_event, {}, frozenset()))
         self._notify(info.id)

@@ -69,12 +69,13 @@ async def test_the_writer_connection_never_checkpoints_on_its_own(idle_db: Datab
 
 async def test_an_idle_writer_checkpoints_on_its_own_connection(idle_db: Database) -> None:
     watch = Watch(idle_db)
-    connection, thread = await idle_db.write(_writer_identity)
+    connection, thread = await idle_db.write(_writer_identity, inline=False)
+    inline_connection, _ = await idle_db.write(_writer_identity)  # the writer is free: inline
     await idle_db.write(_touch(1))
     done = await watch.next()
     assert done.reason == "idle"
-    assert (done.connection, done.thread) == (connection, thread)
-    assert thread.startswith("caedes-db-writer")
+    assert done.connection == connection == inline_connection  # one writer connection
+    assert done.thread == thread and thread.startswith("caedes-db-writer")
     assert done.writes >= 1 and done.frames[0] > 0
     # nothing more is written: no more checkpoints, whatever the wait
     assert idle_db.writer_thread.checkpoints == watch.seen
@@ -89,7 +90,7 @@ async def test_no_checkpoint_while_writes_are_queued(idle_db: Database) -> None:
         assert gate.wait(WAIT)
         return -1
 
-    first = asyncio.ensure_future(idle_db.write(blocker))
+    first = asyncio.ensure_future(idle_db.write(blocker, inline=False))
     await asyncio.sleep(0)  # the blocker is queued first
     rest = [asyncio.ensure_future(idle_db.write(_touch(n))) for n in range(10)]
     await asyncio.sleep(0)
@@ -122,3 +123,76 @@ async def test_closing_checkpoints_the_whole_wal(db_url: str, tmp_path: Path) ->
     assert not wal.exists() or wal.stat().st_size == 0
     with pytest.raises(RuntimeError, match="closed"):
         database.writer_thread.submit(lambda: None)
+
+
+async def test_a_write_runs_inline_when_the_writer_is_free(idle_db: Database) -> None:
+    """Decision 0009 (third addendum): nothing queued or running, so the transaction runs at
+    once on the caller's thread, on the writer's connection; the quiet after it is counted
+    from that write and the thread checkpoints it."""
+    watch = Watch(idle_db)
+    connection, _ = await idle_db.write(_writer_identity, inline=False)
+    await watch.next()
+    ran: list[str] = []
+
+    def work(conn: Connection) -> int:
+        ran.append(threading.current_thread().name)
+        return _touch(7)(conn)
+
+    assert await idle_db.write(work) == 7
+    assert ran == [threading.current_thread().name]
+    done = await watch.next()  # counted: the thread checkpoints the inline write
+    assert (done.reason, done.writes, done.connection) == ("idle", 1, connection)
+    assert done.thread.startswith("caedes-db-writer")
+
+
+async def test_a_write_asked_behind_queued_ones_waits_its_turn(idle_db: Database) -> None:
+    """While a write is queued or running on the thread, a later write is not run inline
+    ahead of it: writes keep the order in which they were asked."""
+    gate = threading.Event()
+    order: list[int] = []
+
+    def blocker(_conn: Connection) -> int:
+        assert gate.wait(WAIT)
+        order.append(0)
+        return 0
+
+    def step(n: int) -> Callable[[Connection], int]:
+        def work(_conn: Connection) -> int:
+            order.append(n)
+            return n
+
+        return work
+
+    first = asyncio.ensure_future(idle_db.write(blocker, inline=False))
+    await asyncio.sleep(0)
+    later = asyncio.ensure_future(idle_db.write(step(1)))  # inline allowed, but not its turn
+    await asyncio.sleep(0)
+    assert order == []
+    gate.set()
+    assert await asyncio.gather(first, later) == [0, 1]
+    assert order == [0, 1]
+    assert await idle_db.write(step(2)) == 2  # free again: inline
+    assert order == [0, 1, 2]
+
+
+async def test_an_inline_write_that_fails_rolls_back_and_frees_the_writer(
+    idle_db: Database,
+) -> None:
+    def failing(conn: Connection) -> None:
+        _touch(5)(conn)
+        raise ValueError("refused")
+
+    await idle_db.write(_touch(1))
+    with pytest.raises(ValueError, match="refused"):
+        await idle_db.write(failing)
+    assert await idle_db.write(lambda c: c.scalar(sa.text("SELECT count(*) FROM touched"))) == 1
+    assert await idle_db.write(_touch(2), inline=False) == 2
+
+
+async def test_no_write_runs_inline_when_inline_writes_are_off(db_url: str) -> None:
+    database = Database(db_url, inline_writes=False)
+    try:
+        _, thread = await database.write(_writer_identity)
+        assert thread.startswith("caedes-db-writer")
+    finally:
+        await database.dispose()
