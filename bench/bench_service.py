@@ -38,6 +38,11 @@ connection take turns, order by order, so both see the same load.
 The bot freezes its start-up heap for the garbage collector (``gc.freeze()``); so does this
 benchmark after its warm-up, as the bot does after start-up.
 
+With ``--beside-thread`` every other pair of orders writes on the writer thread
+(``Database.inline_writes`` off; decision 0009) and is timed apart, so the two ways of writing
+are compared in the same seconds; the service's figures are then those of the inline half
+(give ``--orders 5000`` for 5,000 of each).
+
 Targets, per run, each printed as min / median / max over the runs: the service's median at
 most 20x the bare median; the service's p99 at most 3x its own median (over at least 5,000
 orders: with fewer no p99 is reported); an uncached order's median at most 3x a cached one's.
@@ -273,6 +278,7 @@ class Run:
         self.stale: list[float] = []
         self.uncached: list[float] = []
         self.cached: list[float] = []  # beside the uncached ones, in the same seconds
+        self.threaded: list[float] = []  # --beside-thread: writes on the writer thread
         self.checkpoints: Counter[str] = Counter()
         self.units: list[str] = []
         self.size = ""
@@ -344,8 +350,13 @@ async def _one_run(args: argparse.Namespace, ruleset: Ruleset, template: Path, f
     timing.seconds.clear()
     seen = len(db.writer_thread.checkpoints)
     for n in range(args.orders * 2):
-        run.service.append(await timed(submit(service, service_id, order_of(n))))
+        # --beside-thread: every other pair of orders writes on the writer thread instead
+        on_thread = args.beside_thread and (n // 2) % 2 == 1
+        db.inline_writes = not on_thread
+        sample = await timed(submit(service, service_id, order_of(n)))
+        (run.threaded if on_thread else run.service).append(sample)
         run.bare.append(one_bare(args.warmup * 2 + n))
+    db.inline_writes = True
     run.rules = list(timing.seconds)
     run.checkpoints.update(c.reason for c in db.writer_thread.checkpoints[seen:])
     bare_conn.close()
@@ -401,6 +412,13 @@ def report(index: int, run: Run) -> None:
         f"{ms(statistics.median(run.cached))}); writer checkpoints while timed: "
         f"{dict(run.checkpoints) or 'none'}; load {load()}"
     )
+    if run.threaded:
+        t50 = statistics.median(run.threaded)
+        print(
+            f"       beside it, writes on the writer thread ({len(run.threaded)} orders): "
+            f"median {ms(t50)}, p90 {ms(percentile(run.threaded, 0.9))}, "
+            f"p99 {ms(percentile(run.threaded, 0.99))}"
+        )
 
 
 async def main(args: argparse.Namespace) -> int:
@@ -461,6 +479,12 @@ if __name__ == "__main__":
     )
     parser.add_argument(
         "--quick", action="store_true", help="one run of 5,000 orders, 10 stale retries"
+    )
+    parser.add_argument(
+        "--beside-thread",
+        action="store_true",
+        help="every other pair of orders writes on the writer thread (Database.inline_writes "
+        "off), timed apart: the two ways of writing in the same seconds",
     )
     parsed = parser.parse_args()
     if parsed.quick:
