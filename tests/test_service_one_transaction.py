@@ -56,9 +56,9 @@ class Commits:
         self.count = 0
         real = db.write
 
-        async def counted(work: Callable[[Connection], Any]) -> Any:
+        async def counted(work: Callable[[Connection], Any], *, inline: bool = True) -> Any:
             self.count += 1
-            return await real(work)
+            return await real(work, inline=inline)
 
         db.write = counted  # type: ignore[method-assign]
 
