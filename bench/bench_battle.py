@@ -55,8 +55,12 @@ SPACE = "redfern-hills"
 
 def battle_state(rs: Ruleset, seed: str) -> GameState:
     """Step 7 of a Dawnian turn: the 20 attackers have entered ``SPACE`` from a neighbour,
-    where the 20 Orcs stand; the battle is due."""
+    where the 20 Orcs stand; the battle is due. Each faction's designated Hero stands in the
+    province the default scenario starts it in, owned by its faction, away from the battle
+    (a state a campaign can reach: without them every order would find both Heroes fallen,
+    R-FEAL-03). The Heroes are placed after the armies, so the armies' ids are as before."""
     came_from = sorted(rs.map.land_neighbours(SPACE))[0]
+    homes = _hero_homes(rs)
     st = GameState(
         scenario="default",
         dice_seed=seed,
@@ -65,7 +69,7 @@ def battle_state(rs: Ruleset, seed: str) -> GameState:
         step=Step.COMBAT,
         in_play=["DAW", "ORC"],
         factions={code: FactionState(code=code, turns_taken=1) for code in ("DAW", "ORC")},
-        owners={SPACE: "ORC", came_from: "DAW"},
+        owners={SPACE: "ORC", came_from: "DAW", **{home: c for c, (_, home) in homes.items()}},
     )
     for side, owner in ((ATTACKERS, "DAW"), (DEFENDERS, "ORC")):
         for kind, count in side:
@@ -77,8 +81,24 @@ def battle_state(rs: Ruleset, seed: str) -> GameState:
                     unit.attacking = unit.move_ended = True
                     unit.entered_from, unit.path, unit.movement_used = came_from, [SPACE], 1
                 st.units[str(uid)] = unit
+    for code, (hero, home) in homes.items():
+        st.place_new_unit(hero, code, home)
     begin_combat_step(st, rs)
     return st
+
+
+def _hero_homes(rs: Ruleset) -> dict[str, tuple[str, str]]:
+    """Faction code -> (its designated Hero's kind id, the province the default scenario
+    starts it in), for the two factions of the battle."""
+    scenario = rs.scenarios["default"]
+    homes: dict[str, tuple[str, str]] = {}
+    for code in ("DAW", "ORC"):
+        hero = scenario.faction(code).hero
+        assert hero is not None
+        home = next(u.location for u in scenario.units if u.kind == hero)
+        assert home not in (SPACE, *rs.map.land_neighbours(SPACE))
+        homes[code] = (hero, home)
+    return homes
 
 
 def listed(rs: Ruleset) -> list[str]:
@@ -112,8 +132,8 @@ def loop_battle(start: GameState, rs: Ruleset) -> int:
         SPACE,
         "DAW",
         ["ORC"],
-        [u.id for u in start.peek_units() if u.owner == "DAW"],
-        [u.id for u in start.peek_units() if u.owner == "ORC"],
+        [u.id for u in start.peek_units() if u.owner == "DAW" and u.location == SPACE],
+        [u.id for u in start.peek_units() if u.owner == "ORC" and u.location == SPACE],
     )
     fighters = battle_fighters(start, rs, armies)
     first, later = (

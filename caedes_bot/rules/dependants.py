@@ -133,10 +133,16 @@ def lose_bound_units(
     ``state``. Returns the events (one :class:`BoundUnitsLost` per faction and bond) and the
     ids destroyed.
     """
+    return _lose_bound_units(state, ruleset, set(map(_KIND, state.peek_units())), battle)
+
+
+def _lose_bound_units(
+    state: GameState, ruleset: Ruleset, on_board: set[str], battle: int | None
+) -> tuple[list[Event], set[int]]:
+    """:func:`lose_bound_units`, given the kind ids on the board (``on_board``)."""
     # the kinds on the board that hang on a bond or hold one up, read from the ruleset's
     # list of them (this runs after every order and after every casualty removal in a
     # battle: most boards have none, found with set operations in C)
-    on_board = set(map(_KIND, state.peek_units()))
     known, bonded_kinds = _bonded_kinds(ruleset)
     if on_board <= known:
         bonded = on_board & bonded_kinds
@@ -243,29 +249,56 @@ def record_fallen_heroes(state: GameState, ruleset: Ruleset) -> list[Event]:
     """Mark ``hero_alive`` false for every faction whose designated Hero is no longer on the
     board, whatever removed it (battle, disbanding, the umpire) (R-FEAL-03). Mutates
     ``state``; returns one :class:`HeroFell` per Hero newly fallen."""
+    units = list(state.peek_units())
+    return _record_fallen_heroes(state, ruleset, units, list(map(_KIND, units)))
+
+
+def _record_fallen_heroes(
+    state: GameState, ruleset: Ruleset, units: list[Unit], kinds: list[str]
+) -> list[Event]:
+    """:func:`record_fallen_heroes`, given the units on the board and their kind ids, in the
+    same order."""
     events: list[Event] = []
-    on_board: set[tuple[str, str]] | None = None
     for code in state.in_play:
         fs = dict.get(state.factions, code)  # read only: copied on write (GameState.clone)
         if fs is None or not fs.hero_alive:
             continue
         hero = designated_hero(state, ruleset, code)
-        if hero is None:
-            continue
-        if on_board is None:
-            on_board = {(u.owner, u.kind) for u in state.peek_units()}
-        if (code, hero) in on_board:
+        if hero is None or _on_board(units, kinds, code, hero):
             continue
         state.factions[code].hero_alive = False
         events.append(HeroFell(code, hero))
     return events
 
 
+def _on_board(units: list[Unit], kinds: list[str], owner: str, kind: str) -> bool:
+    """Whether a unit of ``kind`` owned by ``owner`` is among ``units`` (``kinds`` their kind
+    ids): the units of the kind are found by ``list.index`` (in C; a Hero's kind is on the
+    board once at most, as a rule), and only their owners are looked at."""
+    at = 0
+    while True:
+        try:
+            at = kinds.index(kind, at)
+        except ValueError:
+            return False
+        if units[at].owner == owner:
+            return True
+        at += 1
+
+
 def after_every_order(state: GameState, ruleset: Ruleset) -> list[Event]:
     """What must hold after every order: no Undead without a Necromancer, no Summoned unit
     without a Summoner (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03), and every fallen Hero recorded
-    (R-FEAL-03). Mutates ``state``; returns the events."""
+    (R-FEAL-03). Mutates ``state``; returns the events.
+
+    The board is read once for both checks (its units and their kinds, in C) and again only
+    when bound units were lost."""
     if state.round == 0:
         return []  # before the campaign starts the scenario's board is as set up
-    events, _gone = lose_bound_units(state, ruleset)
-    return events + record_fallen_heroes(state, ruleset)
+    units = list(state.peek_units())
+    kinds = list(map(_KIND, units))
+    events, gone = _lose_bound_units(state, ruleset, set(kinds), None)
+    if gone:  # the board changed: read it again
+        units = list(state.peek_units())
+        kinds = list(map(_KIND, units))
+    return events + _record_fallen_heroes(state, ruleset, units, kinds)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from operator import attrgetter
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import buy, collect, dependants, turn, upkeep
@@ -34,17 +33,10 @@ from caedes_bot.rules.combat.arithmetic import BattleResult
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import BattleDie, DiePurpose, FactionStats, GameState, Side
 
+#: where each counter an order adds to is summed (:func:`record`): one list per faction
+_BOUGHT, _LOST, _WON, _LOST_BATTLES, _DICE, _HITS, _TENTHS = range(7)
 
-def _owner(before: GameState, after: GameState, unit_id: int) -> str | None:
-    for st in (before, after):
-        try:
-            return st.peek_unit(unit_id).owner
-        except KeyError:
-            continue
-    return None
-
-
-Bump = Callable[..., None]
+Tally = Callable[[str], list[int]]
 
 
 def _add_round(
@@ -67,22 +59,16 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
     if not events:
         return
     stats = after.stats
-    sums: dict[str, dict[str, int]] = {}
+    sums: dict[str, list[int]] = {}
 
-    def bump(faction: str | None, **changes: int) -> None:
-        if faction is None:
-            return
+    def tally(faction: str) -> list[int]:
+        """The sums of ``faction``, made (and the faction entered in ``stats``) when first met."""
         mine = sums.get(faction)
         if mine is None:
-            mine = sums[faction] = {}
+            mine = sums[faction] = [0, 0, 0, 0, 0, 0, 0]
             if faction not in stats:
                 stats[faction] = FactionStats()
-        for name, value in changes.items():
-            mine[name] = mine.get(name, 0) + value
-
-    def lost(unit_ids: Sequence[int]) -> None:
-        for uid in unit_ids:
-            bump(_owner(before, after, uid), lost=1)
+        return mine
 
     for event in events:
         if not isinstance(event, _FOLDED):
@@ -90,47 +76,71 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
         if isinstance(event, combat.BattleStepResolved):
             sides = after.stats_battles.get(str(event.battle))
             for who, (count, hits, tenths) in _dice_luck(ruleset, sides, event.dice).items():
-                bump(who, dice=count, hits=hits, expected_tenths=tenths)
+                if who is not None:
+                    mine = tally(who)
+                    mine[_DICE] += count
+                    mine[_HITS] += hits
+                    mine[_TENTHS] += tenths
         elif isinstance(event, combat.CasualtiesRemoved):
-            lost([*event.attacker_destroyed, *event.defender_destroyed])
+            gone = event.attacker_destroyed + event.defender_destroyed
+            _count_lost(tally, sums, before, after, gone)
         elif isinstance(event, collect.IncomeCollected):
             old = stats.get(event.faction) or FactionStats()
             stats[event.faction] = replace(
                 old, income=_add_round(old.income, event.round, event.rp_gained, total=True)
             )
         elif isinstance(event, buy.UnitsBought):
-            bump(event.faction, bought=event.count)
+            tally(event.faction)[_BOUGHT] += event.count
         elif isinstance(event, buy.PurchaseCancelled):
-            bump(event.faction, bought=-event.count)
+            tally(event.faction)[_BOUGHT] -= event.count
         elif isinstance(event, combat.BattleBegan):
             after.stats_battles[str(event.battle)] = [event.attacker, *event.defenders]
         elif isinstance(event, combat.BattleEnded):
-            lost(event.destroyed_at_end)
+            _count_lost(tally, sums, before, after, event.destroyed_at_end)
             sides = after.stats_battles.pop(str(event.battle), None)
             if sides:
-                _battle_result(bump, sides[0], sides[1:], event.result)
+                _battle_result(tally, sides[0], sides[1:], event.result)
         elif isinstance(event, upkeep.UnitsDisbanded | dependants.BoundUnitsLost):
-            bump(event.faction, lost=len(event.units))
+            tally(event.faction)[_LOST] += len(event.units)
         elif isinstance(event, turn.TurnBegan):
             owned = sum(1 for owner in after.owners.values() if owner == event.faction)
             old = stats.get(event.faction) or FactionStats()
             stats[event.faction] = replace(
                 old, provinces=_add_round(old.provinces, event.round, owned, total=False)
             )
-    for faction, changes in sums.items():  # the counters summed are not those set above
-        old = stats[faction]
-        add = changes.get
+    for faction, (bought, lost, won, lost_battles, dice, hits, tenths) in sums.items():
+        old = stats[faction]  # the counters summed are not those set above
         stats[faction] = FactionStats(  # every field named: dataclasses.replace costs more
             income=old.income,
-            bought=old.bought + add("bought", 0),
-            lost=old.lost + add("lost", 0),
-            battles_won=old.battles_won + add("battles_won", 0),
-            battles_lost=old.battles_lost + add("battles_lost", 0),
+            bought=old.bought + bought,
+            lost=old.lost + lost,
+            battles_won=old.battles_won + won,
+            battles_lost=old.battles_lost + lost_battles,
             provinces=old.provinces,
-            dice=old.dice + add("dice", 0),
-            hits=old.hits + add("hits", 0),
-            expected_tenths=old.expected_tenths + add("expected_tenths", 0),
+            dice=old.dice + dice,
+            hits=old.hits + hits,
+            expected_tenths=old.expected_tenths + tenths,
         )
+
+
+def _count_lost(
+    tally: Tally,
+    sums: dict[str, list[int]],
+    before: GameState,
+    after: GameState,
+    unit_ids: Sequence[int],
+) -> None:
+    """Count each of ``unit_ids`` as lost by its owner, read from ``before`` (the state the
+    order was applied to) or else ``after``; a unit in neither counts for nobody."""
+    old, new = before.units, after.units
+    for uid in unit_ids:
+        key = str(uid)
+        unit = dict.get(old, key) or dict.get(new, key)  # read only, no copy
+        if unit is not None:
+            mine = sums.get(unit.owner)
+            if mine is None:
+                mine = tally(unit.owner)
+            mine[_LOST] += 1
 
 
 #: the events :func:`record` folds; any other is passed over with one test
@@ -192,39 +202,41 @@ def _one_defender(
     sides: list[str], dice: Sequence[BattleDie]
 ) -> dict[str | None, list[int]] | None:
     """:func:`_dice_luck` of a battle of one attacker and one defender (every die is its
-    side's faction's, :func:`_roller`) when every die is a normal die that stands and the
-    attacker's come first, as a step rolls them: counted with a few passes of the builtins
-    instead of a Python loop per die. ``None`` otherwise (the caller counts die by die)."""
-    if (
-        set(map(_PURPOSE, dice)) != _NORMAL_ONLY
-        or any(map(_REROLLED, dice))
-        or any(map(_VOID, dice))
-    ):
+    side's faction's, :func:`_roller`) when every die is a normal die that stands, with a
+    target in 0..10, and the attacker's come first, as a step rolls them: one pass over the
+    dice, without the tally per kind. ``None`` otherwise (the caller counts die by die)."""
+    normal, attacker = _NORMAL, _ATTACKER
+    dice_a = hits_a = tenths_a = dice_d = hits_d = tenths_d = 0
+    for die in dice:
+        if die.purpose is not normal or die.rerolled or die.void:
+            return None
+        target = die.target
+        if target < 0 or target > 10:
+            return None  # a target to hold to 0..10: die by die
+        if die.side is attacker:
+            if dice_d:
+                return None  # not every attacker die first
+            dice_a += 1
+            tenths_a += target
+            if die.hit:
+                hits_a += 1
+        else:
+            dice_d += 1
+            tenths_d += target
+            if die.hit:
+                hits_d += 1
+    if not dice_a and not dice_d:
         return None
-    on = list(map(_SIDE, dice))
-    attacker = Side.ATTACKER
-    split = on.count(attacker)
-    if attacker in on[split:]:  # not every attacker die first
-        return None
-    targets = list(map(_TARGET, dice))
-    if targets and (min(targets) < 0 or max(targets) > 10):
-        return None  # a target to hold to 0..10: die by die
-    hits = list(map(_HIT, dice))
     out: dict[str | None, list[int]] = {}
-    if split:
-        out[sides[0]] = [split, sum(hits[:split]), sum(targets[:split])]
-    if split < len(on):
-        out[sides[1]] = [len(on) - split, sum(hits[split:]), sum(targets[split:])]
+    if dice_a:
+        out[sides[0]] = [dice_a, hits_a, tenths_a]
+    if dice_d:
+        out[sides[1]] = [dice_d, hits_d, tenths_d]
     return out
 
 
-_PURPOSE = attrgetter("purpose")
-_REROLLED = attrgetter("rerolled")
-_VOID = attrgetter("void")
-_SIDE = attrgetter("side")
-_TARGET = attrgetter("target")
-_HIT = attrgetter("hit")
-_NORMAL_ONLY = {DiePurpose.NORMAL}
+_NORMAL = DiePurpose.NORMAL
+_ATTACKER = Side.ATTACKER
 
 
 def _roller(ruleset: Ruleset, sides: list[str] | None, side: Side, kind: str) -> str | None:
@@ -241,13 +253,13 @@ def _roller(ruleset: Ruleset, sides: list[str] | None, side: Side, kind: str) ->
 
 
 def _battle_result(
-    bump: Bump, attacker: str, defenders: Sequence[str], result: BattleResult
+    tally: Tally, attacker: str, defenders: Sequence[str], result: BattleResult
 ) -> None:
     if result is BattleResult.ATTACKER_WON:
-        bump(attacker, battles_won=1)
+        tally(attacker)[_WON] += 1
         for d in defenders:
-            bump(d, battles_lost=1)
+            tally(d)[_LOST_BATTLES] += 1
     elif result in (BattleResult.DEFENDER_HELD, BattleResult.WITHDRAWN):
-        bump(attacker, battles_lost=1)
+        tally(attacker)[_LOST_BATTLES] += 1
         for d in defenders:
-            bump(d, battles_won=1)
+            tally(d)[_WON] += 1

@@ -231,6 +231,11 @@ class Turn:
         if missing:
             raise ValueError(f"no spec for step {', '.join(missing)}")
         self._steps: Mapping[Step, StepSpec] = MappingProxyType(by_step)
+        #: the steps' ``after_every_order`` hooks, in the order of the specs (read once: they
+        #: run after every order)
+        self._after_hooks = tuple(
+            hook for spec in by_step.values() if (hook := spec.after_every_order) is not None
+        )
         self._defaults: Mapping[DecisionKind, DefaultAnswer] = MappingProxyType(defaults)
         self.spec = StepSpec(
             "turn",
@@ -441,11 +446,10 @@ class Turn:
         """What must hold across every order: a passive turn plays on once another faction has
         answered (R-PBP-DEAD-03); then each step's ``after_every_order`` (the income record of
         R-COLL-04). Mutates ``state``; returns the events."""
-        events = self.continue_passive_turn(state, ruleset, dice)
+        events = self.continue_passive_turn(state, ruleset, dice) if state.passive else []
         events += dependants.after_every_order(state, ruleset)  # R-ATTR-UNDEAD-03, R-FEAL-03
-        for spec in self._steps.values():
-            if spec.after_every_order is not None:
-                spec.after_every_order(state)
+        for hook in self._after_hooks:
+            hook(state)
         return events
 
     def end_current_step(

@@ -108,6 +108,10 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
     :class:`UndoLastOrder` keeps what its handler left."""
     if isinstance(order, UndoLastOrder):
         return
+    if not order.undoable:  # most orders (every battle order): the log is emptied, no more
+        if new.undo_log:
+            new.undo_log = []
+        return
     log = old.undo_log
     also = _STEP_FIELDS if order.undo_keeps_step else frozenset()
     if (
