@@ -287,13 +287,19 @@ class Database:
                 tx.rollback()
 
     async def dispose(self) -> None:
-        """Checkpoint the whole WAL (SQLite), close every connection and stop the threads."""
+        """Checkpoint the whole WAL (SQLite), close every connection and stop the threads.
+
+        A write asked once this has begun is refused (``RuntimeError``); the writes asked
+        before it run first, and the final checkpoint comes after the last of them.
+        """
         writer = self.writer_thread
-        if self._sqlite:
-            await asyncio.wrap_future(
-                writer.submit(lambda: writer.checkpoint("close", "TRUNCATE"), write=False)
-            )
-        await asyncio.wrap_future(writer.submit(self.writer.dispose, write=False))
+
+        def last() -> None:
+            if self._sqlite:
+                writer.checkpoint("close", "TRUNCATE")
+            self.writer.dispose()
+
+        writer.stop(last)  # at once: a write asked from now on is refused
         await asyncio.to_thread(writer.close)
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._read_threads, self.reader.dispose)

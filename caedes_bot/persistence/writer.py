@@ -111,6 +111,7 @@ class WriterThread:
         self._since = 0
         self._last_write = time.monotonic()
         self._closed = False
+        self._last: Callable[[], Any] | None = None
         # held while a job or a checkpoint uses the connection, on whichever thread
         self._busy = threading.Lock()
         # jobs handed to the thread and not finished yet (guarded by _count)
@@ -129,12 +130,12 @@ class WriterThread:
         Raises:
             RuntimeError: the thread was closed.
         """
-        if self._closed:
-            raise RuntimeError("the writer thread is closed")
         future: Future[T] = Future()
-        with self._count:
+        with self._count:  # not between close's check and its last item: it would never run
+            if self._closed:
+                raise RuntimeError("the writer thread is closed")
             self._pending += 1
-        self._jobs.put((job, future, write))
+            self._jobs.put((job, future, write))
         return future
 
     def run_inline(self, job: Callable[[], T]) -> tuple[bool, T | None]:
@@ -158,6 +159,8 @@ class WriterThread:
             return False, None  # a checkpoint is running
         first = False
         try:
+            if self._closed:  # closed since the first look: the last job may have run
+                raise RuntimeError("the writer thread is closed")
             if self._pending:  # handed to the thread since the first look: it goes first
                 return False, None
             first = self._since == 0
@@ -191,12 +194,25 @@ class WriterThread:
             self.on_checkpoint(done)
         return done
 
-    def close(self) -> None:
-        """Run the jobs already queued, then stop the thread (and wait for it)."""
-        if self._closed:
-            return
-        self._closed = True
-        self._jobs.put(None)
+    def stop(self, last: Callable[[], Any] | None = None) -> None:
+        """Refuse new jobs from now on (:meth:`submit` and :meth:`run_inline` raise); the
+        thread runs the jobs already queued, then ``last``, then ends. Does not wait.
+
+        Args:
+            last: the writer's last job (closing the database: the final checkpoint and
+                closing the connection), run on the thread once no write is running, inline
+                or not; no write runs after it. Its error is logged.
+        """
+        with self._count:  # no job is queued behind the end
+            if self._closed:
+                return
+            self._closed = True
+            self._last = last
+            self._jobs.put(None)
+
+    def close(self, last: Callable[[], Any] | None = None) -> None:
+        """:meth:`stop`, then wait for the thread to end."""
+        self.stop(last)
         self._thread.join()
 
     def _run(self) -> None:
@@ -213,6 +229,12 @@ class WriterThread:
                         self.checkpoint("idle")
                 continue  # written to inline meanwhile: wait for the quiet after it
             if item is None:
+                if self._last is not None:
+                    with self._busy:  # after an inline write still running elsewhere
+                        try:
+                            self._last()
+                        except Exception:
+                            log.exception("the writer's last job failed")
                 return
             if item is _NUDGE:
                 continue

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from caedes_bot.persistence.db import Database
-from caedes_bot.persistence.writer import Checkpoint
+from caedes_bot.persistence.writer import Checkpoint, WriterThread
 
 # the writer's WAL checkpoints are SQLite's
 pytestmark = pytest.mark.sqlite_only
@@ -196,3 +196,73 @@ async def test_no_write_runs_inline_when_inline_writes_are_off(db_url: str) -> N
         assert thread.startswith("caedes-db-writer")
     finally:
         await database.dispose()
+
+
+async def test_closing_runs_the_writes_asked_before_then_refuses_new_ones(
+    db_url: str, tmp_path: Path
+) -> None:
+    """dispose() while writes are queued: those run, the final checkpoint comes after the last
+    of them (the WAL is empty), and a write asked once dispose() has begun is refused instead
+    of being written after the final checkpoint on a connection nobody closes."""
+    database = Database(db_url, idle_checkpoint=3600.0)
+    await database.write(_touch(0))
+    gate = threading.Event()
+
+    def blocker(conn: Connection) -> int:
+        assert gate.wait(WAIT)
+        return _touch(1)(conn)
+
+    queued = [asyncio.ensure_future(database.write(blocker, inline=False))]
+    await asyncio.sleep(0)  # the blocker runs on the thread
+    queued += [asyncio.ensure_future(database.write(_touch(n))) for n in range(2, 6)]
+    await asyncio.sleep(0)  # queued behind it
+    closing = asyncio.ensure_future(database.dispose())
+    await asyncio.sleep(0)  # dispose() has begun
+    for inline in (True, False):
+        with pytest.raises(RuntimeError, match="closed"):
+            await database.write(_touch(99), inline=inline)
+    gate.set()
+    assert await asyncio.gather(*queued) == [1, 2, 3, 4, 5]
+    await closing
+    last = database.writer_thread.checkpoints[-1]
+    assert last.reason == "close" and last.frames[0] == last.frames[1]
+    assert last.thread.startswith("caedes-db-writer")
+    wal = tmp_path / "caedes.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    again = Database(db_url)
+    try:
+        touched = await again.read(
+            lambda c: [r[0] for r in c.execute(sa.text("SELECT n FROM touched ORDER BY rowid"))]
+        )
+    finally:
+        await again.dispose()
+    assert touched == [0, 1, 2, 3, 4, 5]  # each once, in the order asked, none after the end
+
+
+def test_a_job_submitted_while_the_writer_stops_runs_or_is_refused() -> None:
+    """A job handed over while another thread stops the writer is never queued behind the
+    end (where it would never run and its caller would wait for ever)."""
+    writer = WriterThread(None)
+    real = writer._jobs
+    closer = threading.Thread(target=writer.close)
+
+    class StopsMidPut:
+        """The writer's queue; the first job put starts another thread stopping the writer
+        and gives it the chance to finish first."""
+
+        def put(self, item: object) -> None:
+            if isinstance(item, tuple) and not closer.is_alive():
+                closer.start()
+                closer.join(0.2)  # it cannot finish while submit holds the writer's count
+            real.put(item)
+
+        def get(self, timeout: float | None = None) -> object:
+            return real.get(timeout=timeout)
+
+    writer._jobs = StopsMidPut()  # type: ignore[assignment]
+    future = writer.submit(lambda: "ran")
+    assert future.result(timeout=WAIT) == "ran"
+    closer.join(WAIT)
+    writer.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        writer.submit(lambda: None)
