@@ -421,7 +421,8 @@ def _roll_step(
     """Roll every die of ``step`` and work out who owes casualties (R-COMBAT-04, -05, -06)."""
     roster = battle_roster(state, ruleset, battle)
     idle = idle_illusionists(battle)
-    if battle.declared or idle:
+    special = bool(battle.declared or idle)
+    if special:
         fighters = roster.fighters
         ctx = battle_context(state, ruleset, battle, fighters)
         declared = set(battle.declared)
@@ -447,6 +448,9 @@ def _roll_step(
             reason=f"battle #{battle.id} at {name}, round {battle.round}, {_STEP_WORD[step]} step, "
             f"{_SIDE_WORD[side]} ({who})",
         )
+        if not special:  # the roster's dice are all normal dice
+            rolled += map(normal_die, mine, faces)
+            continue
         for spec, face in zip(mine, faces, strict=True):
             if spec.purpose is _NORMAL_DIE:
                 rolled.append(normal_die(spec, face))

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import compress
 from operator import attrgetter, itemgetter
-from typing import Any, TypeVar, cast
+from typing import TypeVar
 
 from caedes_bot.gamedata.model import Attribute, BaseType, Options
 from caedes_bot.rules.combat.arithmetic import (
@@ -87,6 +87,11 @@ class Roster:
     __slots__ = (
         "_by_id",
         "_cache",
+        "_lines",
+        "_lists",
+        "_orders",
+        "_ranked",
+        "_specs",
         "attackers",
         "defenders",
         "fighters",
@@ -114,7 +119,15 @@ class Roster:
         self.table: object = None
         self.writes: int | None = None
         self._by_id: dict[int, Fighter] | None = None
-        #: what was worked out, by what it is: see the methods
+        #: what was worked out, by what it is, in one table per way it is carried to the
+        #: next roster (:meth:`without`): fighter lists carried whatever happens; the casualty
+        #: ranking and the dice while the context stays; the casualty order while no wound
+        #: changes either; decision lines; and the rest (sums, the context, answers)
+        self._lists: dict[object, list[Fighter]] = {}
+        self._ranked: dict[object, list[Fighter]] = {}
+        self._specs: dict[object, list[DieSpec]] = {}
+        self._orders: dict[object, list[Fighter]] = {}
+        self._lines: dict[object, tuple[CasualtyCandidate, ...]] = {}
         self._cache: dict[object, object] = {}
 
     def seen(self, table: dict[str, Unit], units: list[Unit]) -> None:
@@ -137,19 +150,18 @@ class Roster:
 
     def side(self, side: Side) -> list[Fighter]:
         """The fighters on ``side``, in the order of its unit list."""
-        key = ("side", side)
-        found = self._cache.get(key)
+        found = self._lists.get(side)
         if found is None:
-            found = self._cache[key] = [f for f in self.fighters if f.side is side]
-        return found  # type: ignore[return-value]
+            found = self._lists[side] = [f for f in self.fighters if f.side is side]
+        return found
 
     def of(self, side: Side, faction: str) -> list[Fighter]:
         """The fighters of ``faction`` on ``side``, in the order of the side's unit list."""
-        key = ("of", side, faction)
-        found = self._cache.get(key)
+        key = (side, faction)
+        found = self._lists.get(key)
         if found is None:
-            found = self._cache[key] = [f for f in self.side(side) if f.faction == faction]
-        return found  # type: ignore[return-value]
+            found = self._lists[key] = [f for f in self.side(side) if f.faction == faction]
+        return found
 
     def room(self, side: Side, faction: str) -> int:
         """Hits the fighters of ``faction`` on ``side`` can take (R-COMBAT-06,
@@ -162,7 +174,7 @@ class Roster:
 
     def context(self, round_no: int) -> StepContext:
         """The :func:`step_context` of these fighters in round ``round_no``."""
-        key = ("ctx",)
+        key = _CONTEXT
         found = self._cache.get(key)
         if isinstance(found, StepContext):
             if found.round_no == round_no:
@@ -193,20 +205,20 @@ class Roster:
         dice of round 1 and of later rounds are the same, and are worked out once. Both
         steps' dice are worked out in one pass over the fighters."""
         first = round_no == 1
-        cache = self._cache
-        key = ("specs", step, first)
+        cache = self._specs
+        key = (step, first)
         found = cache.get(key)
         if found is None:
             ctx = self.context(round_no)
             if not ctx.fear and not ctx.inspiring:  # no morale shift in any round
-                found = cache.get(("specs", step, not first))
+                found = cache.get((step, not first))
             if found is None:
                 missile, melee = self._normal_dice(ctx)
-                cache.setdefault(("specs", _MISSILE, first), missile)
-                cache.setdefault(("specs", _MELEE, first), melee)
+                cache.setdefault((_MISSILE, first), missile)
+                cache.setdefault((_MELEE, first), melee)
                 found = missile if step is _MISSILE else melee
             cache[key] = found
-        return found  # type: ignore[return-value]
+        return found
 
     def _normal_dice(self, ctx: StepContext) -> tuple[list[DieSpec], list[DieSpec]]:
         """The normal dice of the missile step and of the melee step under ``ctx``, each as
@@ -232,39 +244,39 @@ class Roster:
         """The fighters of ``faction`` on ``side`` by :func:`casualty_rank` under ``ctx``,
         first removed first (R-COMBAT-06). The rank reads of the context only who holds a
         Predator (and the option of R-ATTR-PRED-01, fixed for the roster)."""
-        key = ("ranked", side, faction, ctx.predator)
-        found = self._cache.get(key)
+        key = (side, faction, ctx.predator)
+        found = self._ranked.get(key)
         if found is None:
-            found = self._cache[key] = sorted(
+            found = self._ranked[key] = sorted(
                 self.of(side, faction), key=lambda f: casualty_rank(f, ctx)
             )
-        return found  # type: ignore[return-value]
+        return found
 
     def summoners(self, side: Side) -> list[Fighter]:
         """The fighters on ``side`` with the Summoner power (R-MAGIC-SUMM-01)."""
         key = ("summoners", side)
-        found = self._cache.get(key)
+        found = self._lists.get(key)
         if found is None:
             summoner = Attribute.SUMMONER  # once, not per fighter (an enum read is slow)
-            found = self._cache[key] = [
+            found = self._lists[key] = [
                 f for f in self.side(side) if summoner in f.kind.attributes
             ]
-        return found  # type: ignore[return-value]
+        return found
 
     def mercenaries(self, side: Side) -> list[Fighter]:
         """The fighters on ``side`` counted as Mercenaries (R-ATTR-MERC-01)."""
         key = ("mercenaries", side)
-        found = self._cache.get(key)
+        found = self._lists.get(key)
         if found is None:
             mine = self.side(side)
-            found = self._cache[key] = list(compress(mine, map(_MERCENARY, mine)))
-        return found  # type: ignore[return-value]
+            found = self._lists[key] = list(compress(mine, map(_MERCENARY, mine)))
+        return found
 
     def specials(self) -> list[Fighter]:
         """The fighters with a special action (R-COMBAT-12) or the Illusionist power
         (R-MAGIC-ILL-01), in unit id order."""
-        key = ("specials",)
-        found = self._cache.get(key)
+        key = "specials"
+        found = self._lists.get(key)
         if found is None:
             illusionist = Attribute.ILLUSIONIST
             special: dict[str, bool] = {}  # asked once per kind, not per fighter
@@ -274,26 +286,26 @@ class Roster:
                     special[kind.id] = (
                         special_action(kind) is not None or illusionist in kind.attributes
                     )
-            found = self._cache[key] = sorted(
+            found = self._lists[key] = sorted(
                 (f for f in self.fighters if special[f.kind.id]), key=_BY_ID
             )
-        return found  # type: ignore[return-value]
+        return found
 
     def candidates(self, side: Side, faction: str) -> tuple[CasualtyCandidate, ...] | None:
         """The lines of a ``casualties`` decision for the fighters of ``faction`` on ``side``
         (R-COMBAT-06), when kept: worked out for this roster (:meth:`keep_candidates`) or
         carried from the last (:meth:`without`)."""
-        return self._cache.get(("candidates", side, faction))  # type: ignore[return-value]
+        return self._lines.get((side, faction))
 
     def keep_candidates(
         self, side: Side, faction: str, lines: tuple[CasualtyCandidate, ...]
     ) -> None:
         """Keep ``lines``, the decision lines of :meth:`candidates`, for this roster."""
-        self._cache[("candidates", side, faction)] = lines
+        self._lines[(side, faction)] = lines
 
     def has_ships(self) -> bool:
         """Whether a ship fights here (R-MOVE-19: the units aboard go down with it)."""
-        key = ("ships",)
+        key = _SHIPS
         found = self._cache.get(key)
         if found is None:
             ship = BaseType.SHIP
@@ -320,8 +332,8 @@ class Roster:
         ``faction`` on ``side`` (R-COMBAT-06, R-ATTR-FORTI-01), from the kept casualty order:
         a wounded Fortitude unit first, then by rank, each unit taking what it can. Only for a
         roster without battle magic (no shields, R-MAGIC-ABJ-01)."""
-        key = ("order", side, faction, ctx.predator)
-        order: list[Fighter] | None = self._cache.get(key)  # type: ignore[assignment]
+        key = (side, faction, ctx.predator)
+        order = self._orders.get(key)
         if order is None:
             ranked = self.ranked(side, faction, ctx)
             hurt = [f for f in ranked if f.wounded and f.fortitude]
@@ -329,7 +341,7 @@ class Roster:
                 order = hurt + [f for f in ranked if not (f.wounded and f.fortitude)]
             else:
                 order = ranked
-            self._cache[key] = order
+            self._orders[key] = order
         out: list[int] = []
         left = hits
         for f in order:
@@ -401,38 +413,39 @@ class Roster:
                     left = counts[key] = counts[key] - 1
                     if left <= 0:
                         same_context = False
-        cache = new._cache
         on = here.__contains__
-        held: Any
-        for name, held in cast("dict[tuple[str, ...], Any]", self._cache).items():
-            tag = name[0]
-            if tag in _FIGHTER_LISTS or (tag == "ranked" and same_context):
-                if held:  # filtered in C: a few calls a list, not a Python pass
-                    held = list(compress(held, map(on, map(_BY_ID, held))))
-                    if swapped:
-                        held = list(map(swapped.get, map(_BY_ID, held), held))
-                cache[name] = held
-            elif tag == "specs":
-                if same_context:
-                    cache[name] = list(compress(held, map(on, map(_SPEC_UNIT, held))))
-            elif tag == "candidates":
-                cache[name] = _lines(held, here, swapped)
-            elif tag == "order":
-                if same_context and not swapped:  # a new wound moves a Fortitude unit first
-                    cache[name] = list(compress(held, map(on, map(_BY_ID, held))))
-            elif tag == _COUNTS:
+        new._lists = _carried(self._lists, on, swapped)
+        if self._lines:
+            new._lines = {key: _lines(lines, on, swapped) for key, lines in self._lines.items()}
+        cache = new._cache
+        for name, held in self._cache.items():
+            if name is _COUNTS:
                 cache[name] = held if counts is None else {k: n for k, n in counts.items() if n}
-            elif tag == "ctx":
+            elif name is _SHIPS:
+                if held is False:  # units only left: still no ship
+                    cache[name] = held
+            elif name is _CONTEXT:
                 if same_context:
                     cache[name] = held
-            elif (tag == "ships" or tag == "flag") and held is _KEEPS[tag]:
+            elif held is True and type(name) is tuple and name[0] == "flag":
                 cache[name] = held  # true of every roster made from this one
-            # "room": summed again when asked
+            # the hits each faction can take: summed again when asked
+        if same_context:
+            new._ranked = _carried(self._ranked, on, swapped)
+            new._specs = {
+                key: list(compress(specs, map(on, map(_SPEC_UNIT, specs))))
+                for key, specs in self._specs.items()
+            }
+            if not swapped:  # a new wound moves a Fortitude unit to the front
+                new._orders = {
+                    key: list(compress(order, map(on, map(_BY_ID, order))))
+                    for key, order in self._orders.items()
+                }
         return new
 
     def _context_counts(self) -> dict[tuple[object, ...], int]:
         """How many fighters hold each thing the step context reads (:func:`_context_keys`)."""
-        key = (_COUNTS,)
+        key = _COUNTS
         found: dict[tuple[object, ...], int] | None = self._cache.get(key)  # type: ignore[assignment]
         if found is None:
             found = {}
@@ -444,11 +457,10 @@ class Roster:
         return found
 
 
-#: the kinds of list :meth:`Roster.without` carries whatever the context
-_FIGHTER_LISTS = frozenset(("side", "of", "summoners", "mercenaries", "specials"))
-#: the answers :meth:`Roster.without` carries: no ship stays no ship, a flag that holds holds
-_KEEPS = {"ships": False, "flag": True}
+#: keys of what :attr:`Roster._cache` holds besides sums and flags
 _COUNTS = "context counts"
+_CONTEXT = "context"
+_SHIPS = "ships"
 _MERCENARY = attrgetter("mercenary")
 
 
@@ -477,19 +489,31 @@ def _staying(items: list[_T], here: set[int], ident: Callable[[_T], int]) -> lis
     return list(compress(items, map(here.__contains__, map(ident, items))))
 
 
-def _moved(fighters: list[Fighter], here: set[int], swapped: dict[int, Fighter]) -> list[Fighter]:
-    """``fighters`` still ``here``, each swapped for its fighter in ``swapped`` if it is
-    there (a changed wound), in their order."""
-    kept = _staying(fighters, here, _BY_ID)
-    return list(map(swapped.get, map(_BY_ID, kept), kept)) if swapped else kept
+def _carried(
+    lists: dict[object, list[Fighter]],
+    on: Callable[[int], bool],
+    swapped: dict[int, Fighter],
+) -> dict[object, list[Fighter]]:
+    """Each of ``lists`` without the fighters whose id ``on`` refuses, each swapped for its
+    fighter in ``swapped`` if it is there (a changed wound), in their order; filtered in C,
+    a few calls a list (an empty list stays as it is)."""
+    out: dict[object, list[Fighter]] = {}
+    get = swapped.get
+    for key, fighters in lists.items():
+        if fighters:
+            fighters = list(compress(fighters, map(on, map(_BY_ID, fighters))))
+            if swapped:
+                fighters = list(map(get, map(_BY_ID, fighters), fighters))
+        out[key] = fighters
+    return out
 
 
 def _lines(
-    lines: tuple[CasualtyCandidate, ...], here: set[int], swapped: dict[int, Fighter]
+    lines: tuple[CasualtyCandidate, ...], on: Callable[[int], bool], swapped: dict[int, Fighter]
 ) -> tuple[CasualtyCandidate, ...]:
-    """The casualty decision ``lines`` of the units still ``here``, in their order, a swapped
+    """The casualty decision ``lines`` of the units ``on`` accepts, in their order, a swapped
     unit's line showing its new wound and the hits it can take (R-COMBAT-06)."""
-    kept = _staying(list(lines), here, _BY_ID)
+    kept = list(compress(lines, map(on, map(_BY_ID, lines))))
     if swapped:
         for n, line in enumerate(kept):
             f = swapped.get(line.id)

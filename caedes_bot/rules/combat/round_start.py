@@ -57,7 +57,7 @@ RoundStartRun = Callable[[GameState, Ruleset, Dice, Battle, Side], list[Event]]
 RoundStartIdle = Callable[[Roster, Side], bool]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class RoundStartAction:
     """One action of the round-start phase (R-COMBAT-03): ``run`` is called once per side per
     round, attacker first.
@@ -72,7 +72,9 @@ class RoundStartAction:
     stay true as units leave (the answer is kept and carried from step to step,
     :meth:`~caedes_bot.rules.combat.kept.Roster.flag`). When every slot of the phase is idle,
     the phase is passed over at once, so most battles ask once per battle, not per round and
-    slot; without ``idle`` the action always runs."""
+    slot; without ``idle`` the action always runs. Compared and hashed by identity (each
+    action is one object in :data:`ROUND_START_ACTIONS`; a roster keeps its answer for the
+    tuple of them)."""
 
     name: str
     run: RoundStartRun
