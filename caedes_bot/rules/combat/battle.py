@@ -438,6 +438,7 @@ def _roll_step(
         return []
     name = ruleset.map.space_name(battle.space)
     rolled: list[BattleDie] = []
+    hit_by = [0, 0]  # hits of the attacker's and the defender's normal dice
     for side, mine in zip(_SIDES, _by_side(specs), strict=True):
         if not mine:
             continue
@@ -449,7 +450,9 @@ def _roll_step(
             f"{_SIDE_WORD[side]} ({who})",
         )
         if not special:  # the roster's dice are all normal dice
-            rolled += map(normal_die, mine, faces)
+            made = list(map(normal_die, mine, faces))
+            hit_by[side is _DEFENDER] = sum(map(_HIT, made))
+            rolled += made
             continue
         for spec, face in zip(mine, faces, strict=True):
             if spec.purpose is _NORMAL_DIE:
@@ -461,8 +464,11 @@ def _roll_step(
                         spec.unit, spec.kind, spec.side, spec.target, face, hit, spec.purpose, own
                     )
                 )
-    battle.records.append(BattleStepRecord(battle.round, step, rolled))
+    record = BattleStepRecord(battle.round, step, rolled)
+    battle.records.append(record)
     if not roster.specials():  # no Illusionist fights (the roster lists them): nothing to ask
+        if not special:  # nothing can change these dice before they are counted (_tally)
+            record.hits_on_attacker, record.hits_on_defender = hit_by[1], hit_by[0]
         return []
     return illusion_check(state, ruleset, dice, battle)
 
@@ -513,6 +519,7 @@ def step_hits(dice: Sequence[BattleDie]) -> tuple[int, int]:
     return on_attacker, on_defender
 
 
+_FIGHTER_ID = attrgetter("id")
 _PURPOSE = attrgetter("purpose")
 _HIT = attrgetter("hit")
 _REROLLED = attrgetter("rerolled")
@@ -532,14 +539,17 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
         _MISSILE_STEP if battle.phase is _MISSILE_ILLUSION_PHASE else _MELEE_STEP
     ):
         return []
-    on_attacker, on_defender = step_hits(record.dice)
-    record.hits_on_attacker, record.hits_on_defender = on_attacker, on_defender
+    roster = battle_roster(state, ruleset, battle)
+    if battle.declared or battle.illusion_used or roster.specials():
+        on_attacker, on_defender = step_hits(record.dice)
+        record.hits_on_attacker, record.hits_on_defender = on_attacker, on_defender
+    else:  # normal dice, no Illusionist: counted as they were rolled (_roll_step)
+        on_attacker, on_defender = record.hits_on_attacker, record.hits_on_defender
     if battle.declared:  # only a declared Enchanter rolls an enchant die (R-MAGIC-ENCH-01)
         battle.enchant_successes = [
             *battle.enchant_successes,
             *(d.unit for d in record.dice if d.counts and d.purpose is _ENCHANT_DIE and d.hit),
         ]
-    roster = battle_roster(state, ruleset, battle)
     ctx = roster.context(battle.round)  # what battle_context gives for its fighters
     events: list[Event] = [
         BattleStepResolved(
@@ -701,9 +711,9 @@ def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list
     ]
     if battle.hitless_rounds >= state.options.stalemate_rounds:
         return events + end_battle(state, ruleset, battle, BattleResult.STALEMATE), False
-    attackers = battle_roster(state, ruleset, battle).side(_ATTACKER)
-    leaving = tuple(f.id for f in attackers if f.can_withdraw)
-    staying = tuple(f.id for f in attackers if not f.can_withdraw)
+    roster = battle_roster(state, ruleset, battle)  # its lists are kept from step to step
+    leaving = tuple(map(_FIGHTER_ID, roster.withdrawing(True)))
+    staying = tuple(map(_FIGHTER_ID, roster.withdrawing(False)))
     if not leaving or (staying and state.options.withdraw_mixed == "forbidden"):
         return events, True
     decision = PendingDecision(

@@ -272,6 +272,17 @@ class Roster:
             found = self._lists[key] = list(compress(mine, map(_MERCENARY, mine)))
         return found
 
+    def withdrawing(self, may: bool) -> list[Fighter]:
+        """The attackers that may withdraw (``may``) or may not, in the order of their unit
+        list (R-COMBAT-08, R-COMBAT-09)."""
+        key = ("withdraw", may)
+        found = self._lists.get(key)
+        if found is None:
+            found = self._lists[key] = [
+                f for f in self.side(_SIDES[0]) if bool(f.can_withdraw) is may
+            ]
+        return found
+
     def specials(self) -> list[Fighter]:
         """The fighters with a special action (R-COMBAT-12) or the Illusionist power
         (R-MAGIC-ILL-01), in unit id order."""

@@ -41,6 +41,9 @@ def _compare(state: GameState, rs: object, battle: Battle) -> int:
     finally:
         memo["sides"] = held
     compared = 0
+    attackers = fresh.side(Side.ATTACKER)
+    assert kept.withdrawing(True) == [f for f in attackers if f.can_withdraw]
+    assert kept.withdrawing(False) == [f for f in attackers if not f.can_withdraw]
     for side in Side:
         assert kept.mercenaries(side) == [f for f in fresh.side(side) if f.mercenary]
         assert kept.summoners(side) == fresh.summoners(side)
@@ -83,7 +86,8 @@ def _battle(n: int) -> int:
 def test_carried_lists_decision_lines_and_dice_are_those_made_afresh() -> None:
     """R-COMBAT-04..07, R-ATTR-FORTI-01, R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01,
     R-ATTR-HERO-02, R-ATTR-MERC-01: after every order of thirty random battles answered by
-    default, the Mercenaries, Summoners, casualty decision lines (a wounded unit's line shows
+    default, the attackers that may and may not withdraw, the Mercenaries, Summoners,
+    casualty decision lines (a wounded unit's line shows
     its wound and one hit left), contexts and dice of every round kept from step to step
     equal those of a roster made afresh."""
     assert sum(_battle(n) for n in range(30)) >= 30
