@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from caedes_bot.rules.frozen import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -26,6 +28,8 @@ class Event:
         # explicit super(): slots=True rebuilds the class, so the zero-arg form fails on 3.11
         super(Event, cls).__init_subclass__(**kwargs)
         Event.registry[cls.__name__] = cls
+        if "__dataclass_fields__" in cls.__dict__:  # the slotted class the decorator made
+            quick_init(cls)  # each field set through its slot (frozen.py): same values
 
     def audience(self) -> tuple[str, ...] | None:
         """Factions that may see this event, or ``None`` for everyone (R-GEN-07)."""

@@ -41,6 +41,7 @@ def copy_plain(obj: T) -> T:
 
 #: the containers :func:`copy_plain` copies (exactly these types, not subclasses)
 _CONTAINERS = frozenset((list, dict, set))
+_new_dict = dict.__new__
 
 
 class CopyPlan:
@@ -52,17 +53,20 @@ class CopyPlan:
     frozen dataclasses), which the engine copies on every order (decision 0013).
 
     ``skip``: fields the caller replaces at once after the copy (they are shared here).
+    ``extras``: attributes that are not fields which instances may carry (the battle's memo),
+    looked at by name before any other attribute that is not a field is looked for.
     An instance must hold every field in its ``__dict__``, as a dataclass's ``__init__``
     sets them.
     """
 
-    __slots__ = ("_fields", "_names", "_size")
+    __slots__ = ("_extras", "_fields", "_names", "_size")
 
-    def __init__(self, cls: type, *, skip: Iterable[str] = ()) -> None:
+    def __init__(self, cls: type, *, skip: Iterable[str] = (), extras: Iterable[str] = ()) -> None:
         hints = get_type_hints(cls)
         names = [f.name for f in dataclass_fields(cls)]
         left_out = set(skip)
-        self._fields = frozenset(names)
+        self._extras = tuple(extras)
+        self._fields = frozenset((*names, *self._extras))
         self._size = len(names)
         self._names = tuple(n for n in names if n not in left_out and _may_hold(hints[n]))
 
@@ -79,11 +83,19 @@ class CopyPlan:
             value = attrs[name]
             if type(value) in _CONTAINERS:
                 attrs[name] = value.copy()
-        if len(attrs) != self._size:  # attributes that are not fields: as copy_plain does
-            for name in attrs.keys() - self._fields:
-                value = attrs[name]
-                if type(value) in _CONTAINERS:
-                    attrs[name] = value.copy()
+        others = len(attrs) - self._size
+        if others:  # attributes that are not fields: as copy_plain does
+            for name in self._extras:
+                value = attrs.get(name, _CONTAINERS)  # (a marker no attribute holds)
+                if value is not _CONTAINERS:
+                    others -= 1
+                    if type(value) in _CONTAINERS:
+                        attrs[name] = value.copy()
+            if others:
+                for name in attrs.keys() - self._fields:
+                    value = attrs[name]
+                    if type(value) in _CONTAINERS:
+                        attrs[name] = value.copy()
         new.__dict__ = attrs
         return new
 
@@ -129,7 +141,11 @@ class CowTable(dict[str, T]):
         """A new table holding the same objects; from now on both treat all of them as shared.
         Costs one pointer per entry, no object is copied."""
         self._own = set()
-        return CowTable(self)  # a dict's own fast copy: CowTable does not change iteration
+        new: CowTable[T] = _new_dict(CowTable)  # what __init__ does, without its Python call
+        dict.update(new, self)  # a dict's own fast copy: CowTable does not change iteration
+        new._own = set()
+        new.writes = 0
+        return new
 
     def _mine(self, key: str) -> T:
         value = dict.__getitem__(self, key)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from caedes_bot.gamedata.model import Options, Terrain
+from caedes_bot.rules.frozen import quick_init
 from caedes_bot.rules.sharing import CopyPlan, CowTable, copy_plain
 
 
@@ -1125,6 +1126,11 @@ _STATE_COPY = CopyPlan(
     GameState, skip=("units", "factions", "pending", "alliances", "trades", "battle")
 )
 _DECISION_COPY = CopyPlan(PendingDecision)
-_BATTLE_COPY = CopyPlan(Battle)
+_BATTLE_COPY = CopyPlan(Battle, skip=("owed",), extras=("_memo",))
 _SHARE_COPY = CopyPlan(CasualtyShare)
 _RECORD_COPY = CopyPlan(BattleStepRecord)
+
+#: the frozen values made many times a battle get each field set through its slot
+#: (:mod:`caedes_bot.rules.frozen`): the same classes and values, made about twice as fast
+for _made_often in (FactionStats, CasualtiesDetail, CasualtyCandidate, PressOrWithdrawDetail):
+    quick_init(_made_often)
