@@ -26,7 +26,7 @@ import statistics
 import sys
 import time
 
-from bench.common import load, machine, spread
+from bench.common import at_least_one, load, machine, spread
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import engine
@@ -195,8 +195,8 @@ def timed(battles: int, starts: list[GameState], rs: Ruleset) -> tuple[float, fl
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--battles", type=int, default=200)
+    parser.add_argument("--runs", type=at_least_one, default=5)
+    parser.add_argument("--battles", type=at_least_one, default=200)
     args = parser.parse_args(argv)
     rs = load_ruleset()
     starts = [battle_state(rs, f"bench-battle-{i}") for i in range(50)]

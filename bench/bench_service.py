@@ -38,10 +38,11 @@ connection take turns, order by order, so both see the same load.
 The bot freezes its start-up heap for the garbage collector (``gc.freeze()``); so does this
 benchmark after its warm-up, as the bot does after start-up.
 
-With ``--beside-thread`` every other pair of orders writes on the writer thread
-(``Database.inline_writes`` off; decision 0009) and is timed apart, so the two ways of writing
-are compared in the same seconds; the service's figures are then those of the inline half
-(give ``--orders 5000`` for 5,000 of each).
+With ``--beside-thread`` as many orders again are timed, every other pair writing on the
+writer thread (``Database.inline_writes`` off; decision 0009) and timed apart, so the two ways
+of writing are compared in the same seconds: 5,000 of each by default, enough for a p99 of
+each; the service's figures are those of the inline half. ``--quick`` sets only what is not
+given beside it (``--quick --orders 500`` is one run of 1,000 orders).
 
 Targets, per run, each printed as min / median / max over the runs: the service's median at
 most 20x the bare median; the service's p99 at most 3x its own median (over at least 5,000
@@ -68,7 +69,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from bench.common import load, machine, ms, percentile, ratio, spread, units_listed
+from bench.common import at_least_one, load, machine, ms, percentile, ratio, spread, units_listed
 from caedes_bot.domain.records import CampaignStatus, utcnow
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.gamedata.model import Ruleset
@@ -349,8 +350,8 @@ async def _one_run(args: argparse.Namespace, ruleset: Ruleset, template: Path, f
     gc.freeze()  # as the bot does after start-up
     timing.seconds.clear()
     seen = len(db.writer_thread.checkpoints)
-    for n in range(args.orders * 2):
-        # --beside-thread: every other pair of orders writes on the writer thread instead
+    # --beside-thread: as many orders again, every other pair writing on the writer thread
+    for n in range(args.orders * (4 if args.beside_thread else 2)):
         on_thread = args.beside_thread and (n // 2) % 2 == 1
         db.inline_writes = not on_thread
         sample = await timed(submit(service, service_id, order_of(n)))
@@ -436,7 +437,13 @@ async def main(args: argparse.Namespace) -> int:
             if index == 0:
                 print(f"campaign: {run.size}; units:", *run.units, sep="\n")
                 print(
-                    f"per run: {args.orders * 2} orders timed after {args.warmup * 2} warm-up, "
+                    f"per run: {args.orders * 2} orders timed after {args.warmup * 2} warm-up"
+                    + (
+                        f" (and {args.orders * 2} more beside them on the writer thread)"
+                        if args.beside_thread
+                        else ""
+                    )
+                    + ", "
                     f"alternating BuyUnits / CancelPurchase; cold paths: {args.cold * 2} orders "
                     f"after a restart, {args.cold} stale-version retries, {args.cold * 10} "
                     "uncached orders (a cache of one campaign, two campaigns in turn)"
@@ -465,28 +472,41 @@ async def main(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-if __name__ == "__main__":
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line's settings; ``--quick`` fills only what is not given beside it.
+
+    Raises:
+        SystemExit: a bad argument (argparse's message, exit code 2).
+    """
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--orders", type=int, default=2500, help="pairs of orders timed")
-    parser.add_argument("--warmup", type=int, default=100, help="pairs of orders first")
+    parser.add_argument("--runs", type=at_least_one, help="runs (default 3)")
+    parser.add_argument("--orders", type=at_least_one, help="pairs of orders timed (default 2,500)")
+    parser.add_argument("--warmup", type=at_least_one, default=100, help="pairs of orders first")
     parser.add_argument("--events", type=int, default=3000)
     parser.add_argument(
         "--cold",
-        type=int,
-        default=20,
-        help="stale retries (twice as many restarts, ten times as many uncached orders)",
+        type=at_least_one,
+        help="stale retries (twice as many restarts, ten times as many uncached orders; "
+        "default 20)",
     )
     parser.add_argument(
-        "--quick", action="store_true", help="one run of 5,000 orders, 10 stale retries"
+        "--quick",
+        action="store_true",
+        help="one run of 5,000 orders, 10 stale retries (what is given beside it wins)",
     )
     parser.add_argument(
         "--beside-thread",
         action="store_true",
-        help="every other pair of orders writes on the writer thread (Database.inline_writes "
-        "off), timed apart: the two ways of writing in the same seconds",
+        help="as many orders again, every other pair writing on the writer thread "
+        "(Database.inline_writes off), timed apart: the two ways of writing in the same seconds",
     )
-    parsed = parser.parse_args()
-    if parsed.quick:
-        parsed.runs, parsed.orders, parsed.cold = 1, 2500, 10
-    sys.exit(asyncio.run(main(parsed)))
+    parsed = parser.parse_args(argv)
+    quick = parsed.quick
+    parsed.runs = parsed.runs or (1 if quick else 3)
+    parsed.orders = parsed.orders or 2500
+    parsed.cold = parsed.cold or (10 if quick else 20)
+    return parsed
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(arguments())))

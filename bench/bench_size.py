@@ -52,7 +52,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from bench.bench_service import PLAYER, build, order_of
-from bench.common import load, machine, ms, spread, units_listed
+from bench.common import at_least_one, load, machine, ms, spread, units_listed
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.persistence import stateparts
 from caedes_bot.persistence.db import Database, migrate_to_head
@@ -234,18 +234,36 @@ async def main(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-if __name__ == "__main__":
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line's settings; ``--quick`` fills only what is not given beside it.
+
+    Raises:
+        SystemExit: a bad argument (argparse's message, exit code 2).
+    """
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--orders", type=int, default=500, help="pairs of orders timed")
-    parser.add_argument("--warmup", type=int, default=50, help="pairs of orders first")
-    parser.add_argument("--wal-orders", type=int, default=50, help="pairs for the bytes written")
-    parser.add_argument("--small-units", type=int, default=104)
+    parser.add_argument("--runs", type=at_least_one, help="runs (default 5)")
+    parser.add_argument("--orders", type=at_least_one, help="pairs of orders timed (default 500)")
+    parser.add_argument("--warmup", type=at_least_one, help="pairs of orders first (default 50)")
+    parser.add_argument(
+        "--wal-orders", type=at_least_one, help="pairs for the bytes written (default 50)"
+    )
+    parser.add_argument("--small-units", type=at_least_one, default=104)
     parser.add_argument("--small-events", type=int, default=100)
-    parser.add_argument("--large-units", type=int, default=500)
+    parser.add_argument("--large-units", type=at_least_one, default=500)
     parser.add_argument("--large-events", type=int, default=10_000)
-    parser.add_argument("--quick", action="store_true", help="3 runs of 300 orders each")
-    parsed = parser.parse_args()
-    if parsed.quick:
-        parsed.runs, parsed.orders, parsed.warmup, parsed.wal_orders = 3, 150, 25, 25
-    sys.exit(asyncio.run(main(parsed)))
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="3 runs of 300 orders each (what is given beside it wins)",
+    )
+    parsed = parser.parse_args(argv)
+    quick = parsed.quick
+    parsed.runs = parsed.runs or (3 if quick else 5)
+    parsed.orders = parsed.orders or (150 if quick else 500)
+    parsed.warmup = parsed.warmup or (25 if quick else 50)
+    parsed.wal_orders = parsed.wal_orders or (25 if quick else 50)
+    return parsed
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main(arguments())))

@@ -7,6 +7,7 @@ reference measured in the same run, and repeats the run to show how much the rat
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import platform
@@ -23,6 +24,18 @@ if TYPE_CHECKING:
 
 #: Samples that must lie beyond a percentile for it to be reported (p99 needs 5,000).
 TAIL_SAMPLES = 50
+
+
+def at_least_one(text: str) -> int:
+    """An ``argparse`` type for a count of runs, orders or battles: a whole number of at least
+    1 (0 or less would leave nothing to time, and a median of nothing is no figure)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too few: give 1 or more")
+    return value
 
 
 def samples_needed(q: float) -> int:
