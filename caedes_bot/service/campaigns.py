@@ -173,8 +173,9 @@ class Campaigns(Orders, Pausing):
             return campaign_id, after
 
         try:
-            # an import (``then``) writes a whole campaign's log: off the event loop
-            campaign_id, cached = await self.db.write(_tx, inline=then is None)
+            # a new campaign writes its whole board (and an import, ``then``, a whole log):
+            # tens of milliseconds, so on the writer thread, off the event loop
+            campaign_id, cached = await self.db.write(_tx, inline=False)
         except IntegrityError as err:  # another process took the name first (unique index)
             raise taken(name) from err
         self._store(cached)
