@@ -10,8 +10,9 @@ Fear, Inspiring, a second defending faction), every casualty step compared both 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
-from caedes_bot.gamedata.model import Options
+from caedes_bot.gamedata.model import Options, Ruleset
 from caedes_bot.rules import engine
 from caedes_bot.rules.combat.arithmetic import (
     DieSpec,
@@ -89,12 +90,15 @@ def _compare(state: GameState, rs: object, battle: Battle) -> None:
     assert kept.specials() == fresh.specials()
 
 
-def _battle(n: int) -> int:
-    """Fight random battle ``n`` by default, comparing after every order; the orders
-    compared."""
-    pick = random.Random(n)
-    attackers = [pick.choice(_ATTACKERS) for _ in range(pick.randint(2, 8))]
-    defenders = [(pick.choice(_DEFENDERS), "ORC") for _ in range(pick.randint(2, 8))]
+def random_battle(
+    seed: int, tag: str, attackers: tuple[str, ...] = _ATTACKERS, most: int = 8
+) -> Iterator[tuple[GameState, Ruleset, Battle]]:
+    """Fight a random battle by default (2 to ``most`` units a side drawn from ``attackers``
+    and the Orcs' kinds, sometimes Wood Elf allies, the roster options at random) and yield
+    the state, ruleset and battle after every order while the battle is under way."""
+    pick = random.Random(seed)
+    chosen = [pick.choice(attackers) for _ in range(pick.randint(2, most))]
+    defenders = [(pick.choice(_DEFENDERS), "ORC") for _ in range(pick.randint(2, most))]
     if pick.random() < 0.4:
         defenders += [("WELI", "WEL")] * pick.randint(1, 3)
     options = Options(
@@ -102,14 +106,21 @@ def _battle(n: int) -> int:
         hero_leadership_bonus=pick.random() < 0.5,
         stalemate_rounds=20,
     )
-    rs, start = battle_setup(attackers, defenders, options=options)
-    dice = SeededDice(f"kept-{n}")
+    rs, start = battle_setup(chosen, defenders, options=options)
+    dice = SeededDice(tag)
     out = engine.apply(start, FightBattle("DAW", "x"), rs, dice)
-    checked = 0
     while out.state.battle is not None:
-        _compare(out.state, rs, out.state.battle)
-        checked += 1
+        yield out.state, rs, out.state.battle
         out = engine.apply(out.state, UmpireAdvance("DAW"), rs, dice)
+
+
+def _battle(n: int) -> int:
+    """Fight random battle ``n`` by default, comparing after every order; the orders
+    compared."""
+    checked = 0
+    for state, rs, battle in random_battle(n, f"kept-{n}"):
+        _compare(state, rs, battle)
+        checked += 1
     return checked
 
 

@@ -9,23 +9,20 @@ Each roster kept after an order is compared with one made afresh from the unit l
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from caedes_bot.gamedata.model import Options, Ruleset
-from caedes_bot.rules import engine
+from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat import round_start
 from caedes_bot.rules.combat.arithmetic import step_context, step_dice
-from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn
+from caedes_bot.rules.combat.orders import AssignCasualties, PressOn
 from caedes_bot.rules.combat.round_start import RoundStartAction
 from caedes_bot.rules.combat.sides import battle_candidates, battle_roster
-from caedes_bot.rules.dice import Dice, SeededDice
+from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.mercenary import MercenariesDeserted
 from caedes_bot.rules.state import Battle, CombatStep, GameState, Side
-from caedes_bot.rules.turn import UmpireAdvance
 from tests.rules.combat.test_battle import battle_setup, fight, of_type
+from tests.rules.combat.test_kept import random_battle
 
 _ATTACKERS = ("INF", "ARCHER", "MIGHTY", "PREDCAV", "FORT", "H-DAW-01", "ELITE", "MERC")
 _DEFENDERS = ("ORCI", "ORCARROW", "ORCFORT", "ORCCAV", "ORCVET", "H-ORC-01")
@@ -63,24 +60,8 @@ def _compare(state: GameState, rs: object, battle: Battle) -> int:
 
 
 def _battle(n: int) -> int:
-    pick = random.Random(1000 + n)
-    attackers = [pick.choice(_ATTACKERS) for _ in range(pick.randint(2, 9))]
-    defenders = [(pick.choice(_DEFENDERS), "ORC") for _ in range(pick.randint(2, 9))]
-    if pick.random() < 0.4:
-        defenders += [("WELI", "WEL")] * pick.randint(1, 3)
-    options = Options(
-        predator_symmetric=pick.random() < 0.5,
-        hero_leadership_bonus=pick.random() < 0.5,
-        stalemate_rounds=20,
-    )
-    rs, start = battle_setup(attackers, defenders, options=options)
-    dice = SeededDice(f"kept-carry-{n}")
-    out = engine.apply(start, FightBattle("DAW", "x"), rs, dice)
-    compared = 0
-    while out.state.battle is not None:
-        compared += _compare(out.state, rs, out.state.battle)
-        out = engine.apply(out.state, UmpireAdvance("DAW"), rs, dice)
-    return compared
+    states = random_battle(1000 + n, f"kept-carry-{n}", _ATTACKERS, most=9)
+    return sum(_compare(state, rs, battle) for state, rs, battle in states)
 
 
 def test_carried_lists_decision_lines_and_dice_are_those_made_afresh() -> None:
@@ -110,7 +91,10 @@ def test_r_combat_03_a_round_start_whose_every_action_is_idle_runs_none() -> Non
         patch.setattr(
             round_start,
             "ROUND_START_ACTIONS",
-            [*round_start.ROUND_START_ACTIONS, RoundStartAction("p", probe, idle=lambda r, s: True)],
+            [
+                *round_start.ROUND_START_ACTIONS,
+                RoundStartAction("p", probe, idle=lambda r, s: True),
+            ],
         )
         out = fight(st, rs, [9, 9])  # melee: infantry attack 2, defense 3; 9s miss
         out = fight(out.state, rs, [9, 9], PressOn("DAW"))
