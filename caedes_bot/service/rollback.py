@@ -89,16 +89,7 @@ def replay_rollback(
         RuleViolation: the log does not replay to the current state, or ``order.to_seq`` is
             not a point of the current game round (R-PBP-UMP-01).
     """
-    replay = Replay(first, ruleset, apply)
-    for row in orders:
-        replay.give(row.seq, load_order(row.payload))
-    if dump_state(replay.state) != dump_state(now):
-        raise RuleViolation(
-            "The campaign's order log does not replay to the state it is in (its dice were "
-            "not the campaign's own), so a rollback cannot be reproduced.",
-            rule=RULE,
-            allowed="set what is wrong with the other `/umpire` commands",
-        )
+    replay = _replayed(first, ruleset, apply, orders, now, "a rollback cannot be reproduced")
     return replay.give(seq, order)
 
 
@@ -115,14 +106,32 @@ def step_starts_of(
     Raises:
         RuleViolation: the log does not replay to ``now`` (as :func:`replay_rollback`).
     """
+    replay = _replayed(first, ruleset, apply, orders, now, "the turn cannot be taken back")
+    return replay.step_starts()
+
+
+def _replayed(
+    first: GameState,
+    ruleset: Ruleset,
+    apply: ApplyFn,
+    orders: Sequence[StoredOrder],
+    now: GameState,
+    cannot: str,
+) -> Replay:
+    """``orders`` replayed from ``first``, checked to reach ``now``.
+
+    Raises:
+        RuleViolation: the log does not replay to ``now``; ``cannot`` ends the message with
+            what therefore cannot be done.
+    """
     replay = Replay(first, ruleset, apply)
     for row in orders:
         replay.give(row.seq, load_order(row.payload))
     if dump_state(replay.state) != dump_state(now):
         raise RuleViolation(
             "The campaign's order log does not replay to the state it is in (its dice were "
-            "not the campaign's own), so the turn cannot be taken back.",
+            f"not the campaign's own), so {cannot}.",
             rule=RULE,
             allowed="set what is wrong with the other `/umpire` commands",
         )
-    return replay.step_starts()
+    return replay
