@@ -26,7 +26,7 @@ from caedes_bot.gamedata.model import Options, Ruleset
 from caedes_bot.rules.combat.arithmetic import Fighter
 from caedes_bot.rules.odds import Method, Odds, odds_for
 from caedes_bot.rules.odds.fought import fought_odds
-from caedes_bot.rules.odds.model import MODELLED_ACTIONS, default_declared
+from caedes_bot.rules.odds.model import modelled_declared
 from caedes_bot.rules.state import BattleAction, GameState
 
 log = logging.getLogger(__name__)
@@ -90,19 +90,13 @@ def declared_key(
     declared: Mapping[int, BattleAction] | None,
 ) -> tuple[tuple[int, str], ...]:
     """The special actions the odds are worked out with, as
-    :class:`~caedes_bot.rules.odds.model.BattleModel` takes them: the defaults of a missed
-    deadline when ``declared`` is ``None`` (R-COMBAT-12, R-PBP-DEAD-04), only the actions the
-    odds model, only units that fight. ``(unit id, action)`` pairs by unit id."""
-    if declared is None:
-        declared = default_declared(fighters, options, start_round)
+    :class:`~caedes_bot.rules.odds.model.BattleModel` takes them
+    (:func:`~caedes_bot.rules.odds.model.modelled_declared`: the defaults of a missed deadline
+    when ``declared`` is ``None``, R-COMBAT-12), of units that fight. ``(unit id, action)``
+    pairs by unit id."""
     fighting = {f.id for f in fighters}
-    return tuple(
-        sorted(
-            (uid, action.value)
-            for uid, action in declared.items()
-            if action in MODELLED_ACTIONS and uid in fighting
-        )
-    )
+    used = modelled_declared(fighters, options, start_round, declared)
+    return tuple(sorted((uid, action.value) for uid, action in used.items() if uid in fighting))
 
 
 def _ready() -> None:

@@ -320,6 +320,21 @@ def default_declared(
     return out
 
 
+def modelled_declared(
+    fighters: Sequence[Fighter],
+    options: Options,
+    start_round: int,
+    declared: Mapping[int, BattleAction] | None,
+) -> dict[int, BattleAction]:
+    """The standing declarations the odds are worked out with: ``declared``, or the defaults
+    of a missed deadline when it is ``None`` (:func:`default_declared`, R-COMBAT-12,
+    R-PBP-DEAD-04), keeping only the actions the side states hold (:data:`MODELLED_ACTIONS`).
+    Unit id -> action."""
+    if declared is None:
+        declared = default_declared(fighters, options, start_round)
+    return {k: v for k, v in declared.items() if v in MODELLED_ACTIONS}
+
+
 class BattleModel:
     """Both sides' spaces and the memoised step arithmetic of one battle.
 
@@ -340,9 +355,7 @@ class BattleModel:
         start_round: int = 1,
     ) -> None:
         self.options = options
-        if declared is None:
-            declared = default_declared(fighters, options, start_round)
-        declared = {k: v for k, v in declared.items() if v in MODELLED_ACTIONS}
+        declared = modelled_declared(fighters, options, start_round, declared)
         self.declared = declared
         self.att = SideSpace(
             Side.ATTACKER,
