@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 from operator import attrgetter
 
 from caedes_bot.gamedata.model import Attribute, Race, Ruleset, UnitKind
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.sharing import CowTable
 from caedes_bot.rules.state import GameState, Unit
 
 # --------------------------------------------------------------------------- what Undead ignore
@@ -292,13 +294,98 @@ def after_every_order(state: GameState, ruleset: Ruleset) -> list[Event]:
     (R-FEAL-03). Mutates ``state``; returns the events.
 
     The board is read once for both checks (its units and their kinds, in C) and again only
-    when bound units were lost."""
+    when bound units were lost. When the state is a clone of one these checks passed, and
+    since then no unit they look at (a Hero of a faction in play, a unit that hangs on a bond
+    or holds one up) was written or removed, no faction was written and the factions in play,
+    the scenario and the ruleset are the same, there is nothing to find and the board is not
+    read (:class:`_Census`)."""
     if state.round == 0:
         return []  # before the campaign starts the scenario's board is as set up
+    table, factions = state.units, state.factions
+    if isinstance(table, CowTable) and isinstance(factions, CowTable):
+        census = table.carried()
+        if (
+            census is not None
+            and factions.carried() is census
+            and not factions.writes
+            and type(census) is _Census
+            and census.holds(state, ruleset, table)
+        ):
+            table.note(census)
+            factions.note(census)
+            return []
     units = list(state.peek_units())
     kinds = list(map(_KIND, units))
     events, gone = _lose_bound_units(state, ruleset, set(kinds), None)
     if gone:  # the board changed: read it again
         units = list(state.peek_units())
         kinds = list(map(_KIND, units))
-    return events + _record_fallen_heroes(state, ruleset, units, kinds)
+    events += _record_fallen_heroes(state, ruleset, units, kinds)
+    table, factions = state.units, state.factions
+    if isinstance(table, CowTable) and isinstance(factions, CowTable):
+        census = _Census.of(state, ruleset, list(dict.keys(table)), kinds)
+        table.note(census)
+        factions.note(census)
+    return events
+
+
+class _Census:
+    """What :func:`after_every_order` looked at when its checks last passed, noted on the
+    unit and faction tables (:meth:`CowTable.note`) and carried by their clones: the keys of
+    the units the checks read (every unit of a kind in ``watched``: the designated Heroes of
+    the factions in play, and the kinds that hang on a bond or hold one up), the kinds the
+    ruleset lists, the factions in play, the scenario and the ruleset.
+
+    The checks can find something new only if one of those units was written or removed, a
+    unit of a watched kind (or of a kind the ruleset does not list) was written or placed, a
+    faction was written, or the factions in play, the scenario or the ruleset changed.
+    """
+
+    __slots__ = ("in_play", "keys", "known", "ruleset", "scenario", "watched")
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        scenario: str,
+        in_play: list[str],
+        known: frozenset[str],
+        watched: frozenset[str],
+        keys: frozenset[str],
+    ) -> None:
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.in_play = in_play
+        self.known = known
+        self.watched = watched
+        self.keys = keys
+
+    @classmethod
+    def of(cls, state: GameState, ruleset: Ruleset, keys: list[str], kinds: list[str]) -> _Census:
+        """The census of ``state`` as it is now; ``keys`` and ``kinds`` are the unit table's
+        keys and their units' kind ids, in the same order."""
+        known, bonded = _bonded_kinds(ruleset)
+        heroes = [designated_hero(state, ruleset, code) for code in state.in_play]
+        watched = bonded.union(hero for hero in heroes if hero is not None)
+        read = frozenset(compress(keys, map(watched.__contains__, kinds)))
+        return cls(ruleset, state.scenario, list(state.in_play), known, watched, read)
+
+    def holds(self, state: GameState, ruleset: Ruleset, table: CowTable[Unit]) -> bool:
+        """Whether ``table`` (a clone of the table this census was noted on) and ``state``
+        can give the checks nothing new to find (see the class docstring)."""
+        if (
+            self.ruleset is not ruleset
+            or self.scenario != state.scenario
+            or self.in_play != state.in_play
+        ):
+            return False
+        for key in self.keys:
+            if key not in table:
+                return False  # a unit the checks read was removed
+        keys, watched, known = self.keys, self.watched, self.known
+        for key in table.written_keys():
+            if key in keys:
+                return False
+            kind = table.peek(key).kind
+            if kind in watched or kind not in known:
+                return False
+        return True

@@ -123,7 +123,7 @@ class CowTable(dict[str, T]):
     this table's current view: shared objects for what nobody changed, own copies for the rest.
     """
 
-    __slots__ = ("_own", "writes")
+    __slots__ = ("_carried", "_noted", "_noted_at", "_own", "writes")
 
     def __init__(self, items: Iterable[tuple[str, T]] | dict[str, T] = ()) -> None:
         super().__init__(items)
@@ -133,19 +133,54 @@ class CowTable(dict[str, T]):
         #: unchanged, nothing in the table can have changed through the table (a reader that
         #: keeps something worked out from the objects checks it, decision 0013)
         self.writes = 0
+        #: what :meth:`note` was last given, and this table's count of writes then
+        self._noted: object = None
+        self._noted_at = -1
+        #: the note of the table this one was shared from (:meth:`carried`)
+        self._carried: object = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (CowTable, (dict(self.peek_items()),))
 
     def share(self) -> CowTable[T]:
         """A new table holding the same objects; from now on both treat all of them as shared.
-        Costs one pointer per entry, no object is copied."""
+        Costs one pointer per entry, no object is copied. The new table carries this one's
+        note if nothing was written since it was made (:meth:`carried`)."""
         self._own = set()
+        self._carried = None  # its record of what was handed out since its own sharing is gone
         new: CowTable[T] = _new_dict(CowTable)  # what __init__ does, without its Python call
         dict.update(new, self)  # a dict's own fast copy: CowTable does not change iteration
         new._own = set()
         new.writes = 0
+        new._noted = None
+        new._noted_at = -1
+        new._carried = self._noted if self._noted_at == self.writes else None
         return new
+
+    # -------------------------------------------------------------- what changed since a note
+
+    def note(self, census: object) -> None:
+        """Record that ``census`` (any object a reader made) describes the table as it is now,
+        at its present count of writes. A table shared from this one while the count is still
+        the same carries it (:meth:`carried`): a reader can then look only at what was written
+        since, instead of at every object (the checks after every order, decision 0013)."""
+        self._noted = census
+        self._noted_at = self.writes
+
+    def carried(self) -> object:
+        """The note of the table this one was shared from, made when that table held exactly
+        what this one held when it was made; ``None`` if there was none (a table built from a
+        ``dict`` or unpickled, a note made before a later write, or this table shared on since,
+        which forgets what was handed out). While it is not ``None``, :meth:`written_keys` is
+        every key written since this table was made."""
+        return self._carried
+
+    def written_keys(self) -> Iterable[str]:
+        """The keys still in the table whose objects were handed out for writing or set since
+        the table was made by :meth:`share` (a deleted key is not among them: a reader keeps
+        the keys it cares about and looks for them). Meaningful only while :meth:`carried`
+        is not ``None``; the caller must not change the set."""
+        return self._own
 
     def _mine(self, key: str) -> T:
         value = dict.__getitem__(self, key)
