@@ -450,8 +450,7 @@ def _roll_step(
             f"{_SIDE_WORD[side]} ({who})",
         )
         if not special:  # the roster's dice are all normal dice
-            made = list(map(normal_die, mine, faces))
-            hit_by[side is _DEFENDER] = sum(map(_HIT, made))
+            made, hit_by[side is _DEFENDER] = roster.normal_dice(mine, faces)
             rolled += made
             continue
         for spec, face in zip(mine, faces, strict=True):

@@ -29,7 +29,7 @@ objects, the options), :func:`caedes_bot.rules.combat.sides.battle_fighters`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import attrgetter, itemgetter
 from typing import TypeVar
@@ -87,6 +87,7 @@ class Roster:
     __slots__ = (
         "_by_id",
         "_cache",
+        "_dice",
         "_lines",
         "_lists",
         "_orders",
@@ -129,6 +130,10 @@ class Roster:
         self._orders: dict[object, list[Fighter]] = {}
         self._lines: dict[object, tuple[CasualtyCandidate, ...]] = {}
         self._cache: dict[object, object] = {}
+        #: the fields of a normal die of each spec rolled, by ``id`` of the spec, with the
+        #: spec (held, so that its ``id`` is not reused); shared by every roster made from
+        #: this one (:meth:`without`)
+        self._dice: dict[int, tuple[dict[str, object], DieSpec]] = {}
 
     def seen(self, table: dict[str, Unit], units: list[Unit]) -> None:
         """Note that the roster holds for ``table``, whose objects for :attr:`keys` are
@@ -160,7 +165,11 @@ class Roster:
         key = (side, faction)
         found = self._lists.get(key)
         if found is None:
-            found = self._lists[key] = [f for f in self.side(side) if f.faction == faction]
+            mine = self.side(side)
+            found = [f for f in mine if f.faction == faction]
+            if len(found) == len(mine):  # one faction on the side: its list, carried once
+                found = mine
+            self._lists[key] = found
         return found
 
     def room(self, side: Side, faction: str) -> int:
@@ -240,6 +249,31 @@ class Roster:
                     )
         return missile, melee
 
+    def normal_dice(
+        self, specs: Sequence[DieSpec], faces: Sequence[int]
+    ) -> tuple[list[BattleDie], int]:
+        """The :func:`normal_die` of each of ``specs`` with the face of the same place in
+        ``faces`` (R-GEN-02), and how many of them hit. Each die is made as
+        :func:`normal_die` makes it, from the fields of its spec worked out once per spec
+        (kept by ``id`` of the spec, with the spec, for every roster made from this one:
+        a unit rolls with the same spec while the context stays)."""
+        made = self._dice
+        out: list[BattleDie] = []
+        hits = 0
+        for spec, face in zip(specs, faces, strict=True):
+            held = made.get(id(spec))
+            if held is None:
+                held = made[id(spec)] = (_die_fields(spec), spec)
+            die: BattleDie = _new(BattleDie)
+            fields = die.__dict__
+            fields.update(held[0])
+            fields["value"] = face
+            if face <= spec[3]:  # the target
+                fields["hit"] = True
+                hits += 1
+            out.append(die)
+        return out, hits
+
     def ranked(self, side: Side, faction: str, ctx: StepContext) -> list[Fighter]:
         """The fighters of ``faction`` on ``side`` by :func:`casualty_rank` under ``ctx``,
         first removed first (R-COMBAT-06). The rank reads of the context only who holds a
@@ -278,9 +312,11 @@ class Roster:
         key = ("withdraw", may)
         found = self._lists.get(key)
         if found is None:
-            found = self._lists[key] = [
-                f for f in self.side(_SIDES[0]) if bool(f.can_withdraw) is may
-            ]
+            mine = self.side(_SIDES[0])
+            found = [f for f in mine if bool(f.can_withdraw) is may]
+            if len(found) == len(mine):  # every attacker: the side's list, carried once
+                found = mine
+            self._lists[key] = found
         return found
 
     def specials(self) -> list[Fighter]:
@@ -393,18 +429,18 @@ class Roster:
         (the caller has it already).
 
         Every list this roster holds is carried over at once, without the units gone and
-        with the fighters swapped (filtered in C, a few calls a list): the context, the dice
-        and the casualty ranking only when no unit gone changed the context (the last
-        Predator, Fear or Inspiring unit of a side, or Hero with ``hero_leadership_bonus``:
-        R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01, R-ATTR-HERO-02); the casualty order
-        (wounded Fortitude units first) only when no wound changed; the hits each faction
-        can take are summed again."""
-        here = set(attackers)
-        here.update(defenders)
+        with the fighters swapped, each list object once (a faction's list that is its whole
+        side's, the casualty order that is the ranking, the dice shared by the rounds stay one
+        list): the context, the dice and the casualty ranking only when no unit gone changed
+        the context (the last Predator, Fear or Inspiring unit of a side, or Hero with
+        ``hero_leadership_bonus``: R-ATTR-PRED-01, R-ATTR-FEAR-01, R-ATTR-INSP-01,
+        R-ATTR-HERO-02); the casualty order (wounded Fortitude units first) only when no wound
+        changed; the hits each faction can take are summed again."""
         if kept is None:  # this roster's fighters without the units gone
-            kept = _staying(self.fighters, here, _BY_ID)
-        fighters = list(map(swapped.get, map(_BY_ID, kept), kept)) if swapped else kept
+            kept = [f for f in self.fighters if f.id not in gone]
+        fighters = [swapped.get(f.id, f) for f in kept] if swapped else kept
         new = Roster(attackers, defenders, keys, units, fighters, self.options)
+        new._dice = self._dice
         # the context changes only when the last unit of a side (or of a faction on a side)
         # holding Predator, Fear, Inspiring or (with hero_leadership_bonus) a Hero goes: the
         # units holding each are counted once and the count carried
@@ -424,10 +460,11 @@ class Roster:
                     left = counts[key] = counts[key] - 1
                     if left <= 0:
                         same_context = False
-        on = here.__contains__
-        new._lists = _carried(self._lists, on, swapped)
+        # each list object is carried once, whichever tables hold it
+        done: dict[int, list[Fighter]] = {}
+        new._lists = _carried(self._lists, gone, swapped, done)
         if self._lines:
-            new._lines = {key: _lines(lines, on, swapped) for key, lines in self._lines.items()}
+            new._lines = {key: _lines(lines, gone, swapped) for key, lines in self._lines.items()}
         cache = new._cache
         for name, held in self._cache.items():
             if name is _COUNTS:
@@ -442,16 +479,19 @@ class Roster:
                 cache[name] = held  # true of every roster made from this one
             # the hits each faction can take: summed again when asked
         if same_context:
-            new._ranked = _carried(self._ranked, on, swapped)
-            new._specs = {
-                key: list(compress(specs, map(on, map(_SPEC_UNIT, specs))))
-                for key, specs in self._specs.items()
-            }
+            new._ranked = _carried(self._ranked, gone, swapped, done)
+            specs_done: dict[int, list[DieSpec]] = {}
+            carried_specs: dict[object, list[DieSpec]] = {}
+            for step_key, specs in self._specs.items():
+                dice = specs_done.get(id(specs))
+                if dice is None:
+                    dice = specs_done[id(specs)] = (
+                        [d for d in specs if d[0] not in gone] if specs else specs
+                    )
+                carried_specs[step_key] = dice
+            new._specs = carried_specs
             if not swapped:  # a new wound moves a Fortitude unit to the front
-                new._orders = {
-                    key: list(compress(order, map(on, map(_BY_ID, order))))
-                    for key, order in self._orders.items()
-                }
+                new._orders = _carried(self._orders, gone, swapped, done)
         return new
 
     def _context_counts(self) -> dict[tuple[object, ...], int]:
@@ -495,41 +535,45 @@ def _context_keys(f: Fighter, lead: bool) -> list[tuple[object, ...]]:
     return keys
 
 
-def _staying(items: list[_T], here: set[int], ident: Callable[[_T], int]) -> list[_T]:
-    """``items`` whose ``ident`` is in ``here``, in their order (filtered in C)."""
-    return list(compress(items, map(here.__contains__, map(ident, items))))
-
-
 def _carried(
     lists: dict[object, list[Fighter]],
-    on: Callable[[int], bool],
+    gone: set[int],
     swapped: dict[int, Fighter],
+    done: dict[int, list[Fighter]],
 ) -> dict[object, list[Fighter]]:
-    """Each of ``lists`` without the fighters whose id ``on`` refuses, each swapped for its
-    fighter in ``swapped`` if it is there (a changed wound), in their order; filtered in C,
-    a few calls a list (an empty list stays as it is)."""
+    """Each of ``lists`` without the fighters whose id is in ``gone``, each swapped for its
+    fighter in ``swapped`` if it is there (a changed wound), in their order. ``done`` holds
+    the lists carried already, by ``id`` of the list they were carried from (the old lists
+    are alive meanwhile, so an ``id`` is not reused): a list held under several keys (a
+    faction's that is its whole side's) is carried once and stays one list. An empty list
+    stays as it is."""
     out: dict[object, list[Fighter]] = {}
     get = swapped.get
     for key, fighters in lists.items():
         if fighters:
-            fighters = list(compress(fighters, map(on, map(_BY_ID, fighters))))
-            if swapped:
-                fighters = list(map(get, map(_BY_ID, fighters), fighters))
+            found = done.get(id(fighters))
+            if found is None:
+                found = [f for f in fighters if f.id not in gone] if gone else fighters
+                if swapped:
+                    found = [get(f.id, f) for f in found]
+                done[id(fighters)] = found
+            fighters = found
         out[key] = fighters
     return out
 
 
 def _lines(
-    lines: tuple[CasualtyCandidate, ...], on: Callable[[int], bool], swapped: dict[int, Fighter]
+    lines: tuple[CasualtyCandidate, ...], gone: set[int], swapped: dict[int, Fighter]
 ) -> tuple[CasualtyCandidate, ...]:
-    """The casualty decision ``lines`` of the units ``on`` accepts, in their order, a swapped
+    """The casualty decision ``lines`` of the units not ``gone``, in their order, a swapped
     unit's line showing its new wound and the hits it can take (R-COMBAT-06)."""
-    kept = list(compress(lines, map(on, map(_BY_ID, lines))))
-    if swapped:
-        for n, line in enumerate(kept):
-            f = swapped.get(line.id)
-            if f is not None:
-                kept[n] = CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
+    if not swapped:
+        return tuple([line for line in lines if line.id not in gone])
+    kept = [line for line in lines if line.id not in gone]
+    for n, line in enumerate(kept):
+        f = swapped.get(line.id)
+        if f is not None:
+            kept[n] = CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
     return tuple(kept)
 
 
@@ -540,26 +584,30 @@ def normal_die(spec: DieSpec, face: int) -> BattleDie:
     ``__init__``, which sets each of the eleven fields on its own (a battle makes one per die;
     ``tests/rules/combat/test_kept.py`` checks the two are equal field by field)."""
     die: BattleDie = _new(BattleDie)
-    _set(
-        die,
-        "__dict__",
-        {
-            "unit": spec.unit,
-            "kind": spec.kind,
-            "side": spec.side,
-            "target": spec.target,
-            "value": face,
-            "hit": face <= spec.target,
-            "purpose": _NORMAL,
-            "own_side": False,
-            "rerolled": False,
-            "replaces": None,
-            "void": False,
-        },
-    )
+    fields = die.__dict__
+    fields.update(_die_fields(spec))
+    fields["value"] = face
+    fields["hit"] = face <= spec.target
     return die
+
+
+def _die_fields(spec: DieSpec) -> dict[str, object]:
+    """The fields of a normal die of ``spec``, in the dataclass's order, before its face is
+    known (``value`` 0, a miss)."""
+    return {
+        "unit": spec.unit,
+        "kind": spec.kind,
+        "side": spec.side,
+        "target": spec.target,
+        "value": 0,
+        "hit": False,
+        "purpose": _NORMAL,
+        "own_side": False,
+        "rerolled": False,
+        "replaces": None,
+        "void": False,
+    }
 
 
 _NORMAL = DiePurpose.NORMAL
 _new = object.__new__
-_set = object.__setattr__

@@ -151,6 +151,7 @@ class _Memo:
         "candidates",
         "context",
         "fighters",
+        "keys",
         "last",
         "options",
         "ruleset",
@@ -162,6 +163,8 @@ class _Memo:
         self.ruleset, self.options, self.space = ruleset, options, space
         #: each unit's fighter, by side and unit id
         self.fighters: dict[Side, dict[int, Fighter]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
+        #: each unit's key in the state's unit table (its id as text), by unit id
+        self.keys: dict[int, str] = {}
         #: :func:`fighter_values` of each kind id and terrain
         self.values: dict[tuple[str, Terrain | None], FighterValues] = {}
         #: the last roster made (:func:`battle_roster`)
@@ -260,7 +263,9 @@ def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
     for side, ids in ((Side.ATTACKER, attackers), (Side.DEFENDER, defenders)):
         known = held.fighters[side]
         for uid in ids:
-            key = str(uid)
+            key = held.keys.get(uid)
+            if key is None:
+                key = held.keys[uid] = str(uid)
             unit: Unit = dict.__getitem__(units, key)
             fighter = known.get(uid)
             if fighter is None:
@@ -289,35 +294,33 @@ def _derive(
     """The roster after units left ``last``'s lists or changed their wounds, made from
     ``last`` (:meth:`Roster.without`); ``None`` when the lists changed otherwise (a unit joined
     or changed sides) or a unit is not on the board."""
-    # every pass here runs in C (set operations, filter and map over builtin methods): this
-    # runs after every step's casualties
-    on_attack, on_defence = set(attackers), set(defenders)
-    if list(filter(on_attack.__contains__, last.attackers)) != attackers:
-        return None  # a unit joined the attackers, or they changed order
-    if list(filter(on_defence.__contains__, last.defenders)) != defenders:
+    # this runs after every step's casualties: comprehensions and set operations, a few
+    # passes over the units staying
+    here = set(attackers)
+    here.update(defenders)
+    if [u for u in last.attackers if u in here] != attackers:
+        return None  # a unit joined the attackers, changed sides, or they changed order
+    if [u for u in last.defenders if u in here] != defenders:
         return None
     ids = attackers + defenders
-    by_id = last.by_id
+    gone = set(last.attackers)
+    gone.update(last.defenders)
+    gone.difference_update(here)
+    fighters = [f for f in last.fighters if f.id in here] if gone else last.fighters
+    key_of = held.keys
     try:
-        fighters = list(map(by_id.__getitem__, ids))
-        keys = list(map(str, ids))
+        keys = [key_of[uid] for uid in ids]
         now = list(map(dict.__getitem__, repeat(units), keys))  # no copy, even in a CowTable
     except KeyError:
         return None
-    gone = set(by_id)
-    gone.difference_update(ids)
     swapped: dict[int, Fighter] = {}
-    if list(map(_WOUNDED, now)) != list(map(_WOUNDED, fighters)):
-        for unit, f in zip(now, fighters, strict=True):
-            if unit.wounded is not f.wounded:
-                f = held.fighters[f.side][f.id] = replace(f, wounded=unit.wounded)
-                swapped[f.id] = f
+    for unit, f in zip(now, fighters, strict=True):
+        if unit.wounded is not f.wounded:
+            f = held.fighters[f.side][f.id] = replace(f, wounded=unit.wounded)
+            swapped[f.id] = f
     roster = last.without(gone, swapped, list(attackers), list(defenders), keys, now, fighters)
     roster.seen(units, now)
     return roster
-
-
-_WOUNDED = attrgetter("wounded")
 
 
 def controller(state: GameState, battle: Battle, unit_id: int) -> str:
