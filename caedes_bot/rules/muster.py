@@ -405,6 +405,8 @@ def plan_muster(
     provinces = sorted(ruleset.map.provinces.values(), key=lambda p: (p.name, p.id))
     options: dict[str, list[tuple[str, str | None]]] = {}
     here = _units_by_province(state)
+    if state.options.muster_requires_ownership:  # the others _judge refuses first (R-MUSTER-02)
+        provinces = [p for p in provinces if state.owners.get(p.id) == faction]
     for kind_id in dict.fromkeys(kinds):
         kind = ruleset.units.get(kind_id)
         found: list[tuple[str, str | None]] = []

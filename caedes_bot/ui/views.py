@@ -23,6 +23,7 @@ answers the clicks.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -65,11 +66,23 @@ def custom_id(campaign_id: int, parts: Sequence[object], action: str) -> str:
             :data:`TEMPLATE`, or not fit its kind's shape
             (:data:`caedes_bot.ui.components.SHAPES`).
     """
-    value = f"caedes:{campaign_id}:{'.'.join(str(p) for p in parts)}:{action}"
+    texts = tuple(map(str, parts))
+    value = f"caedes:{campaign_id}:{'.'.join(texts)}:{action}"
+    _checked(value, texts, action)
+    return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _checked(value: str, parts: tuple[str, ...], action: str) -> None:
+    """Check one custom id (see :func:`custom_id`); a panel makes the same few ids at every
+    order, so each is checked once (a failed check is not kept, and raises every time).
+
+    Raises:
+        ValueError: it does not fit.
+    """
     if len(value) > CUSTOM_ID_LIMIT or not re.fullmatch(TEMPLATE, value):
         raise ValueError(f"bad custom_id {value!r}")
-    check_built([str(p) for p in parts], action)
-    return value
+    check_built(parts, action)
 
 
 def parse_custom_id(value: str) -> ComponentRef | None:

@@ -14,7 +14,12 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import IllegalMuster, UnknownName
-from caedes_bot.rules.muster import MusterUnits, begin_muster_step, legal_muster_provinces
+from caedes_bot.rules.muster import (
+    MusterUnits,
+    begin_muster_step,
+    legal_muster_provinces,
+    plan_muster,
+)
 from caedes_bot.rules.state import GameState, Step
 from tests.rules.builders import kind, ruleset, state, with_options
 
@@ -299,3 +304,17 @@ def test_r_muster_01_a_unit_not_waiting_is_refused_by_name_with_what_waits() -> 
         "nothing: every unit you bought is placed; end the step with Done or /done"
     )
     assert legal_muster_provinces(st, rs, "DAW", "NOPE") == []
+
+
+def test_r_muster_02_plan_places_only_where_owned_unless_the_option_is_off() -> None:
+    """R-MUSTER-02 and R-BUY-04: the muster plan behind the purchase warning places a unit
+    only in a province the faction owns; with muster_requires_ownership=false, also in an
+    unowned province where its units stand. Dawnian infantry stands in p1 (unowned) and p2
+    (owned): p2 only by default; p1 first by name with the option off."""
+    units = [("DI", "DAW", "p1"), ("DI", "DAW", "p2")]
+    rs = _rs()
+    st = _muster_state(rs, "DAW", units, ["DI"], owners={"p2": "DAW"})
+    assert [(k, p) for k, p, _key in plan_muster(st, rs, "DAW").placed] == [("DI", "p2")]
+    rs_off = _rs(muster_requires_ownership=False)
+    st_off = _muster_state(rs_off, "DAW", units, ["DI"], owners={"p2": "DAW"})
+    assert [(k, p) for k, p, _key in plan_muster(st_off, rs_off, "DAW").placed] == [("DI", "p1")]
