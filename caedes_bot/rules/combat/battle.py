@@ -81,6 +81,7 @@ from caedes_bot.rules.combat.sides import (
     battle_fighters,
     battle_roster,
     battle_sides,
+    hand_on,
 )
 from caedes_bot.rules.combat.specials import judge, special_action
 from caedes_bot.rules.dependants import holds_a_bond, lose_bound_units
@@ -643,6 +644,14 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
     if not battle.owed:
         return []
     roster = battle_roster(state, ruleset, battle)
+    if roster.magic is None and not roster.has_ships():
+        return _remove_plain(state, ruleset, battle, roster)
+    return _remove_any(state, ruleset, battle, roster)
+
+
+def _remove_any(state: GameState, ruleset: Ruleset, battle: Battle, roster: Roster) -> list[Event]:
+    """:func:`_remove_casualties` in any battle: shields (R-MAGIC-ABJ-01), enchanted units
+    going back (R-MAGIC-ENCH-03), units going down with their ship (R-MOVE-19)."""
     by_id = roster.by_id
     destroyed: dict[Side, list[int]] = {_ATTACKER: [], _DEFENDER: []}
     wounded: dict[Side, list[int]] = {_ATTACKER: [], _DEFENDER: []}
@@ -690,6 +699,79 @@ def _remove_casualties(state: GameState, ruleset: Ruleset, battle: Battle) -> li
     if any(uid not in by_id or holds_a_bond(by_id[uid].kind) for uid in record.destroyed):
         removed += _lose_bound(state, ruleset, battle)
     return removed
+
+
+def _remove_plain(
+    state: GameState, ruleset: Ruleset, battle: Battle, roster: Roster
+) -> list[Event]:
+    """:func:`_remove_casualties` without battle magic (no shield absorbs a hit, nobody is
+    enchanted) and without ships (nobody goes down with one): what :func:`apply_hits` gives
+    for each share, worked out in one pass over its units (a unit named as often as it can
+    take hits is destroyed, a Fortitude unit named once wounded, R-COMBAT-06,
+    R-ATTR-FORTI-01). The roster of what is left is handed on to the next step
+    (:func:`hand_on`): the units gone and wounded are known here."""
+    by_id = roster.by_id
+    lost: tuple[list[int], list[int]] = ([], [])  # destroyed on each side
+    hurt: tuple[list[int], list[int]] = ([], [])  # wounded on each side
+    for share in battle.owed:
+        named = share.assignment
+        assert named is not None
+        on = share.side is _DEFENDER
+        gone, wounded = lost[on], hurt[on]
+        if len(set(named)) == len(named):  # each unit named once (most shares)
+            for uid in named:
+                (wounded if by_id[uid].capacity > 1 else gone).append(uid)
+        else:
+            times: dict[int, int] = {}
+            for uid in named:
+                times[uid] = times.get(uid, 0) + 1
+            for uid, n in times.items():
+                (gone if n >= by_id[uid].capacity else wounded).append(uid)
+    for side_lost in (*lost, *hurt):
+        side_lost.sort()
+    for side_hurt in hurt:
+        for uid in side_hurt:
+            state.unit(uid).wounded = True
+    destroyed = lost[0] + lost[1]
+    remove_units(state, battle, destroyed, ships=False)
+    battle.owed = []
+    record = battle.records[-1]
+    record.destroyed = sorted(destroyed)
+    record.wounded = sorted(hurt[0] + hurt[1])
+    record.absorbed = []
+    if record.destroyed or record.wounded:
+        battle.round_losses = True
+    removed: list[Event] = [
+        CasualtiesRemoved(
+            battle.id,
+            battle.space,
+            battle.round,
+            record.step,
+            tuple(lost[0]),
+            tuple(hurt[0]),
+            tuple(lost[1]),
+            tuple(hurt[1]),
+            (),
+        )
+    ]
+    # bound units can only be left without their master when a master goes (the checks
+    # after every order leave none without one); most battles have no master at all
+    if not roster.flag(_NO_MASTER, _holds_no_bond) and any(
+        holds_a_bond(by_id[uid].kind) for uid in destroyed
+    ):
+        removed += _lose_bound(state, ruleset, battle)
+    if not _decided(battle):  # the battle goes on: its next step reads the roster
+        hand_on(state, ruleset, battle, roster, set(destroyed), record.wounded)
+    return removed
+
+
+def _holds_no_bond(roster: Roster) -> bool:
+    """Nobody in ``roster`` holds a bond up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03): stays true as
+    units leave."""
+    return not any(holds_a_bond(f.kind) for f in roster.fighters)
+
+
+_NO_MASTER = "no bond master"
 
 
 def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list[Event], bool]:

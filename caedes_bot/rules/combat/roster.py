@@ -10,11 +10,14 @@ from operator import attrgetter
 from caedes_bot.rules.state import Battle, BattleNote, Enchantment, GameState, NoteKind
 
 
-def remove_units(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> list[int]:
+def remove_units(
+    state: GameState, battle: Battle, unit_ids: Iterable[int], *, ships: bool = True
+) -> list[int]:
     """Take ``unit_ids`` off the board and out of both sides of ``battle`` (R-COMBAT-04,
     R-COMBAT-07); the units aboard a ship among them go down with it (R-MOVE-19). Ids not on
     the board are ignored. Units enchanted by a unit removed go back to the other side, their
-    owner's (R-MAGIC-ENCH-03).
+    owner's (R-MAGIC-ENCH-03). ``ships=False``: the caller knows that none of ``unit_ids`` is
+    a ship, so the board is not searched for units aboard them.
 
     Returns:
         The ids of the units that went back, in id order. Mutates ``state`` and ``battle``.
@@ -22,7 +25,7 @@ def remove_units(state: GameState, battle: Battle, unit_ids: Iterable[int]) -> l
     gone = set(unit_ids)
     if not gone:
         return []
-    if not gone.isdisjoint(map(_ABOARD, state.peek_units())):  # one pass in C: mostly none
+    if ships and not gone.isdisjoint(map(_ABOARD, state.peek_units())):  # mostly none
         gone |= {u.id for u in state.peek_units() if u.aboard is not None and u.aboard in gone}
     units = state.units
     for uid in gone:

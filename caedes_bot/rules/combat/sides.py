@@ -272,7 +272,7 @@ def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
                 fighter = fighter_of(state, ruleset, unit, side, battle.space, held.values)
                 known[uid] = fighter
             elif fighter.wounded is not unit.wounded:
-                fighter = known[uid] = replace(fighter, wounded=unit.wounded)
+                fighter = known[uid] = _with_wound(fighter, unit.wounded)
             keys.append(key)
             objs.append(unit)
             out.append(fighter)
@@ -316,11 +316,70 @@ def _derive(
     swapped: dict[int, Fighter] = {}
     for unit, f in zip(now, fighters, strict=True):
         if unit.wounded is not f.wounded:
-            f = held.fighters[f.side][f.id] = replace(f, wounded=unit.wounded)
+            f = held.fighters[f.side][f.id] = _with_wound(f, unit.wounded)
             swapped[f.id] = f
     roster = last.without(gone, swapped, list(attackers), list(defenders), keys, now, fighters)
     roster.seen(units, now)
     return roster
+
+
+def hand_on(
+    state: GameState,
+    ruleset: Ruleset,
+    battle: Battle,
+    roster: Roster,
+    gone: set[int],
+    wounded: Iterable[int],
+) -> None:
+    """Keep as ``battle``'s roster the one after a step's casualties: ``roster`` without the
+    units ``gone`` and with the units ``wounded`` wounded (:meth:`Roster.without`), made by
+    the step that removed them, so that the next :func:`battle_roster` finds it at once
+    instead of working out from the unit lists what left. Only when ``roster`` is the battle's
+    last roster and the unit lists are exactly its lists without ``gone``; otherwise nothing is
+    kept and the next :func:`battle_roster` works it out as before."""
+    held = _memo(state, ruleset, battle)
+    if held.last is not roster or roster.magic is not None:
+        return
+    attackers, defenders = battle.attacker_units, battle.defender_units
+    kept = [f for f in roster.fighters if f.id not in gone]
+    if len(kept) != len(attackers) + len(defenders):
+        return  # not only ``gone`` left: worked out from the unit lists when next asked
+    swapped: dict[int, Fighter] = {}
+    if wounded:
+        by_id = roster.by_id
+        known = held.fighters
+        for uid in wounded:
+            f = by_id[uid]
+            if not f.wounded:
+                f = known[f.side][uid] = _with_wound(f, True)
+                swapped[uid] = f
+    key_of = held.keys
+    units = state.units
+    keys = [key_of[f.id] for f in kept]
+    now = list(map(dict.__getitem__, repeat(units), keys))  # no copy, even in a CowTable
+    new = roster.without(gone, swapped, list(attackers), list(defenders), keys, now, kept)
+    new.seen(units, now)
+    held.last = new
+
+
+def _with_wound(f: Fighter, wounded: bool) -> Fighter:
+    """``dataclasses.replace(f, wounded=wounded)``, made directly (``replace`` looks at every
+    field of the class on every call)."""
+    return Fighter(
+        id=f.id,
+        kind=f.kind,
+        faction=f.faction,
+        side=f.side,
+        terrain=f.terrain,
+        wounded=wounded,
+        muster_seq=f.muster_seq,
+        mercenary=f.mercenary,
+        can_withdraw=f.can_withdraw,
+        known_values=f.known_values,
+        attack_penalty=f.attack_penalty,
+        shield=f.shield,
+        enchanted=f.enchanted,
+    )
 
 
 def controller(state: GameState, battle: Battle, unit_id: int) -> str:
