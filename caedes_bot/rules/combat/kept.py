@@ -407,7 +407,7 @@ class Roster:
         if applied <= 0 or applied == room:
             return False
         fighters = self.of(side, faction)
-        if len(set(map(_KIND_ID, fighters))) > 1:
+        if fighters[0].kind.id != fighters[-1].kind.id or len(set(map(_KIND_ID, fighters))) > 1:
             return True  # two kinds are two classes of units: has_real_choice says so too
         return has_real_choice(fighters, hits)
 
