@@ -23,8 +23,10 @@ Counters never change what the rules decide.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
+from types import MappingProxyType
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import buy, collect, dependants, turn, upkeep
@@ -55,54 +57,57 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
     The counters an order adds to are summed first and each faction's are written once at
     the end (one new :class:`FactionStats` per faction and order, not one per die or unit: a
     battle step rolls a dozen dice). A faction met for the first time enters ``stats`` at
-    once, so the factions keep the order in which the events first named them."""
-    if not events:
-        return
+    once, so the factions keep the order in which the events first named them. Each event is
+    sorted by its class (:data:`_BRANCHES`, one dictionary look-up; a class not listed there,
+    a subclass, is sorted by ``isinstance`` as the list of folded events gives it)."""
     stats = after.stats
     sums: dict[str, list[int]] = {}
-
-    def tally(faction: str) -> list[int]:
-        """The sums of ``faction``, made (and the faction entered in ``stats``) when first met."""
-        mine = sums.get(faction)
-        if mine is None:
-            mine = sums[faction] = [0, 0, 0, 0, 0, 0, 0]
-            if faction not in stats:
-                stats[faction] = FactionStats()
-        return mine
-
     for event in events:
-        if not isinstance(event, _FOLDED):
+        branch = _BRANCHES.get(type(event), _UNLISTED)
+        if branch == _UNLISTED:
+            branch = _branch_of(event)
+        if branch is None:
             continue
-        if isinstance(event, combat.BattleStepResolved):
+        if branch == _STEP:
+            assert isinstance(event, combat.BattleStepResolved)
             sides = after.stats_battles.get(str(event.battle))
             for who, (count, hits, tenths) in _dice_luck(ruleset, sides, event.dice).items():
                 if who is not None:
-                    mine = tally(who)
+                    mine = sums.get(who) or _tally(stats, sums, who)
                     mine[_DICE] += count
                     mine[_HITS] += hits
                     mine[_TENTHS] += tenths
-        elif isinstance(event, combat.CasualtiesRemoved):
+        elif branch == _REMOVED:
+            assert isinstance(event, combat.CasualtiesRemoved)
             gone = event.attacker_destroyed + event.defender_destroyed
-            _count_lost(tally, sums, before, after, gone)
-        elif isinstance(event, collect.IncomeCollected):
+            if gone:
+                _count_lost(stats, sums, before, after, gone)
+        elif branch == _INCOME:
+            assert isinstance(event, collect.IncomeCollected)
             old = stats.get(event.faction) or FactionStats()
             stats[event.faction] = replace(
                 old, income=_add_round(old.income, event.round, event.rp_gained, total=True)
             )
-        elif isinstance(event, buy.UnitsBought):
-            tally(event.faction)[_BOUGHT] += event.count
-        elif isinstance(event, buy.PurchaseCancelled):
-            tally(event.faction)[_BOUGHT] -= event.count
-        elif isinstance(event, combat.BattleBegan):
+        elif branch == _BOUGHT_EVENT:
+            assert isinstance(event, buy.UnitsBought)
+            _tally(stats, sums, event.faction)[_BOUGHT] += event.count
+        elif branch == _CANCELLED:
+            assert isinstance(event, buy.PurchaseCancelled)
+            _tally(stats, sums, event.faction)[_BOUGHT] -= event.count
+        elif branch == _BEGAN:
+            assert isinstance(event, combat.BattleBegan)
             after.stats_battles[str(event.battle)] = [event.attacker, *event.defenders]
-        elif isinstance(event, combat.BattleEnded):
-            _count_lost(tally, sums, before, after, event.destroyed_at_end)
+        elif branch == _ENDED:
+            assert isinstance(event, combat.BattleEnded)
+            _count_lost(stats, sums, before, after, event.destroyed_at_end)
             sides = after.stats_battles.pop(str(event.battle), None)
             if sides:
-                _battle_result(tally, sides[0], sides[1:], event.result)
-        elif isinstance(event, upkeep.UnitsDisbanded | dependants.BoundUnitsLost):
-            tally(event.faction)[_LOST] += len(event.units)
-        elif isinstance(event, turn.TurnBegan):
+                _battle_result(partial(_tally, stats, sums), sides[0], sides[1:], event.result)
+        elif branch == _UNITS_GONE:
+            assert isinstance(event, upkeep.UnitsDisbanded | dependants.BoundUnitsLost)
+            _tally(stats, sums, event.faction)[_LOST] += len(event.units)
+        else:  # _TURN
+            assert isinstance(event, turn.TurnBegan)
             owned = sum(1 for owner in after.owners.values() if owner == event.faction)
             old = stats.get(event.faction) or FactionStats()
             stats[event.faction] = replace(
@@ -110,21 +115,31 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
             )
     for faction, (bought, lost, won, lost_battles, dice, hits, tenths) in sums.items():
         old = stats[faction]  # the counters summed are not those set above
-        stats[faction] = FactionStats(  # every field named: dataclasses.replace costs more
-            income=old.income,
-            bought=old.bought + bought,
-            lost=old.lost + lost,
-            battles_won=old.battles_won + won,
-            battles_lost=old.battles_lost + lost_battles,
-            provinces=old.provinces,
-            dice=old.dice + dice,
-            hits=old.hits + hits,
-            expected_tenths=old.expected_tenths + tenths,
+        stats[faction] = FactionStats(  # every field, in order: dataclasses.replace costs more
+            old.income,
+            old.bought + bought,
+            old.lost + lost,
+            old.battles_won + won,
+            old.battles_lost + lost_battles,
+            old.provinces,
+            old.dice + dice,
+            old.hits + hits,
+            old.expected_tenths + tenths,
         )
 
 
+def _tally(stats: dict[str, FactionStats], sums: dict[str, list[int]], faction: str) -> list[int]:
+    """The sums of ``faction``, made (and the faction entered in ``stats``) when first met."""
+    mine = sums.get(faction)
+    if mine is None:
+        mine = sums[faction] = [0, 0, 0, 0, 0, 0, 0]
+        if faction not in stats:
+            stats[faction] = FactionStats()
+    return mine
+
+
 def _count_lost(
-    tally: Tally,
+    stats: dict[str, FactionStats],
     sums: dict[str, list[int]],
     before: GameState,
     after: GameState,
@@ -139,12 +154,13 @@ def _count_lost(
         if unit is not None:
             mine = sums.get(unit.owner)
             if mine is None:
-                mine = tally(unit.owner)
+                mine = _tally(stats, sums, unit.owner)
             mine[_LOST] += 1
 
 
-#: the events :func:`record` folds; any other is passed over with one test
-_FOLDED = (
+#: the events :func:`record` folds, in the order it sorts them (an event of a subclass of
+#: two of them is folded as the first); any other is passed over
+_FOLDED: tuple[type[Event] | tuple[type[Event], ...], ...] = (
     combat.BattleStepResolved,
     combat.CasualtiesRemoved,
     collect.IncomeCollected,
@@ -152,10 +168,41 @@ _FOLDED = (
     buy.PurchaseCancelled,
     combat.BattleBegan,
     combat.BattleEnded,
-    upkeep.UnitsDisbanded,
-    dependants.BoundUnitsLost,
+    (upkeep.UnitsDisbanded, dependants.BoundUnitsLost),
     turn.TurnBegan,
 )
+#: how :func:`record` folds each of them (a branch of its loop), by their place in _FOLDED
+_STEP, _REMOVED, _INCOME, _BOUGHT_EVENT, _CANCELLED, _BEGAN, _ENDED, _UNITS_GONE, _TURN = range(9)
+_UNLISTED = -1
+
+
+def _branch_of(event: Event) -> int | None:
+    """The branch of :func:`record` that folds ``event``, by ``isinstance`` in the order of
+    :data:`_FOLDED`; ``None`` for an event it passes over."""
+    for branch, classes in enumerate(_FOLDED):
+        if isinstance(event, classes):
+            return branch
+    return None
+
+
+def _branches() -> dict[type[Event], int | None]:
+    """Every event class the rules define (the subclasses of :class:`Event`, however deep,
+    at import time) with its branch (:func:`_branch_of` of an instance, worked out from the
+    class without making one). A class made later (a test's) is not listed: :func:`record`
+    asks :func:`_branch_of` for it."""
+    found: dict[type[Event], int | None] = {}
+    todo = [Event]
+    while todo:
+        cls = todo.pop()
+        todo.extend(cls.__subclasses__())
+        found[cls] = next(
+            (n for n, classes in enumerate(_FOLDED) if issubclass(cls, classes)), None
+        )
+    return found
+
+
+#: event class -> branch of :func:`record` (``None``: passed over); read-only after import
+_BRANCHES: Mapping[type[Event], int | None] = MappingProxyType(_branches())
 
 
 def _dice_luck(

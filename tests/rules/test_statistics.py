@@ -119,3 +119,35 @@ def test_the_engine_keeps_the_counters_of_every_order() -> None:
     st = _st()
     out = engine.apply(st, SetRP("UMPIRE", "DAW", 9), RS, ScriptedDice([]))
     assert out.state.stats == {}
+
+
+def test_an_event_class_made_after_import_is_folded_as_its_base() -> None:
+    """The fold sorts events by their class through a table made at import; a subclass made
+    later (here) is not in it and is still folded as the event it extends: 2 units bought."""
+    from dataclasses import dataclass
+
+    from caedes_bot.rules import statistics
+
+    @dataclass(frozen=True, slots=True)
+    class LateUnitsBought(UnitsBought):
+        pass
+
+    assert LateUnitsBought not in statistics._BRANCHES
+    before = _st()
+    after = before.clone()
+    record(before, after, [LateUnitsBought("DAW", "DI", "Infantry", 2, 6, 10, 4)], RS)
+    assert after.stats["DAW"] == FactionStats(bought=2)
+
+
+def test_the_fold_table_sorts_every_event_class_as_isinstance_does() -> None:
+    """Each event class the table lists goes to the branch the list of folded events gives
+    an instance of it by ``isinstance`` (the first that matches), or to none."""
+    from caedes_bot.rules import statistics
+
+    for cls, branch in statistics._BRANCHES.items():
+        first = next(
+            (n for n, classes in enumerate(statistics._FOLDED) if issubclass(cls, classes)), None
+        )
+        assert branch == first, cls
+    assert statistics._BRANCHES[BattleStepResolved] == statistics._STEP
+    assert statistics._BRANCHES[UnitsDisbanded] == statistics._UNITS_GONE
