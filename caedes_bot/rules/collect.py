@@ -153,6 +153,11 @@ def refresh_income_basis(state: GameState) -> None:
     across every order (R-COLL-04). The engine calls this after every order."""
     # read without copying (factions are copied on write, GameState.clone); a faction is
     # taken for writing only when a province leaves one of its lists
+    for seen in dict.values(state.factions):
+        if seen.income_basis or seen.held_since_turn_start:
+            break
+    else:
+        return  # nothing recorded for any faction: nothing to drop
     for code, seen in list(dict.items(state.factions)):
         if not seen.income_basis and not seen.held_since_turn_start:
             continue  # nothing to drop

@@ -92,6 +92,9 @@ TURN = Turn(catalogue.STEP_SPECS)
 SPECS: tuple[StepSpec, ...] = (*catalogue.STEP_SPECS, TURN.spec, *catalogue.ANYTIME_SPECS)
 #: The dispatch table: order class -> route, read-only.
 ROUTES: Mapping[type[Order], Route] = build_routes(SPECS)
+#: the same table as a plain ``dict`` for :func:`apply` (a read-only view's ``get`` is a
+#: method call of its own on every order); never changed
+_ROUTE_OF: dict[type[Order], Route] = dict(ROUTES)
 
 
 def giver_of(order_type: type[Order]) -> Giver | None:
@@ -141,16 +144,17 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
     """
     if state.finished:
         raise GameOver("The campaign is over; no more orders are taken.")
-    route = ROUTES.get(type(order))
+    route = _ROUTE_OF.get(type(order))
     if route is None:
         raise RuleViolation(f"The order {type(order).__name__} is not known to the rules.")
-    if route.active_only and order.faction != state.active:
+    active_only = route.giver is _ACTIVE  # Route.active_only, without the property's call
+    if active_only and order.faction != state.active:
         active = state.active or "nobody"
         raise NotYourTurn(
             f"It is not {order.faction}'s turn; {active} is playing.",
             allowed="wait for your turn, or answer the decisions asked of you",
         )
-    if state.passive and route.active_only and order.faction == state.active:
+    if state.passive and active_only and order.faction == state.active:
         raise RuleViolation(
             f"{order.faction} missed its turn deadline: the bot plays the rest of this turn "
             "passively.",

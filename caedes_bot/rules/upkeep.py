@@ -637,6 +637,11 @@ def forget_lost_marks(state: GameState) -> None:
     unit (R-UPK-02). Run after every order. Mutates ``state``."""
     # read without copying (units and factions are copied on write, GameState.clone); a
     # faction is taken for writing only when one of its marks goes
+    for seen in dict.values(state.factions):
+        if seen.disband_marks:
+            break
+    else:
+        return  # no faction has marks: nothing to drop
     units = state.units
     for code, seen in list(dict.items(state.factions)):
         if not seen.disband_marks:
