@@ -123,7 +123,7 @@ class CowTable(dict[str, T]):
     this table's current view: shared objects for what nobody changed, own copies for the rest.
     """
 
-    __slots__ = ("_carried", "_noted", "_noted_at", "_own", "writes")
+    __slots__ = ("_carried", "_lineage", "_noted", "_noted_at", "_own", "origin", "writes")
 
     def __init__(self, items: Iterable[tuple[str, T]] | dict[str, T] = ()) -> None:
         super().__init__(items)
@@ -138,6 +138,12 @@ class CowTable(dict[str, T]):
         self._noted_at = -1
         #: the note of the table this one was shared from (:meth:`carried`)
         self._carried: object = None
+        #: :meth:`lineage`, made when first asked
+        self._lineage: object = None
+        #: ``(lineage, writes)`` of the table this one was shared from, at the share, if that
+        #: table's lineage had been asked for (else that table's own origin if nothing was
+        #: written to it: it held the same objects); else ``None``
+        self.origin: tuple[object, int] | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (CowTable, (dict(self.peek_items()),))
@@ -155,7 +161,22 @@ class CowTable(dict[str, T]):
         new._noted = None
         new._noted_at = -1
         new._carried = self._noted if self._noted_at == self.writes else None
+        new._lineage = None
+        if self._lineage is not None:
+            new.origin = (self._lineage, self.writes)
+        else:  # unchanged since its own share: it holds what its origin held
+            new.origin = self.origin if self.writes == 0 else None
         return new
+
+    def lineage(self) -> object:
+        """A token naming this table (made once, compared by identity): a reader that keeps
+        what it worked out from the table at a count of writes (:attr:`writes`) knows that a
+        table whose :attr:`origin` is this token and that count, and which has no writes of
+        its own, holds the same objects (the battle's roster, decision 0013)."""
+        token = self._lineage
+        if token is None:
+            token = self._lineage = object()
+        return token
 
     # -------------------------------------------------------------- what changed since a note
 

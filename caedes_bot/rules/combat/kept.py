@@ -72,12 +72,16 @@ class Roster:
 
     Attributes:
         attackers, defenders: the battle's unit lists it was made from.
-        keys: each fighter's key in the state's unit table (its id as text).
-        units: the unit objects it was last checked against (a unit copied on write is found
+        keys: each fighter's key in the state's unit table (its id as text), ``None`` until
+            first needed when the roster was handed on by a step (:func:`sides.hand_on`).
+        units: the unit objects it was last checked against, ``None`` when not listed (then
+            a changed table is checked by the units' wounds); (a unit copied on write is found
             by identity, and then its wound is compared).
         table, writes: the unit table it was last checked against and that table's count of
             objects handed out for writing then (:attr:`CowTable.writes`): while both are
             the same, nothing needs checking.
+        token: that table's :meth:`CowTable.lineage`: a table shared from it at that count
+            and not written since holds the same objects (:attr:`CowTable.origin`).
         fighters: attackers then defenders, in the order of the unit lists.
         magic: the declarations, used Abjurer cancels and enchantments it was made with,
             ``None`` when no battle magic was in play (no declarations, no enchanted units);
@@ -100,6 +104,7 @@ class Roster:
         "magic",
         "options",
         "table",
+        "token",
         "units",
         "writes",
     )
@@ -108,8 +113,8 @@ class Roster:
         self,
         attackers: list[int],
         defenders: list[int],
-        keys: list[str],
-        units: list[Unit],
+        keys: list[str] | None,
+        units: list[Unit] | None,
         fighters: list[Fighter],
         options: Options,
         magic: object = None,
@@ -118,6 +123,7 @@ class Roster:
         self.keys, self.units, self.fighters = keys, units, fighters
         self.options, self.magic = options, magic
         self.table: object = None
+        self.token: object = None
         self.writes: int | None = None
         self._by_id: dict[int, Fighter] | None = None
         #: what was worked out, by what it is, in one table per way it is carried to the
@@ -135,12 +141,17 @@ class Roster:
         #: this one (:meth:`without`)
         self._dice: dict[int, tuple[dict[str, object], DieSpec]] = {}
 
-    def seen(self, table: dict[str, Unit], units: list[Unit]) -> None:
+    def seen(self, table: dict[str, Unit], units: list[Unit] | None) -> None:
         """Note that the roster holds for ``table``, whose objects for :attr:`keys` are
-        ``units``, at its present count of writes (for a plain ``dict``: none, so every use
-        checks the units again)."""
+        ``units`` (``None``: not listed), at its present count of writes (for a plain
+        ``dict``: none, so every use checks the units again), and the table's
+        :meth:`CowTable.lineage`, so that a clone of the table holding the same objects is
+        known as such."""
         self.units, self.table = units, table
-        self.writes = table.writes if isinstance(table, CowTable) else None
+        if isinstance(table, CowTable):
+            self.writes, self.token = table.writes, table.lineage()
+        else:
+            self.writes = self.token = None
 
     @property
     def by_id(self) -> dict[int, Fighter]:
@@ -419,8 +430,8 @@ class Roster:
         swapped: dict[int, Fighter],
         attackers: list[int],
         defenders: list[int],
-        keys: list[str],
-        units: list[Unit],
+        keys: list[str] | None,
+        units: list[Unit] | None,
         kept: list[Fighter] | None = None,
     ) -> Roster:
         """The roster after the units ``gone`` left and the fighters in ``swapped`` (by id:

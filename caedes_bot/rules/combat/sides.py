@@ -220,15 +220,17 @@ def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
         last = held.last
         if (
             last is not None
-            and last.table is units
             and last.magic is None
             and not battle.declared
             and not battle.enchanted
-            and last.writes == getattr(units, "writes", None)
             and last.attackers == attackers
             and last.defenders == defenders
         ):
-            return last
+            if last.table is units:
+                if last.writes == getattr(units, "writes", None):
+                    return last
+            elif _shared_unchanged(last, units):  # the first ask after the state's clone
+                return last
     else:
         held = _memo(state, ruleset, battle)
     magic = (
@@ -241,13 +243,18 @@ def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
         if last.attackers == attackers and last.defenders == defenders:
             if last.table is units and last.writes == getattr(units, "writes", None):
                 return last  # nothing handed out for writing since it was checked
+            if last.table is not units and _shared_unchanged(last, units):
+                return last
+            listed = last.keys
+            if listed is None:  # not kept (handed on by a step): the units' keys in the table
+                listed = last.keys = list(map(str, (*last.attackers, *last.defenders)))
             look = dict.__getitem__  # reads without copying, even in a CowTable
             try:
-                now = list(map(look, repeat(units), last.keys))
+                now = list(map(look, repeat(units), listed))
             except KeyError:
                 now = None
             if now is not None and (
-                all(map(is_, now, last.units))
+                (last.units is not None and all(map(is_, now, last.units)))
                 or [u.wounded for u in now] == [f.wounded for f in last.fighters]
             ):
                 last.seen(units, now)
@@ -282,6 +289,23 @@ def battle_roster(state: GameState, ruleset: Ruleset, battle: Battle) -> Roster:
     roster.seen(units, objs)
     held.last = roster
     return roster
+
+
+def _shared_unchanged(last: Roster, units: dict[str, Unit]) -> bool:
+    """Whether ``units`` is a table shared (:meth:`CowTable.share`, a clone of the state) from
+    the table ``last`` was last checked against, at the count of writes it was checked at,
+    and nothing was written to it since: it then holds the same objects, and ``last`` holds
+    for it too (it is noted as checked against it)."""
+    origin = getattr(units, "origin", None)
+    if (
+        origin is not None
+        and origin[0] is last.token
+        and origin[1] == last.writes
+        and units.writes == 0  # type: ignore[attr-defined]
+    ):
+        last.seen(units, last.units)
+        return True
+    return False
 
 
 def _derive(
@@ -353,12 +377,11 @@ def hand_on(
             if not f.wounded:
                 f = known[f.side][uid] = _with_wound(f, True)
                 swapped[uid] = f
-    key_of = held.keys
+    # the units' keys and objects are not listed: while nothing is written to the table or
+    # to a clone of it, nothing is looked up (decision 0013); when something is, they are
     units = state.units
-    keys = [key_of[f.id] for f in kept]
-    now = list(map(dict.__getitem__, repeat(units), keys))  # no copy, even in a CowTable
-    new = roster.without(gone, swapped, list(attackers), list(defenders), keys, now, kept)
-    new.seen(units, now)
+    new = roster.without(gone, swapped, list(attackers), list(defenders), None, None, kept)
+    new.seen(units, None)
     held.last = new
 
 
