@@ -17,10 +17,21 @@ Both sides of a clone treat every unit as shared afterwards, so neither can chan
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields as dataclass_fields
 from types import UnionType
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints, overload
+from typing import (
+    Any,
+    Generic,
+    Literal,
+    TypeVar,
+    Union,
+    cast,
+    get_args,
+    get_origin,
+    get_type_hints,
+    overload,
+)
 
 T = TypeVar("T")
 D = TypeVar("D")
@@ -44,13 +55,18 @@ _CONTAINERS = frozenset((list, dict, set))
 _new_dict = dict.__new__
 
 
-class CopyPlan:
+class CopyPlan(Generic[T]):
     """:func:`copy_plain` for one dataclass, looking only at the fields whose declared type
     can hold a list, dict or set (worked out once from the type hints: a union is looked
     into, ``Any`` or an unknown hint counts as one), and at any attribute that is not a
     field (a memo). What it copies and shares is what :func:`copy_plain` would; it just
     passes over the fields that cannot hold a container (numbers, strings, enums, tuples,
     frozen dataclasses), which the engine copies on every order (decision 0013).
+
+    ``plan.copy(obj)`` is :func:`copy_plain` of ``obj``, an instance of the plan's class: a
+    function written for the plan when it is made, one test per field looked at, without a
+    loop (the engine copies the state and the battle on every order; decision 0013, sixth
+    pass).
 
     ``skip``: fields the caller replaces at once after the copy (they are shared here).
     ``extras``: attributes that are not fields which instances may carry (the battle's memo),
@@ -59,45 +75,87 @@ class CopyPlan:
     sets them.
     """
 
-    __slots__ = ("_extras", "_fields", "_names", "_size")
+    __slots__ = ("_extras", "_fields", "_names", "_size", "copy")
 
-    def __init__(self, cls: type, *, skip: Iterable[str] = (), extras: Iterable[str] = ()) -> None:
+    def __init__(
+        self, cls: type[T], *, skip: Iterable[str] = (), extras: Iterable[str] = ()
+    ) -> None:
         hints = get_type_hints(cls)
-        names = [f.name for f in dataclass_fields(cls)]
+        names = [f.name for f in dataclass_fields(cast("type[Any]", cls))]
         left_out = set(skip)
         self._extras = tuple(extras)
         self._fields = frozenset((*names, *self._extras))
         self._size = len(names)
         self._names = tuple(n for n in names if n not in left_out and _may_hold(hints[n]))
+        self.copy: Callable[[T], T] = self._written()
 
     @property
     def names(self) -> tuple[str, ...]:
         """The fields looked at, in declaration order."""
         return self._names
 
-    def copy(self, obj: T) -> T:
-        """:func:`copy_plain` of ``obj``, an instance of the plan's class."""
-        new: T = object.__new__(type(obj))
-        attrs = obj.__dict__.copy()
-        for name in self._names:
+    def _written(self) -> Callable[[T], T]:
+        """The plan's ``copy``: for each field looked at, and each extra, the test and copy
+        the loop of :func:`copy_plain` makes, written out (the technique :mod:`dataclasses`
+        uses for ``__init__``); other attributes that are not fields are left to
+        :meth:`_rest`."""
+        for name in (*self._names, *self._extras):
+            if not name.isidentifier():  # (a dataclass field always is one)
+                raise ValueError(f"not an attribute name: {name!r}")
+        fields = [
+            line
+            for name in self._names
+            for line in (
+                f"    value = attrs[{name!r}]",
+                "    if _type(value) in _containers:",
+                f"        attrs[{name!r}] = value.copy()",
+            )
+        ]
+        extras = [
+            line
+            for name in self._extras
+            for line in (
+                f"        value = attrs.get({name!r}, _containers)  # (a marker no attribute holds)",
+                "        if value is not _containers:",
+                "            others -= 1",
+                "            if _type(value) in _containers:",
+                f"                attrs[{name!r}] = value.copy()",
+            )
+        ]
+        source = "\n".join(
+            [
+                "def copy(obj, _new=_new, _type=type, _containers=_containers, _size=_size,"
+                " _rest=_rest):",
+                "    new = _new(_type(obj))",
+                "    attrs = obj.__dict__.copy()",
+                *fields,
+                "    others = len(attrs) - _size",
+                "    if others:  # attributes that are not fields: as copy_plain does",
+                *extras,
+                "        if others:",
+                "            _rest(attrs)",
+                "    new.__dict__ = attrs",
+                "    return new",
+            ]
+        )
+        scope: dict[str, Any] = {
+            "_new": object.__new__,
+            "_containers": _CONTAINERS,
+            "_size": self._size,
+            "_rest": self._rest,
+        }
+        exec(source, scope)
+        made: Callable[[T], T] = scope["copy"]
+        made.__qualname__ = f"CopyPlan.copy<{', '.join(self._names)}>"
+        return made
+
+    def _rest(self, attrs: dict[str, Any]) -> None:
+        """The attributes of ``attrs`` (a copy's ``__dict__``) that are neither fields nor
+        extras: each list, dict or set copied, as :func:`copy_plain` does."""
+        for name in attrs.keys() - self._fields:
             value = attrs[name]
             if type(value) in _CONTAINERS:
                 attrs[name] = value.copy()
-        others = len(attrs) - self._size
-        if others:  # attributes that are not fields: as copy_plain does
-            for name in self._extras:
-                value = attrs.get(name, _CONTAINERS)  # (a marker no attribute holds)
-                if value is not _CONTAINERS:
-                    others -= 1
-                    if type(value) in _CONTAINERS:
-                        attrs[name] = value.copy()
-            if others:
-                for name in attrs.keys() - self._fields:
-                    value = attrs[name]
-                    if type(value) in _CONTAINERS:
-                        attrs[name] = value.copy()
-        new.__dict__ = attrs
-        return new
 
 
 def _may_hold(hint: object) -> bool:

@@ -1016,8 +1016,8 @@ class GameState:
         new.factions = factions.share()
         self.factions = factions
         new.pending = list(map(_DECISION_COPY.copy, self.pending))
-        new.alliances = [list(group) for group in self.alliances]
-        new.trades = [copy_plain(t) for t in self.trades]
+        new.alliances = list(map(list, self.alliances))
+        new.trades = list(map(copy_plain, self.trades))
         if self.battle is not None:
             new.battle = _copy_battle(self.battle)
         return new
