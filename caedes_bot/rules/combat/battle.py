@@ -120,7 +120,7 @@ from caedes_bot.rules.state import (
 _SIDES = (Side.ATTACKER, Side.DEFENDER)
 #: each step's and side's word in the dice record (``.value``, a Python property of an enum)
 _STEP_WORD = {step: step.value for step in CombatStep}
-_SIDE_WORD = {side: side.value for side in Side}
+_ATTACKER_WORD, _DEFENDER_WORD = Side.ATTACKER.value, Side.DEFENDER.value
 #: the enum members the steps read, held once: reading a member off its enum class costs
 #: several times a global in Python 3.11 (the enum's metaclass defines ``__getattr__``)
 _ENCHANTMENT_PHASE = BattlePhase.ENCHANTMENT
@@ -438,18 +438,17 @@ def _roll_step(
     if not specs:
         return []
     name = ruleset.map.space_name(battle.space)
+    head = f"battle #{battle.id} at {name}, round {battle.round}, {_STEP_WORD[step]} step, "
     rolled: list[BattleDie] = []
     hit_by = [0, 0]  # hits of the attacker's and the defender's normal dice
     for side, mine in zip(_SIDES, _by_side(specs), strict=True):
         if not mine:
             continue
-        who = battle.attacker if side is _ATTACKER else "/".join(battle.defenders)
-        faces = dice.roll(
-            DIE_SIDES,
-            len(mine),
-            reason=f"battle #{battle.id} at {name}, round {battle.round}, {_STEP_WORD[step]} step, "
-            f"{_SIDE_WORD[side]} ({who})",
-        )
+        if side is _ATTACKER:
+            reason = f"{head}{_ATTACKER_WORD} ({battle.attacker})"
+        else:
+            reason = f"{head}{_DEFENDER_WORD} ({'/'.join(battle.defenders)})"
+        faces = dice.roll(DIE_SIDES, len(mine), reason=reason)
         if not special:  # the roster's dice are all normal dice
             made, hit_by[side is _DEFENDER] = roster.normal_dice(mine, faces)
             rolled += made

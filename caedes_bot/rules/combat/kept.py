@@ -30,7 +30,6 @@ objects, the options), :func:`caedes_bot.rules.combat.sides.battle_fighters`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import compress
 from operator import attrgetter, itemgetter
 from typing import TypeVar
 
@@ -313,8 +312,7 @@ class Roster:
         key = ("mercenaries", side)
         found = self._lists.get(key)
         if found is None:
-            mine = self.side(side)
-            found = self._lists[key] = list(compress(mine, map(_MERCENARY, mine)))
+            found = self._lists[key] = [f for f in self.side(side) if f.mercenary]
         return found
 
     def withdrawing(self, may: bool) -> list[Fighter]:
@@ -523,7 +521,6 @@ class Roster:
 _COUNTS = "context counts"
 _CONTEXT = "context"
 _SHIPS = "ships"
-_MERCENARY = attrgetter("mercenary")
 
 
 def _context_keys(f: Fighter, lead: bool) -> list[tuple[object, ...]]:
