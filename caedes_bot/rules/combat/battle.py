@@ -633,7 +633,16 @@ def _candidates(
     faction's fighters, kept by the roster from one step to the next."""
     lines = roster.candidates(side, faction)
     if lines is None:
-        lines = battle_candidates(state, ruleset, battle, roster.of(side, faction))
+        mine = roster.of(side, faction)
+        if roster.magic is None:  # kept by this roster and those made from it: made here
+            lines = tuple(
+                [
+                    CasualtyCandidate(f.id, f.kind.id, f.wounded, f.capacity)
+                    for f in sorted(mine, key=_FIGHTER_ID)
+                ]
+            )
+        else:
+            lines = battle_candidates(state, ruleset, battle, mine)
         roster.keep_candidates(side, faction, lines)
     return lines
 
