@@ -254,9 +254,8 @@ class Roster:
                 target = die_target(f, ctx)
                 if target is not None:
                     values = f.values
-                    (missile if values.missile else melee).extend(
-                        [DieSpec(f.id, f.kind.id, side, target)] * values.dice
-                    )
+                    spec = _new_tuple(DieSpec, (f.id, f.kind.id, side, target, _NORMAL))
+                    (missile if values.missile else melee).extend([spec] * values.dice)
         return missile, melee
 
     def normal_dice(
@@ -619,3 +618,5 @@ def _die_fields(spec: DieSpec) -> dict[str, object]:
 
 _NORMAL = DiePurpose.NORMAL
 _new = object.__new__
+#: ``DieSpec(...)`` with every field given, without the named tuple's Python ``__new__``
+_new_tuple = tuple.__new__

@@ -129,17 +129,24 @@ def battle_sides(
     change them."""
     if is_naval(ruleset, space):
         return naval_sides(state, ruleset, space, attacker)
+    fights = _ATTACKING_BASES
     attackers = sorted(
-        (
+        [
             u
             for u in state.peek_units()
             if u.location == space
             and u.owner == attacker
-            and ruleset.kind(u.kind).base_type in (BaseType.INFANTRY, BaseType.CAVALRY)
-        ),
-        key=lambda u: u.id,
+            and ruleset.kind(u.kind).base_type in fights
+        ],
+        key=_UNIT_ID,
     )
     return attackers, fighting_defenders(state, peek_hostile_units(state, ruleset, space, attacker))
+
+
+#: the base types that attack on land (R-COMBAT-15: not Towers, not ships), held once (an
+#: enum member read off its class is slow)
+_ATTACKING_BASES = (BaseType.INFANTRY, BaseType.CAVALRY)
+_UNIT_ID = attrgetter("id")
 
 
 class _Memo:
