@@ -433,15 +433,18 @@ def _roll_step(
             if f.id in declared and (action := special_action(f.kind)) is not None
         }
         specs = step_dice(step, fighters, ctx, actions, state.options, idle=idle)
-    else:  # the dice the roster keeps from step to step (decision 0013)
-        specs = roster.specs(step, battle.round)
-    if not specs:
-        return []
+        if not specs:
+            return []
+        by_side = _by_side(specs)
+    else:  # the dice the roster keeps from step to step, by side (decision 0013)
+        by_side = roster.side_specs(step, battle.round)
+        if not by_side[0] and not by_side[1]:
+            return []
     name = ruleset.map.space_name(battle.space)
     head = f"battle #{battle.id} at {name}, round {battle.round}, {_STEP_WORD[step]} step, "
     rolled: list[BattleDie] = []
     hit_by = [0, 0]  # hits of the attacker's and the defender's normal dice
-    for side, mine in zip(_SIDES, _by_side(specs), strict=True):
+    for side, mine in zip(_SIDES, by_side, strict=True):
         if not mine:
             continue
         if side is _ATTACKER:

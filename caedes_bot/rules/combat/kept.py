@@ -131,7 +131,7 @@ class Roster:
         #: changes either; decision lines; and the rest (sums, the context, answers)
         self._lists: dict[object, list[Fighter]] = {}
         self._ranked: dict[object, list[Fighter]] = {}
-        self._specs: dict[object, list[DieSpec]] = {}
+        self._specs: dict[object, tuple[list[DieSpec], list[DieSpec]]] = {}
         self._orders: dict[object, list[Fighter]] = {}
         self._lines: dict[object, tuple[CasualtyCandidate, ...]] = {}
         self._cache: dict[object, object] = {}
@@ -217,7 +217,14 @@ class Roster:
     def specs(self, step: CombatStep, round_no: int) -> list[DieSpec]:
         """Every die of ``step`` in round ``round_no`` when no unit uses a special action and
         none is idle: :func:`~caedes_bot.rules.combat.arithmetic.step_dice` of these fighters
-        (R-COMBAT-04, R-COMBAT-05).
+        (R-COMBAT-04, R-COMBAT-05): :meth:`side_specs`, the attacker's dice first."""
+        attacker, defender = self.side_specs(step, round_no)
+        return attacker + defender
+
+    def side_specs(
+        self, step: CombatStep, round_no: int
+    ) -> tuple[list[DieSpec], list[DieSpec]]:
+        """The attacker's and the defender's dice of :meth:`specs`, each in unit id order.
 
         The round counts only as the first or a later one (Fear and Inspiring act in round 1
         only, R-ATTR-FEAR-01, R-ATTR-INSP-01); when nobody here has Fear or Inspiring, the
@@ -239,24 +246,29 @@ class Roster:
             cache[key] = found
         return found
 
-    def _normal_dice(self, ctx: StepContext) -> tuple[list[DieSpec], list[DieSpec]]:
+    def _normal_dice(
+        self, ctx: StepContext
+    ) -> tuple[tuple[list[DieSpec], list[DieSpec]], tuple[list[DieSpec], list[DieSpec]]]:
         """The normal dice of the missile step and of the melee step under ``ctx``, each as
-        ``step_dice`` gives them without special actions: the attacker's dice first, then the
-        defender's, each side in unit id order, a Mighty unit's dice together; a unit rolls
-        in the missile step when it can use Missile where it fights, else in melee, and a
-        unit without a target never rolls (R-COMBAT-04, R-COMBAT-05, R-ATTR-MISS-01,
-        R-ATTR-MIGHTY-01, R-COMBAT-15). ``tests/rules/combat/test_kept.py`` compares them with
-        ``step_dice``."""
-        missile: list[DieSpec] = []
-        melee: list[DieSpec] = []
+        ``step_dice`` gives them without special actions, split by side (the attacker's,
+        then the defender's): each side in unit id order, a Mighty unit's dice together; a
+        unit rolls in the missile step when it can use Missile where it fights, else in
+        melee, and a unit without a target never rolls (R-COMBAT-04, R-COMBAT-05,
+        R-ATTR-MISS-01, R-ATTR-MIGHTY-01, R-COMBAT-15). ``tests/rules/combat/test_kept.py``
+        compares them with ``step_dice``."""
+        dice: list[tuple[list[DieSpec], list[DieSpec]]] = []
         for side in _SIDES:
+            missile: list[DieSpec] = []
+            melee: list[DieSpec] = []
             for f in sorted(self.side(side), key=_BY_ID):
                 target = die_target(f, ctx)
                 if target is not None:
                     values = f.values
                     spec = _new_tuple(DieSpec, (f.id, f.kind.id, side, target, _NORMAL))
                     (missile if values.missile else melee).extend([spec] * values.dice)
-        return missile, melee
+            dice.append((missile, melee))
+        (attacker_missile, attacker_melee), (defender_missile, defender_melee) = dice
+        return (attacker_missile, defender_missile), (attacker_melee, defender_melee)
 
     def normal_dice(
         self, specs: Sequence[DieSpec], faces: Sequence[int]
@@ -488,13 +500,15 @@ class Roster:
             # the hits each faction can take: summed again when asked
         if same_context:
             new._ranked = _carried(self._ranked, gone, swapped, done)
-            specs_done: dict[int, list[DieSpec]] = {}
-            carried_specs: dict[object, list[DieSpec]] = {}
-            for step_key, specs in self._specs.items():
-                dice = specs_done.get(id(specs))
+            specs_done: dict[int, tuple[list[DieSpec], list[DieSpec]]] = {}
+            carried_specs: dict[object, tuple[list[DieSpec], list[DieSpec]]] = {}
+            for step_key, pair in self._specs.items():
+                dice = specs_done.get(id(pair))
                 if dice is None:
-                    dice = specs_done[id(specs)] = (
-                        [d for d in specs if d[0] not in gone] if specs else specs
+                    attacker, defender = pair
+                    dice = specs_done[id(pair)] = (
+                        [d for d in attacker if d[0] not in gone] if attacker else attacker,
+                        [d for d in defender if d[0] not in gone] if defender else defender,
                     )
                 carried_specs[step_key] = dice
             new._specs = carried_specs
