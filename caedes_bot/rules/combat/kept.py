@@ -480,8 +480,17 @@ class Roster:
                     left = counts[key] = counts[key] - 1
                     if left <= 0:
                         same_context = False
-        # each list object is carried once, whichever tables hold it
+        # each list object is carried once, whichever tables hold it; each side's list is a
+        # slice of the new fighters (attackers first), when the split shows at the boundary
         done: dict[int, list[Fighter]] = {}
+        split = len(attackers)
+        if (split == 0 or fighters[split - 1].side is _SIDES[0]) and (
+            split == len(fighters) or fighters[split].side is _SIDES[1]
+        ):
+            for side, part in ((_SIDES[0], fighters[:split]), (_SIDES[1], fighters[split:])):
+                old = self._lists.get(side)
+                if old:
+                    done[id(old)] = part
         new._lists = _carried(self._lists, gone, swapped, done)
         if self._lines:
             new._lines = {key: _lines(lines, gone, swapped) for key, lines in self._lines.items()}
