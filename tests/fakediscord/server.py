@@ -73,11 +73,11 @@ CB_AUTOCOMPLETE = 8
 CB_MODAL = 9
 
 
-
 # How long a test waits for the bot by default. Only a failing test ever waits this long; it is
 # generous so that a suite run on a loaded machine (several suites sharing two cores) does not
 # fail on a wait that a quiet machine passes in milliseconds.
 WAIT_SECONDS = 30.0
+
 
 class BotDied(AssertionError):
     """A task the fake was told to watch (the bot's gateway task) ended while a test waited."""
@@ -1422,7 +1422,11 @@ class FakeDiscord:
         return record
 
     async def wait_for(
-        self, predicate: Callable[[], Any], *, timeout: float = WAIT_SECONDS, what: str = "a condition"
+        self,
+        predicate: Callable[[], Any],
+        *,
+        timeout: float = WAIT_SECONDS,
+        what: str = "a condition",
     ) -> Any:
         """Wait until ``predicate()`` is truthy (re-checked on every change); returns its value."""
         return await self.signal.wait_until(predicate, timeout=timeout, what=what)
