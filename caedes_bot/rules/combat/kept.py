@@ -461,6 +461,12 @@ class Roster:
         fighters = [swapped.get(f.id, f) for f in kept] if swapped else kept
         new = Roster(attackers, defenders, keys, units, fighters, self.options)
         new._dice = self._dice
+        if self._by_id is not None:  # each fighter by id: this roster's, less the units gone
+            carried_ids = self._by_id.copy()
+            for uid in gone:
+                carried_ids.pop(uid, None)
+            carried_ids.update(swapped)
+            new._by_id = carried_ids
         # the context changes only when the last unit of a side (or of a faction on a side)
         # holding Predator, Fear, Inspiring or (with hero_leadership_bonus) a Hero goes: the
         # units holding each are counted once and the count carried
