@@ -254,6 +254,16 @@ def with_options(rs: Ruleset, **changes: object) -> Ruleset:
     return replace(rs, scenarios={"test": new})
 
 
+def with_hero(rs: Ruleset, faction: str, kind_id: str) -> Ruleset:
+    """The same ruleset with ``kind_id`` the designated Hero of ``faction`` in its ``"test"``
+    scenario (R-ATTR-HERO-02)."""
+    scenario = rs.scenarios["test"]
+    factions = tuple(
+        replace(f, hero=kind_id) if f.code == faction else f for f in scenario.factions
+    )
+    return replace(rs, scenarios={"test": replace(scenario, factions=factions)})
+
+
 def with_scenario(
     rs: Ruleset,
     *,

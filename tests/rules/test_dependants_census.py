@@ -29,7 +29,7 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.sharing import CowTable
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep
-from tests.rules.builders import kind, ruleset, state
+from tests.rules.builders import kind, ruleset, state, with_hero
 
 KINDS = [
     kind("AI", "ACH"),
@@ -48,11 +48,7 @@ def _rs() -> Ruleset:
         kinds=KINDS,
         heroes=[HERO],
     )
-    scenario = rs.scenarios["test"]
-    factions = tuple(
-        replace(f, hero="H-DAW-01") if f.code == "DAW" else f for f in scenario.factions
-    )
-    return replace(rs, scenarios={"test": replace(scenario, factions=factions)})
+    return with_hero(rs, "DAW", "H-DAW-01")
 
 
 RS = _rs()

@@ -6,8 +6,6 @@ Map: archursia and p1, p2 plains, x plains (the battle), all Acherousian but x (
 (Acherousian infantry), AU Undead infantry; DA a Dawnian archer (Missile), DI Dawnian infantry.
 """
 
-from dataclasses import replace
-
 import pytest
 
 from caedes_bot.gamedata.model import Ruleset
@@ -34,7 +32,7 @@ from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.turn import EndStep
 from caedes_bot.rules.upkeep import UnitsDisbanded
 from caedes_bot.rules.upkeep_marks import ToggleDisbandMark
-from tests.rules.builders import kind, ruleset, state
+from tests.rules.builders import kind, ruleset, state, with_hero
 
 NO_DICE = ScriptedDice([])
 
@@ -61,11 +59,7 @@ def _rs() -> Ruleset:
         kinds=KINDS,
         heroes=[HERO],
     )
-    scenario = rs.scenarios["test"]
-    factions = tuple(
-        replace(f, hero="H-DAW-01") if f.code == "DAW" else f for f in scenario.factions
-    )
-    return replace(rs, scenarios={"test": replace(scenario, factions=factions)})
+    return with_hero(rs, "DAW", "H-DAW-01")
 
 
 OWNERS = {"archursia": "ACH", "p1": "ACH", "p2": "ACH", "x": "ACH", "a": "DAW"}
