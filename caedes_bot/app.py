@@ -30,6 +30,7 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import ChannelDirectory
 from caedes_bot.cogs._errors import handle_app_command_error
+from caedes_bot.collector import CollectorPause
 from caedes_bot.discord_sender import DiscordSender
 from caedes_bot.domain.records import DeliveryProblem
 from caedes_bot.gamedata.loader import load_ruleset
@@ -159,6 +160,9 @@ class CaedesBot(commands.Bot):
             (:func:`freeze_heap`), at the end of ``setup_hook`` and again at the first READY
             (with the servers in discord.py's cache), which removes its long pauses of the
             event loop (design.md section 4); ``bot.py`` turns it on.
+        pause_gc: hold the garbage collector's automatic runs off while an interaction is
+            being answered (:class:`~caedes_bot.collector.CollectorPause`), so that they run
+            after the answer has gone (on unless turned off).
         options: passed to :class:`discord.ext.commands.Bot` (e.g. ``guild_ready_timeout``).
 
     Attributes (set by ``setup_hook``):
@@ -167,6 +171,7 @@ class CaedesBot(commands.Bot):
         map_drawer: draws map pictures off the event loop, cached by scene (/map, the outbox).
         odds: battle odds in one worker process, cached by battle (/odds, the panel's Odds).
         scheduler: reminders and passed deadlines.
+        collector: the garbage collector's pause (``None`` with ``pause_gc`` off).
     """
 
     db: Database
@@ -189,6 +194,7 @@ class CaedesBot(commands.Bot):
         service_options: Mapping[str, Any] | None = None,
         shutdown_grace: float = 5.0,
         freeze_gc: bool = False,
+        pause_gc: bool = True,
         stop_on_sigterm: bool = False,
         **options: Any,
     ) -> None:
@@ -209,6 +215,7 @@ class CaedesBot(commands.Bot):
         self._service_options = dict(service_options or {})
         self._shutdown_grace = shutdown_grace
         self._freeze_gc = freeze_gc
+        self.collector = CollectorPause() if pause_gc else None
         self._stop_on_sigterm = stop_on_sigterm
         self._closing: asyncio.Task[None] | None = None
         self._frozen_at_ready = False
@@ -346,7 +353,10 @@ class CaedesBot(commands.Bot):
                 )
 
     async def close(self) -> None:
-        """Stop the outbox and scheduler, then the connection, then the database."""
+        """Give the garbage collector back for good, stop the outbox and scheduler, then the
+        connection, then the database."""
+        if self.collector is not None:
+            self.collector.close()
         await self._stop_background()
         if hasattr(self, "service"):
             await self.service.stop_opening_odds()

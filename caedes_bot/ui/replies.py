@@ -25,10 +25,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 
 import discord
 from discord import app_commands
 
+from caedes_bot.collector import CollectorPause
 from caedes_bot.rules.errors import Refusal
 from caedes_bot.service.core import WakeHold
 from caedes_bot.ui.text import MESSAGE_LIMIT, truncate
@@ -60,7 +62,8 @@ def order_committed(interaction: discord.Interaction) -> bool:
     return bool(interaction.extras.get(COMMITTED))
 
 
-#: The key of :attr:`discord.Interaction.extras` holding the service's :class:`WakeHold`.
+#: The key of :attr:`discord.Interaction.extras` holding what lets the holds of
+#: :func:`hold_wakes` go.
 WAKES_HELD = "caedes_wakes_held"
 #: Seconds after which held wakes go anyway (Discord wants a first answer within 3 s).
 HOLD_LIMIT = 3.0
@@ -68,21 +71,33 @@ HOLD_LIMIT = 3.0
 
 def hold_wakes(interaction: discord.Interaction) -> None:
     """Hold back the service's wakes of the outbox and the scheduler for the commits made while
-    ``interaction`` is handled, until it is answered (:func:`answered`), the task handling it
-    ends, or :data:`HOLD_LIMIT` seconds pass, whichever comes first. Call it at the start of
-    the handling, in the task that handles it; does nothing on a client without a service."""
+    ``interaction`` is handled, and the garbage collector (the client's
+    :class:`~caedes_bot.collector.CollectorPause`, if it has one), until it is answered
+    (:func:`answered`), the task handling it ends, or :data:`HOLD_LIMIT` seconds pass,
+    whichever comes first. Call it at the start of the handling, in the task that handles it;
+    on a client with neither a service nor a collector pause it does nothing."""
+    held: list[Callable[[], None]] = []
+    pause = getattr(interaction.client, "collector", None)
+    if isinstance(pause, CollectorPause):
+        held.append(pause.hold())
     make = getattr(getattr(interaction.client, "service", None), "hold_wakes", None)
-    if make is None:
+    if make is not None:
+        hold = make()
+        if isinstance(hold, WakeHold):
+            held.append(hold.release)
+    if not held:
         return
-    hold = make()
-    if not isinstance(hold, WakeHold):
-        return
-    interaction.extras[WAKES_HELD] = hold
-    timer = asyncio.get_running_loop().call_later(HOLD_LIMIT, hold.release)
+
+    def release(_task: object = None) -> None:
+        for let_go in reversed(held):  # the wakes first, then the collector
+            let_go()
+
+    interaction.extras[WAKES_HELD] = release
+    timer = asyncio.get_running_loop().call_later(HOLD_LIMIT, release)
 
     def done(_task: object) -> None:
         timer.cancel()
-        hold.release()
+        release()
 
     task = asyncio.current_task()
     if task is not None:
@@ -91,10 +106,10 @@ def hold_wakes(interaction: discord.Interaction) -> None:
 
 def answered(interaction: discord.Interaction) -> None:
     """``interaction`` has been answered: wake the outbox and the scheduler for what it
-    committed (see :func:`hold_wakes`)."""
-    hold = interaction.extras.get(WAKES_HELD)
-    if isinstance(hold, WakeHold):
-        hold.release()
+    committed, and let the garbage collector run again (see :func:`hold_wakes`)."""
+    release = interaction.extras.get(WAKES_HELD)
+    if callable(release):
+        release()
 
 
 class Redelivered(app_commands.CheckFailure):
