@@ -46,6 +46,7 @@ from caedes_bot.rules.combat.arithmetic import (
 from caedes_bot.rules.combat.specials import special_action
 from caedes_bot.rules.sharing import CowTable
 from caedes_bot.rules.state import (
+    Battle,
     BattleDie,
     CasualtyCandidate,
     CombatStep,
@@ -138,7 +139,7 @@ class Roster:
         #: the fields of a normal die of each spec rolled, by ``id`` of the spec, with the
         #: spec (held, so that its ``id`` is not reused); shared by every roster made from
         #: this one (:meth:`without`)
-        self._dice: dict[int, tuple[dict[str, object], DieSpec]] = {}
+        self._dice: dict[int, tuple[dict[str, object], DieSpec, int]] = {}
 
     def seen(self, table: dict[str, Unit], units: list[Unit] | None) -> None:
         """Note that the roster holds for ``table``, whose objects for :attr:`keys` are
@@ -272,28 +273,32 @@ class Roster:
 
     def normal_dice(
         self, specs: Sequence[DieSpec], faces: Sequence[int]
-    ) -> tuple[list[BattleDie], int]:
+    ) -> tuple[list[BattleDie], int, int]:
         """The :func:`normal_die` of each of ``specs`` with the face of the same place in
-        ``faces`` (R-GEN-02), and how many of them hit. Each die is made as
-        :func:`normal_die` makes it, from the fields of its spec worked out once per spec
-        (kept by ``id`` of the spec, with the spec, for every roster made from this one:
-        a unit rolls with the same spec while the context stays)."""
+        ``faces`` (R-GEN-02), how many of them hit, and the hits expected of them in tenths
+        (each die's target held to 0..10: the dice luck of :mod:`caedes_bot.rules.statistics`).
+        Each die is made as :func:`normal_die` makes it, from the fields of its spec worked
+        out once per spec (kept by ``id`` of the spec, with the spec, for every roster made
+        from this one: a unit rolls with the same spec while the context stays)."""
         made = self._dice
         out: list[BattleDie] = []
-        hits = 0
+        hits = tenths = 0
         for spec, face in zip(specs, faces, strict=True):
             held = made.get(id(spec))
             if held is None:
-                held = made[id(spec)] = (_die_fields(spec), spec)
+                target = spec[3]
+                chance = 0 if target < 0 else 10 if target > 10 else target
+                held = made[id(spec)] = (_die_fields(spec), spec, chance)
             die: BattleDie = _new(BattleDie)
             fields = die.__dict__
             fields.update(held[0])
             fields["value"] = face
+            tenths += held[2]
             if face <= spec[3]:  # the target
                 fields["hit"] = True
                 hits += 1
             out.append(die)
-        return out, hits
+        return out, hits, tenths
 
     def ranked(self, side: Side, faction: str, ctx: StepContext) -> list[Fighter]:
         """The fighters of ``faction`` on ``side`` by :func:`casualty_rank` under ``ctx``,
@@ -649,3 +654,31 @@ _NORMAL = DiePurpose.NORMAL
 _new = object.__new__
 #: ``DieSpec(...)`` with every field given, without the named tuple's Python ``__new__``
 _new_tuple = tuple.__new__
+
+
+#: a step's dice luck counted as its dice were rolled (:func:`keep_step_luck`), in the memo
+_STEP_LUCK = "step luck"
+
+#: (dice, hits, hits expected in tenths) of one side's normal dice of a step
+Luck = tuple[int, int, int]
+
+
+def keep_step_luck(
+    battle: Battle, dice: tuple[BattleDie, ...], attacker: Luck, defender: Luck
+) -> None:
+    """Keep in ``battle``'s memo the dice luck of the step whose dice are ``dice`` (the
+    tuple its :class:`~caedes_bot.rules.combat.events.BattleStepResolved` carries), counted
+    as they were rolled: for each side, its dice, those that hit and the hits expected in
+    tenths (each target held to 0..10, R-GEN-02). Only for a step whose every die is a normal
+    die that stands, the attacker's first (the roster's dice, no Illusionist fighting)."""
+    battle.memo()[_STEP_LUCK] = (dice, attacker, defender)
+
+
+def kept_step_luck(battle: Battle | None, dice: tuple[BattleDie, ...]) -> tuple[Luck, Luck] | None:
+    """The attacker's and the defender's luck :func:`keep_step_luck` kept for the step whose
+    dice are ``dice`` (the same tuple), or ``None`` (another step's, or none kept)."""
+    memo = battle.__dict__.get("_memo") if battle is not None else None
+    held = memo.get(_STEP_LUCK) if memo is not None else None
+    if held is None or held[0] is not dice:
+        return None
+    return held[1], held[2]
