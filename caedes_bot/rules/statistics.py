@@ -32,7 +32,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import buy, collect, dependants, turn, upkeep
 from caedes_bot.rules.combat import events as combat
 from caedes_bot.rules.combat.arithmetic import BattleResult
-from caedes_bot.rules.combat.kept import kept_step_luck
+from caedes_bot.rules.combat.luck import kept_step_luck
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import BattleDie, DiePurpose, FactionStats, GameState, Side
 
@@ -255,7 +255,7 @@ def _counted_luck(
     """:func:`_dice_luck` of a step of the battle under way in ``after`` with one attacker and
     one defender, as the step counted it when it rolled its dice (only a step whose every die
     is a normal die that stands, the attacker's first, keeps it:
-    :func:`~caedes_bot.rules.combat.kept.keep_step_luck`): what :func:`_one_defender` would
+    :func:`~caedes_bot.rules.combat.luck.keep_step_luck`): what :func:`_one_defender` would
     work out die by die, or :func:`_dice_luck` when a target is outside 0..10 (each held to
     0..10, every die still its side's faction's). ``None`` when nothing was kept for these
     dice (the caller counts them)."""

@@ -27,7 +27,7 @@ from caedes_bot.rules.combat.events import (
     BattleStepResolved,
     CasualtiesRemoved,
 )
-from caedes_bot.rules.combat.kept import kept_step_luck
+from caedes_bot.rules.combat.luck import kept_step_luck
 from caedes_bot.rules.combat.orders import FightBattle, PressOn, Withdraw
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.events import Event

@@ -62,7 +62,8 @@ from caedes_bot.rules.combat.events import (
     CasualtiesRemoved,
     WithdrawalOffered,
 )
-from caedes_bot.rules.combat.kept import Roster, keep_step_luck, normal_die
+from caedes_bot.rules.combat.kept import Roster, normal_die
+from caedes_bot.rules.combat.luck import keep_step_luck
 from caedes_bot.rules.combat.magic import (
     enchant,
     enchantment_phase,
