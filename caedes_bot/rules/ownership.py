@@ -47,14 +47,14 @@ def peek_hostile_units(
     spaces = {province}
     if state.options.river_ship_occupies:
         spaces |= {edge.id for edge in ruleset.map.river_edges_of(province)}
-    return sorted(
-        (
-            u
-            for u in state.peek_units()
-            if u.location in spaces and not state.are_partners(u.owner, faction)
-        ),
-        key=lambda u: u.id,
-    )
+    there = [u for u in state.peek_units() if u.location in spaces]
+    # each owner there asked once whether it is a partner (a battle's side is a few owners)
+    foes = {owner for owner in {u.owner for u in there} if not state.are_partners(owner, faction)}
+    return sorted([u for u in there if u.owner in foes], key=_unit_id)
+
+
+def _unit_id(unit: Unit) -> int:
+    return unit.id
 
 
 def capture(

@@ -32,6 +32,7 @@ from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules import buy, collect, dependants, turn, upkeep
 from caedes_bot.rules.combat import events as combat
 from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.combat.luck import kept_step_luck
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.state import BattleDie, DiePurpose, FactionStats, GameState, Side
 
@@ -71,7 +72,10 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
         if branch == _STEP:
             assert isinstance(event, combat.BattleStepResolved)
             sides = after.stats_battles.get(str(event.battle))
-            for who, (count, hits, tenths) in _dice_luck(ruleset, sides, event.dice).items():
+            luck = _counted_luck(after, sides, event.dice)
+            if luck is None:
+                luck = _dice_luck(ruleset, sides, event.dice)
+            for who, (count, hits, tenths) in luck.items():
                 if who is not None:
                     mine = sums.get(who) or _tally(stats, sums, who)
                     mine[_DICE] += count
@@ -242,6 +246,30 @@ def _dice_luck(
             mine[0] += count
             mine[1] += hits
             mine[2] += tenths
+    return out
+
+
+def _counted_luck(
+    after: GameState, sides: list[str] | None, dice: tuple[BattleDie, ...]
+) -> dict[str | None, list[int]] | None:
+    """:func:`_dice_luck` of a step of the battle under way in ``after`` with one attacker and
+    one defender, as the step counted it when it rolled its dice (only a step whose every die
+    is a normal die that stands, the attacker's first, keeps it:
+    :func:`~caedes_bot.rules.combat.luck.keep_step_luck`): what :func:`_one_defender` would
+    work out die by die, or :func:`_dice_luck` when a target is outside 0..10 (each held to
+    0..10, every die still its side's faction's). ``None`` when nothing was kept for these
+    dice (the caller counts them)."""
+    if sides is None or len(sides) != 2:
+        return None
+    kept = kept_step_luck(after.battle, dice)
+    if kept is None:
+        return None
+    attacker, defender = kept
+    out: dict[str | None, list[int]] = {}
+    if attacker[0]:
+        out[sides[0]] = list(attacker)
+    if defender[0]:
+        out[sides[1]] = list(defender)
     return out
 
 

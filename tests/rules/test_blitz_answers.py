@@ -10,13 +10,21 @@ from __future__ import annotations
 import pytest
 
 from caedes_bot.persistence.mappers import dump_state
+from caedes_bot.rules.combat.arithmetic import BattleResult
+from caedes_bot.rules.combat.events import BattleEnded
 from caedes_bot.rules.combat.orders import FightBattle
 from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import IllegalCombat
 from caedes_bot.rules.movement import MoveUnits
-from caedes_bot.rules.movement.blitz import BlitzOn, BlitzStop, pending_blitz
-from caedes_bot.rules.state import GameState
+from caedes_bot.rules.movement.blitz import (
+    BlitzOffered,
+    BlitzOn,
+    BlitzStop,
+    offer_after_battles,
+    pending_blitz,
+)
+from caedes_bot.rules.state import Battle, GameState
 from caedes_bot.rules.turn import EndStep
 from tests.rules.builders import kind, ruleset, state
 
@@ -69,3 +77,30 @@ def test_r_attr_blitz_02_a_double_click_after_the_second_battle_changes_nothing(
     assert dump_state(st) == before
     stopped = _go(st, BlitzStop("DAW", decision=second.id))
     assert pending_blitz(stopped, "DAW") is None and stopped.unit(1).location == "c"
+
+
+def test_r_attr_blitz_02_no_offer_is_looked_for_while_a_battle_is_under_way() -> None:
+    """R-ATTR-BLITZ-02: the offer follows a battle the attacker won only once no battle is
+    under way; the same won battle's events with a battle (the next) under way offer nothing,
+    and change nothing."""
+    st = state(
+        RS,
+        units=[("QCAV", "DAW", "a"), ("ORCI", "ORC", "b")],
+        owners={"a": "DAW", "b": "ORC"},
+    )
+    st = _go(st, MoveUnits("DAW", (1,), "b"))
+    st = _go(st, EndStep("DAW"))
+    before = st
+    out = apply(before, FightBattle("DAW", "b"), RS, ScriptedDice([1, 9]))
+    ended = [e for e in out.events if isinstance(e, BattleEnded)]
+    assert ended and ended[0].result is BattleResult.ATTACKER_WON
+    assert any(isinstance(e, BlitzOffered) for e in out.events)
+    under_way = out.state.clone()
+    under_way.pending = []
+    under_way.battle = Battle(99, "c", "DAW", ["ORC"], [1], [])
+    assert offer_after_battles(under_way, RS, list(out.events)) == []
+    assert under_way.pending == []
+    under_way.battle = None
+    assert [type(e) for e in offer_after_battles(under_way, RS, list(out.events))] == [
+        BlitzOffered
+    ]

@@ -9,6 +9,8 @@ go through the engine, as the service gives them; the start of the next turn is
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from caedes_bot.gamedata.model import Options, Ruleset
@@ -18,6 +20,7 @@ from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
+from caedes_bot.rules.ownership import peek_hostile_units
 from caedes_bot.rules.pacts import (
     AnswerPact,
     BreakAlliance,
@@ -325,3 +328,32 @@ def test_r_ally_02_proposals_still_waiting_are_closed_when_the_campaign_ends() -
         PactLapsed(agreed, "alliance", ("ORC", "WEL"), False, "over", ()),
     ]
     assert st.alliances == []
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_r_combat_01_the_hostile_units_are_those_of_every_non_partner_one_by_one(
+    seed: int,
+) -> None:
+    """R-COMBAT-01, R-ALLY-04, R-FEAL-02: the units a faction meets as enemies in a province
+    (peek_hostile_units, which asks once per owner there whether it is a partner) are, in id
+    order, every unit there whose owner is not the faction or its partner, asked unit by unit,
+    under random alliances and fealties."""
+    pick = random.Random(seed)
+    units = [(f"X{f}", f, pick.choice("abc")) for f in pick.choices(FACTIONS, k=12)]
+    st = _st(units=units)
+    if pick.random() < 0.6:
+        st.alliances = [pick.sample(FACTIONS, 2)]
+    if pick.random() < 0.5:
+        vassal, liege = pick.sample(FACTIONS, 2)
+        st.fealty = {vassal: liege}
+    for province in "abc":
+        for faction in FACTIONS:
+            expected = sorted(
+                (
+                    u
+                    for u in st.peek_units()
+                    if u.location == province and not st.are_partners(u.owner, faction)
+                ),
+                key=lambda u: u.id,
+            )
+            assert peek_hostile_units(st, RS, province, faction) == expected

@@ -27,6 +27,7 @@ from caedes_bot.rules.combat.events import (
     BattleStepResolved,
     CasualtiesRemoved,
 )
+from caedes_bot.rules.combat.luck import kept_step_luck
 from caedes_bot.rules.combat.orders import FightBattle, PressOn, Withdraw
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.events import Event
@@ -143,3 +144,32 @@ def test_random_battles_count_as_die_by_die(n: int) -> None:
     rs, start = battle_setup(attackers, defenders)
     assert start.battles_due == ["x"]
     assert _check(start, rs, pick, f"stats-random-{n}") >= 1
+
+
+@pytest.mark.parametrize("seed", ["stats-luck-0", "stats-luck-1"])
+def test_r_gen_02_a_step_keeps_the_luck_it_counted_as_it_rolled(seed: str) -> None:
+    """R-COMBAT-04, R-GEN-02: a step of the bench battle (normal dice only, one defender)
+    keeps, for the statistics, each side's dice, hits and hits expected in tenths as it
+    counted them while rolling (kept_step_luck, matched to the event's own dice tuple); they
+    are the counts die by die, and a tuple of equal dice that is not the event's finds
+    nothing."""
+    rs = load_ruleset()
+    dice = SeededDice(seed, 0)
+    now = engine.apply(_hills_battle(rs, seed), FightBattle("DAW", SPACE), rs, dice).state
+    kept = 0
+    while now.battle is not None:
+        out = engine.apply(now, UmpireAdvance("DAW"), rs, dice)
+        for event in out.events:
+            if not isinstance(event, BattleStepResolved) or out.state.battle is None:
+                continue
+            luck = kept_step_luck(out.state.battle, event.dice)
+            assert luck is not None
+            for side, (count, hits, tenths) in zip(Side, luck, strict=True):
+                mine = [d for d in event.dice if d.side is side]
+                assert count == len(mine)
+                assert hits == sum(d.hit for d in mine)
+                assert tenths == sum(max(0, min(10, d.target)) for d in mine)
+            assert kept_step_luck(out.state.battle, tuple(list(event.dice))) is None
+            kept += 1
+        now = out.state
+    assert kept > 3

@@ -63,6 +63,7 @@ from caedes_bot.rules.combat.events import (
     WithdrawalOffered,
 )
 from caedes_bot.rules.combat.kept import Roster, normal_die
+from caedes_bot.rules.combat.luck import keep_step_luck
 from caedes_bot.rules.combat.magic import (
     enchant,
     enchantment_phase,
@@ -444,6 +445,7 @@ def _roll_step(
     head = f"battle #{battle.id} at {name}, round {battle.round}, {_STEP_WORD[step]} step, "
     rolled: list[BattleDie] = []
     hit_by = [0, 0]  # hits of the attacker's and the defender's normal dice
+    tenths = [0, 0]  # and the hits expected of them, in tenths (the dice luck)
     for side, mine in zip(_SIDES, by_side, strict=True):
         if not mine:
             continue
@@ -453,7 +455,8 @@ def _roll_step(
             reason = f"{head}{_DEFENDER_WORD} ({'/'.join(battle.defenders)})"
         faces = dice.roll(DIE_SIDES, len(mine), reason=reason)
         if not special:  # the roster's dice are all normal dice
-            made, hit_by[side is _DEFENDER] = roster.normal_dice(mine, faces)
+            on = side is _DEFENDER
+            made, hit_by[on], tenths[on] = roster.normal_dice(mine, faces)
             rolled += made
             continue
         for spec, face in zip(mine, faces, strict=True):
@@ -471,6 +474,8 @@ def _roll_step(
     if not roster.specials():  # no Illusionist fights (the roster lists them): nothing to ask
         if not special:  # nothing can change these dice before they are counted (_tally)
             record.hits_on_attacker, record.hits_on_defender = hit_by[1], hit_by[0]
+            luck = (len(by_side[0]), hit_by[0], tenths[0]), (len(by_side[1]), hit_by[1], tenths[1])
+            battle.memo()[_STEP_LUCK] = (rolled, luck)
         return []
     return illusion_check(state, ruleset, dice, battle)
 
@@ -545,8 +550,13 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
     if battle.declared or battle.illusion_used or roster.specials():
         on_attacker, on_defender = step_hits(record.dice)
         record.hits_on_attacker, record.hits_on_defender = on_attacker, on_defender
+        dice = tuple(record.dice)
     else:  # normal dice, no Illusionist: counted as they were rolled (_roll_step)
         on_attacker, on_defender = record.hits_on_attacker, record.hits_on_defender
+        dice = tuple(record.dice)
+        counted = battle.memo().get(_STEP_LUCK)
+        if counted is not None and counted[0] is record.dice:  # type: ignore[index]
+            keep_step_luck(battle, dice, *counted[1])  # type: ignore[index]
     if battle.declared:  # only a declared Enchanter rolls an enchant die (R-MAGIC-ENCH-01)
         battle.enchant_successes = [
             *battle.enchant_successes,
@@ -559,7 +569,7 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
             battle.space,
             battle.round,
             record.step,
-            tuple(record.dice),
+            dice,
             on_attacker,
             on_defender,
         )
@@ -783,6 +793,8 @@ def _holds_no_bond(roster: Roster) -> bool:
 
 
 _NO_MASTER = "no bond master"
+#: the memo's entry for a step's dice luck as it was rolled: (the step's dice list, luck)
+_STEP_LUCK = "rolled luck"
 
 
 def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list[Event], bool]:

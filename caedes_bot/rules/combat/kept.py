@@ -138,7 +138,7 @@ class Roster:
         #: the fields of a normal die of each spec rolled, by ``id`` of the spec, with the
         #: spec (held, so that its ``id`` is not reused); shared by every roster made from
         #: this one (:meth:`without`)
-        self._dice: dict[int, tuple[dict[str, object], DieSpec]] = {}
+        self._dice: dict[int, tuple[dict[str, object], DieSpec, int]] = {}
 
     def seen(self, table: dict[str, Unit], units: list[Unit] | None) -> None:
         """Note that the roster holds for ``table``, whose objects for :attr:`keys` are
@@ -272,28 +272,32 @@ class Roster:
 
     def normal_dice(
         self, specs: Sequence[DieSpec], faces: Sequence[int]
-    ) -> tuple[list[BattleDie], int]:
+    ) -> tuple[list[BattleDie], int, int]:
         """The :func:`normal_die` of each of ``specs`` with the face of the same place in
-        ``faces`` (R-GEN-02), and how many of them hit. Each die is made as
-        :func:`normal_die` makes it, from the fields of its spec worked out once per spec
-        (kept by ``id`` of the spec, with the spec, for every roster made from this one:
-        a unit rolls with the same spec while the context stays)."""
+        ``faces`` (R-GEN-02), how many of them hit, and the hits expected of them in tenths
+        (each die's target held to 0..10: the dice luck of :mod:`caedes_bot.rules.statistics`).
+        Each die is made as :func:`normal_die` makes it, from the fields of its spec worked
+        out once per spec (kept by ``id`` of the spec, with the spec, for every roster made
+        from this one: a unit rolls with the same spec while the context stays)."""
         made = self._dice
         out: list[BattleDie] = []
-        hits = 0
+        hits = tenths = 0
         for spec, face in zip(specs, faces, strict=True):
             held = made.get(id(spec))
             if held is None:
-                held = made[id(spec)] = (_die_fields(spec), spec)
+                target = spec[3]
+                chance = 0 if target < 0 else 10 if target > 10 else target
+                held = made[id(spec)] = (_die_fields(spec), spec, chance)
             die: BattleDie = _new(BattleDie)
             fields = die.__dict__
             fields.update(held[0])
             fields["value"] = face
+            tenths += held[2]
             if face <= spec[3]:  # the target
                 fields["hit"] = True
                 hits += 1
             out.append(die)
-        return out, hits
+        return out, hits, tenths
 
     def ranked(self, side: Side, faction: str, ctx: StepContext) -> list[Fighter]:
         """The fighters of ``faction`` on ``side`` by :func:`casualty_rank` under ``ctx``,
@@ -649,3 +653,4 @@ _NORMAL = DiePurpose.NORMAL
 _new = object.__new__
 #: ``DieSpec(...)`` with every field given, without the named tuple's Python ``__new__``
 _new_tuple = tuple.__new__
+

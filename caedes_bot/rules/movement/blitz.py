@@ -159,6 +159,8 @@ def offer_after_battles(state: GameState, ruleset: Ruleset, events: Sequence[Eve
     its units may move on (R-ATTR-BLITZ-02); after a battle won at sea, the ``come_ashore``
     decision of its Amphibian units there (R-ATTR-AMPH-02). Mutates ``state``; returns the new
     events."""
+    if state.battle is not None:  # a battle under way (most orders): neither is asked now
+        return []
     for event in events:
         if isinstance(event, BattleEnded) and event.result is BattleResult.ATTACKER_WON:
             faction = state.active
