@@ -21,7 +21,6 @@ import contextlib
 import gc
 import logging
 import signal
-import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -115,14 +114,6 @@ def invite_url(application_id: int) -> str:
     )
 
 
-#: The interpreter lock's switch interval while the bot runs, in seconds (Python's is 5 ms).
-#: The event loop's thread lets the lock go at every SQLite call of an order's inline write
-#: and at every wait for the network; a reader or the writer thread that takes it meanwhile
-#: kept it for up to Python's 5 ms once the loop's thread wanted it back, and that wait was
-#: most of an order's slowest percent (decision 0009, addendum "the interpreter lock").
-GIL_SWITCH_SECONDS = 0.001
-
-
 def freeze_heap() -> None:
     """Collect, then move every object alive out of the garbage collector's sight
     (``gc.freeze``): what is alive after start-up lives as long as the process, and scanning it
@@ -172,9 +163,6 @@ class CaedesBot(commands.Bot):
         pause_gc: hold the garbage collector's automatic runs off while an interaction is
             being answered (:class:`~caedes_bot.collector.CollectorPause`), so that they run
             after the answer has gone (on unless turned off).
-        switch_interval: seconds a thread holding the interpreter lock keeps it while another
-            thread waits for it (:func:`sys.setswitchinterval`), set while the bot runs;
-            ``None`` leaves Python's 5 ms. See :data:`GIL_SWITCH_SECONDS`.
         options: passed to :class:`discord.ext.commands.Bot` (e.g. ``guild_ready_timeout``).
 
     Attributes (set by ``setup_hook``):
@@ -207,7 +195,6 @@ class CaedesBot(commands.Bot):
         shutdown_grace: float = 5.0,
         freeze_gc: bool = False,
         pause_gc: bool = True,
-        switch_interval: float | None = GIL_SWITCH_SECONDS,
         stop_on_sigterm: bool = False,
         **options: Any,
     ) -> None:
@@ -229,8 +216,6 @@ class CaedesBot(commands.Bot):
         self._shutdown_grace = shutdown_grace
         self._freeze_gc = freeze_gc
         self.collector = CollectorPause() if pause_gc else None
-        self._switch_interval = switch_interval
-        self._switch_before: float | None = None
         self._stop_on_sigterm = stop_on_sigterm
         self._closing: asyncio.Task[None] | None = None
         self._frozen_at_ready = False
@@ -240,9 +225,6 @@ class CaedesBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Database, game data, service, cogs, outbox, scheduler, command sync (in that order)."""
-        if self._switch_interval is not None and self._switch_before is None:
-            self._switch_before = sys.getswitchinterval()
-            sys.setswitchinterval(self._switch_interval)
         if self._stop_on_sigterm:
             try:
                 asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, self._on_sigterm)
@@ -372,17 +354,9 @@ class CaedesBot(commands.Bot):
 
     async def close(self) -> None:
         """Give the garbage collector back for good, stop the outbox and scheduler, then the
-        connection, then the database; then give Python its own switch interval back."""
+        connection, then the database."""
         if self.collector is not None:
             self.collector.close()
-        try:
-            await self._close_the_rest()
-        finally:
-            if self._switch_before is not None:
-                sys.setswitchinterval(self._switch_before)
-                self._switch_before = None
-
-    async def _close_the_rest(self) -> None:
         await self._stop_background()
         if hasattr(self, "service"):
             await self.service.stop_opening_odds()
