@@ -79,9 +79,7 @@ class CollectorPause:
         """
         if self._closed:
             return _nothing
-        if self._resume is not None:
-            self._resume.cancel()
-            self._resume = None
+        self._cancel_resume()
         if not self._paused:
             if gc.isenabled():
                 gc.disable()
@@ -117,9 +115,7 @@ class CollectorPause:
 
     def resume(self) -> None:
         """Give the collector back now if no hold is taken."""
-        if self._resume is not None:
-            self._resume.cancel()
-            self._resume = None
+        self._cancel_resume()
         if self.held == 0 and self._paused:
             self._paused = False
             gc.enable()
@@ -128,12 +124,15 @@ class CollectorPause:
         """Give the collector back now, held or not, and for good: later holds change nothing
         (the bot calls it when it closes, so that no process is left without its collector)."""
         self._closed = True
-        if self._resume is not None:
-            self._resume.cancel()
-            self._resume = None
+        self._cancel_resume()
         if self._paused:
             self._paused = False
             gc.enable()
+
+    def _cancel_resume(self) -> None:
+        if self._resume is not None:
+            self._resume.cancel()
+            self._resume = None
 
 
 def _nothing() -> None:

@@ -475,7 +475,7 @@ def _roll_step(
         if not special:  # nothing can change these dice before they are counted (_tally)
             record.hits_on_attacker, record.hits_on_defender = hit_by[1], hit_by[0]
             luck = (len(by_side[0]), hit_by[0], tenths[0]), (len(by_side[1]), hit_by[1], tenths[1])
-            battle.memo()[_STEP_LUCK] = (rolled, luck)
+            battle.memo()[_ROLLED_LUCK] = (rolled, luck)
         return []
     return illusion_check(state, ruleset, dice, battle)
 
@@ -547,14 +547,13 @@ def _tally(state: GameState, ruleset: Ruleset, battle: Battle) -> list[Event]:
     ):
         return []
     roster = battle_roster(state, ruleset, battle)
+    dice = tuple(record.dice)
     if battle.declared or battle.illusion_used or roster.specials():
         on_attacker, on_defender = step_hits(record.dice)
         record.hits_on_attacker, record.hits_on_defender = on_attacker, on_defender
-        dice = tuple(record.dice)
     else:  # normal dice, no Illusionist: counted as they were rolled (_roll_step)
         on_attacker, on_defender = record.hits_on_attacker, record.hits_on_defender
-        dice = tuple(record.dice)
-        counted = battle.memo().get(_STEP_LUCK)
+        counted = battle.memo().get(_ROLLED_LUCK)
         if counted is not None and counted[0] is record.dice:  # type: ignore[index]
             keep_step_luck(battle, dice, *counted[1])  # type: ignore[index]
     if battle.declared:  # only a declared Enchanter rolls an enchant die (R-MAGIC-ENCH-01)
@@ -793,8 +792,9 @@ def _holds_no_bond(roster: Roster) -> bool:
 
 
 _NO_MASTER = "no bond master"
-#: the memo's entry for a step's dice luck as it was rolled: (the step's dice list, luck)
-_STEP_LUCK = "rolled luck"
+#: the memo's entry for a step's dice luck as it was rolled, until _tally keeps it for the
+#: step's event (keep_step_luck): (the step's dice list, luck)
+_ROLLED_LUCK = "rolled luck"
 
 
 def _end_round(state: GameState, ruleset: Ruleset, battle: Battle) -> tuple[list[Event], bool]:

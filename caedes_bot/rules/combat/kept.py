@@ -653,4 +653,3 @@ _NORMAL = DiePurpose.NORMAL
 _new = object.__new__
 #: ``DieSpec(...)`` with every field given, without the named tuple's Python ``__new__``
 _new_tuple = tuple.__new__
-
