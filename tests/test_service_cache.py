@@ -5,6 +5,7 @@ the last state of each campaign cached by its version). Correctness only, never 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
@@ -112,8 +113,8 @@ async def test_a_read_under_way_while_the_campaign_changes_is_not_cached(
     plain_read = db.read
     gated: list[bool] = []
 
-    async def slow_first_read(work: Callable[[Connection], T]) -> T:
-        result = await plain_read(work)
+    async def slow_first_read(work: Callable[[Connection], T], *, inline: bool = False) -> T:
+        result = await plain_read(work, inline=inline)
         if not gated:  # the first read only: it has read, and waits to come back
             gated.append(True)
             read.set()
@@ -133,6 +134,34 @@ async def test_a_read_under_way_while_the_campaign_changes_is_not_cached(
         db.read = plain_read  # type: ignore[method-assign]
     assert seen.factions["DAW"].rp == 15
     assert (await service.get_state(a)).factions["DAW"].rp == 15
+
+
+async def test_a_forgotten_campaign_is_read_inline_on_sqlite_only(db: Database) -> None:
+    """Decision 0009 ("reads inline"): the read of a campaign not cached runs on the event
+    loop's thread on SQLite (it is about a millisecond, the hand-off to a reader thread costs
+    as much), and on a reader thread on PostgreSQL, where it waits on the network."""
+    service = _service(db, cache_size=1)
+    a, b = await _campaign(service, "A"), await _campaign(service, "B")
+    plain_read = db.read
+    threads: list[str] = []
+
+    async def watched(work: Callable[[Connection], T], *, inline: bool = False) -> T:
+        def where(conn: Connection) -> T:
+            threads.append(threading.current_thread().name)
+            return work(conn)
+
+        return await plain_read(where, inline=inline)
+
+    db.read = watched  # type: ignore[method-assign]
+    try:
+        state = await service.get_state(a)  # A was forgotten when B was made
+    finally:
+        db.read = plain_read  # type: ignore[method-assign]
+    assert service.cached_campaigns() == [a]
+    assert state.factions["DAW"].rp == 10
+    here = threading.current_thread().name
+    assert threads and all((t == here) is (not db.shared) for t in threads)
+    del b
 
 
 def test_the_cache_size_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:

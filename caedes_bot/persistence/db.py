@@ -187,7 +187,8 @@ class Database:
         self.writer = _make_engine(
             target, pool_size=1, begin="BEGIN IMMEDIATE", echo=echo, autocheckpoint=False
         )
-        self.reader = _make_engine(target, pool_size=readers, begin="BEGIN", echo=echo)
+        # one connection more than reader threads: the one reads run inline use (read)
+        self.reader = _make_engine(target, pool_size=readers + 1, begin="BEGIN", echo=echo)
         self.writer_thread = WriterThread(
             self._checkpoint if self._sqlite else None,
             idle_seconds=idle_checkpoint,
@@ -195,6 +196,8 @@ class Database:
         )
         self._read_threads = ThreadPoolExecutor(readers, thread_name_prefix="caedes-db-reader")
         self._held: Connection | None = None  # the writer's connection (_connection)
+        #: the reader connection of the reads run inline, on the event loop's thread (read)
+        self._inline_reader: Connection | None = None
         self.locks: CampaignLocks | None = None
         if not self._sqlite:
             self.locks = CampaignLocks(
@@ -298,11 +301,43 @@ class Database:
                 return cast(T, result)
         return await asyncio.wrap_future(self.writer_thread.submit(job))
 
-    async def read(self, work: Callable[[Connection], T]) -> T:
+    async def read(self, work: Callable[[Connection], T], *, inline: bool = False) -> T:
         """Run ``work(conn)`` in one read transaction (a consistent snapshot) on a reader
-        thread; nothing it does is committed."""
+        thread; nothing it does is committed.
+
+        Args:
+            work: the transaction's statements; it must not touch the event loop.
+            inline: a short read (one campaign's state, about a millisecond on SQLite) that
+                runs at once on the caller's thread when writes do too (SQLite with
+                ``inline_writes``), on a reader connection kept for such reads: the hand-off
+                to a reader thread and back costs about as much as the read (decision 0009,
+                "reads inline"). Anything else, and every read on PostgreSQL, where a read
+                waits on the network, runs on a reader thread.
+        """
+        if inline and self.inline_writes:
+            return self._read_inline(work)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._read_threads, self._read, work)
+
+    def _read_inline(self, work: Callable[[Connection], T]) -> T:
+        """:meth:`read` on the caller's thread, on the reader connection kept for it (only the
+        event loop's thread reads inline, one read at a time: a read never awaits)."""
+        conn = self._inline_reader
+        if conn is None or conn.closed or conn.invalidated:
+            if conn is not None:
+                conn.close()
+            conn = self._inline_reader = self.reader.connect()
+        try:
+            with conn.begin() as tx:
+                try:
+                    return work(conn)
+                finally:
+                    tx.rollback()
+        except Exception:
+            if conn.invalidated or conn.in_transaction():  # not fit for the next read
+                self._inline_reader = None
+                conn.close()  # the pool resets it
+            raise
 
     def _read(self, work: Callable[[Connection], T]) -> T:
         with self.reader.connect() as conn, conn.begin() as tx:
@@ -318,6 +353,9 @@ class Database:
         before it run first, and the final checkpoint comes after the last of them.
         """
         writer = self.writer_thread
+        inline, self._inline_reader = self._inline_reader, None
+        if inline is not None:
+            inline.close()
 
         def last() -> None:
             if self._sqlite:

@@ -398,7 +398,7 @@ class ServiceCore:
             armed = repo.existing_deadline_keys(conn, campaign_id, missing)
             return record, state, players, open_deadlines, armed
 
-        record, state, players, open_deadlines, armed = await self.db.read(_tx)
+        record, state, players, open_deadlines, armed = await self.db.read(_tx, inline=True)
         cached = Cached(
             record.info,
             state,
