@@ -255,12 +255,14 @@ class OutboxEntry(Base):
     __table_args__ = (
         sa.UniqueConstraint("campaign_id", "dedupe_key"),
         sa.Index("ix_outbox_status_next_attempt_at", "status", "next_attempt_at"),
+        # one queue's rows by status, in id order: the pending rows the outbox serves and the
+        # last post of a channel are found without reading the campaign's whole history (it
+        # serves the look-ups by campaign too, so campaign_id has no index of its own)
+        sa.Index("ix_outbox_queue", "campaign_id", "channel_key", "status", "id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
-    campaign_id: Mapped[int] = mapped_column(
-        sa.ForeignKey("campaigns.id", ondelete="CASCADE"), index=True
-    )
+    campaign_id: Mapped[int] = mapped_column(sa.ForeignKey("campaigns.id", ondelete="CASCADE"))
     channel_key: Mapped[str] = mapped_column(sa.String(100))
     kind: Mapped[OutboxKind] = mapped_column(_enum(OutboxKind, "outbox_kind"))
     payload: Mapped[dict[str, Any]] = mapped_column(sa.JSON())
