@@ -298,12 +298,12 @@ async def test_an_export_holds_only_the_logs_of_its_state(
     real_read = db.read
     raced: list[int] = []
 
-    async def read_after_an_order(work: Any) -> Any:
+    async def read_after_an_order(work: Any, *, inline: bool = False) -> Any:
         if not raced:
             raced.append(0)  # once: the other service's own reads come through here too
             done = await other.submit(cid, Actor(UMPIRE), EndStep("DAW"))
             raced[0] = len(done.events)
-        return await real_read(work)
+        return await real_read(work, inline=inline)
 
     monkeypatch.setattr(db, "read", read_after_an_order)
     _, data = await service.export_campaign(cid, by=UMPIRE)
