@@ -328,11 +328,7 @@ class Database:
                 conn.close()
             conn = self._inline_reader = self.reader.connect()
         try:
-            with conn.begin() as tx:
-                try:
-                    return work(conn)
-                finally:
-                    tx.rollback()
+            return _read_only(conn, work)
         except Exception:
             if conn.invalidated or conn.in_transaction():  # not fit for the next read
                 self._inline_reader = None
@@ -340,11 +336,8 @@ class Database:
             raise
 
     def _read(self, work: Callable[[Connection], T]) -> T:
-        with self.reader.connect() as conn, conn.begin() as tx:
-            try:
-                return work(conn)
-            finally:
-                tx.rollback()
+        with self.reader.connect() as conn:
+            return _read_only(conn, work)
 
     async def dispose(self) -> None:
         """Checkpoint the whole WAL (SQLite), close every connection and stop the threads.
@@ -370,6 +363,16 @@ class Database:
         self._read_threads.shutdown(wait=True)
         if self.locks is not None:
             await asyncio.to_thread(self.locks.close)
+
+
+def _read_only(conn: Connection, work: Callable[[Connection], T]) -> T:
+    """``work(conn)`` in one transaction that is always rolled back (a read: nothing it does
+    is committed)."""
+    with conn.begin() as tx:
+        try:
+            return work(conn)
+        finally:
+            tx.rollback()
 
 
 class DatabaseInUse(Exception):
