@@ -44,6 +44,7 @@ from caedes_bot.settings import Settings, not_in_server_line
 from caedes_bot.ui.announcer import RichAnnouncer
 from caedes_bot.ui.mapdraw import MapDrawer
 from caedes_bot.ui.replies import hold_wakes
+from caedes_bot.ui.views import answer_unmatched
 
 log = logging.getLogger(__name__)
 
@@ -274,6 +275,12 @@ class CaedesBot(commands.Bot):
         if self._freeze_gc and not self._frozen_at_ready:
             self._frozen_at_ready = True
             freeze_heap()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction: a click on a control its message no longer shows (edited just
+        before the click) is answered too; discord.py would drop it unanswered
+        (:func:`~caedes_bot.ui.views.answer_unmatched`)."""
+        await answer_unmatched(interaction)
 
     @property
     def heap_frozen_at_ready(self) -> bool:

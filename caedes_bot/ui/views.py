@@ -337,34 +337,90 @@ class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Read the click against the grammar of custom ids and hand it to the handler of its
-        kind; a click that does not fit is refused privately and logged at INFO."""
-        if not first_delivery(interaction):
-            log.info("interaction %s was delivered again; dropped", interaction.id)
-            return
-        hold_wakes(interaction)  # the outbox waits for the answer (ui/replies.py)
+        kind (:func:`handle_click`)."""
+        item = self.item
+        values: tuple[str, ...] = ()
+        select = isinstance(item, discord.ui.Select)
+        if isinstance(item, discord.ui.Select):
+            values = tuple(str(v) for v in item.values)
+        await handle_click(interaction, self.raw, values, select=select)
+
+
+async def handle_click(
+    interaction: discord.Interaction[Any], raw: str, values: tuple[str, ...], *, select: bool
+) -> None:
+    """Hand the click on the control ``raw`` (its custom id; ``values``: what a select chose)
+    to the handler of its kind; a click that does not fit the grammar is refused privately and
+    logged at INFO, and a second delivery of the interaction is dropped."""
+    if not first_delivery(interaction):
+        log.info("interaction %s was delivered again; dropped", interaction.id)
+        return
+    hold_wakes(interaction)  # the outbox waits for the answer (ui/replies.py)
+    try:
+        ruleset = getattr(interaction.client, "ruleset", None)
+        if not isinstance(ruleset, Ruleset):
+            raise RuntimeError("this client has no ruleset (setup_hook did not run?)")
         try:
-            item = self.item
-            select = isinstance(item, discord.ui.Select)
-            values: tuple[str, ...] = ()
-            if isinstance(item, discord.ui.Select):
-                values = tuple(str(v) for v in item.values)
-            ruleset = getattr(interaction.client, "ruleset", None)
-            if not isinstance(ruleset, Ruleset):
-                raise RuntimeError("this client has no ruleset (setup_hook did not run?)")
-            try:
-                ref = read_control(self.raw, values, select=select, ruleset=ruleset)
-            except BadControl as bad:
-                log.info(
-                    "control %r of interaction %s refused: %s",
-                    truncate(self.raw, 120),
-                    interaction.id,
-                    bad.reason,
-                )
-                raise
-            handler = handlers_of(interaction.client).get(ref.kind)
-            if handler is None:
-                await send_private(interaction, STALE_REPLY)
-                return
-            await handler(interaction, ref)
-        except Exception as error:
-            await report_error(interaction, error)
+            ref = read_control(raw, values, select=select, ruleset=ruleset)
+        except BadControl as bad:
+            log.info(
+                "control %r of interaction %s refused: %s",
+                truncate(raw, 120),
+                interaction.id,
+                bad.reason,
+            )
+            raise
+        handler = handlers_of(interaction.client).get(ref.kind)
+        if handler is None:
+            await send_private(interaction, STALE_REPLY)
+            return
+        await handler(interaction, ref)
+    except Exception as error:
+        await report_error(interaction, error)
+
+
+#: Discord's component types of a button and of a string select.
+BUTTON_TYPE, STRING_SELECT_TYPE = 2, 3
+
+
+def _shows(components: Iterable[Any], custom_id: str) -> bool:
+    """Whether ``components`` (discord.py's components of a message, rows and their children,
+    however deep) hold one whose custom id is ``custom_id``."""
+    for component in components:
+        if getattr(component, "custom_id", None) == custom_id:
+            return True
+        if _shows(getattr(component, "children", None) or (), custom_id):
+            return True
+    return False
+
+
+async def answer_unmatched(interaction: discord.Interaction[Any]) -> None:
+    """Answer a click that :class:`CaedesComponent` never sees: discord.py hands a click to a
+    dynamic item only when the message the interaction carries still shows the control, and
+    drops it silently otherwise. Discord sends the message as it is when the member clicks, so
+    a click on a render the bot has since edited (a turn panel redrawn a moment before) carries
+    a message without that control. Such a click is handled as any other (its custom id says
+    what it is; the handlers refuse what is stale); call this for every interaction (the
+    client's ``on_interaction``): it does nothing for one that is not such a click."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    data: Mapping[str, Any] = interaction.data or {}
+    raw = data.get("custom_id")
+    kind = data.get("component_type")
+    if not isinstance(raw, str):
+        return
+    message = interaction.message
+    if message is not None and _shows(message.components, raw):
+        return  # CaedesComponent has it
+    log.info(
+        "interaction %s clicked %r, which its message no longer shows; handled as sent",
+        interaction.id,
+        truncate(raw, 120),
+    )
+    if kind == BUTTON_TYPE:
+        await handle_click(interaction, raw, (), select=False)
+    elif kind == STRING_SELECT_TYPE:
+        values = tuple(str(v) for v in data.get("values") or ())
+        await handle_click(interaction, raw, values, select=True)
+    elif first_delivery(interaction):  # the bot draws buttons and string selects only
+        await send_private(interaction, STALE_REPLY)

@@ -23,6 +23,7 @@ from tests.e2e.gameplay import (
     custom_ids,
     option_values,
     panel,
+    panels,
     staffed_campaign,
 )
 from tests.fakediscord import FakeDiscord, FakeUser, message_text
@@ -45,6 +46,13 @@ def _flight(shipped: Ruleset, rider: str = "U-DAW-07", second: bool = False) -> 
         fealty={},
     )
     return replace(shipped, scenarios={**shipped.scenarios, "flight": scenario})
+
+
+def _undo_on(message: dict[str, object], showing: str) -> bool:
+    """The turn panel ``message`` shows ``showing`` and an Undo button."""
+    return showing in message_text(message) and any(
+        cid.endswith(":undo") for cid in custom_ids(message)
+    )
 
 
 async def _to_step_6(fake: FakeDiscord, table: Table, rider: FakeUser) -> None:
@@ -95,7 +103,12 @@ async def test_windriders_fly_over_an_orc_province_and_the_move_is_taken_back(
 
     moved = await fake.slash(rider, "move", units="all", to="Brightholm", channel=daw, **where)
     assert "moved 1 Dawnian Windriders from Harrowgate to Brightholm." in moved.text
-    board = await panel(fake, table, "DAW", 1, showing="**Step 6 Move**")
+    board = await fake.wait_for(  # drawn with an Undo button (after the move, or the flight)
+        lambda: next(
+            (m for m in panels(fake, table, "DAW") if _undo_on(m, "**Step 6 Move**")), None
+        ),
+        what="the DAW panel of step 6 with an Undo button",
+    )
     clicked = await fake.click(rider, board, control(board, "undo"))
     assert "Correction:" in clicked.text and "(moving units)" in clicked.text
     dice.assert_used_up()

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import json
 import re
 import secrets
@@ -1354,10 +1355,15 @@ class FakeDiscord:
     ) -> InteractionRecord:
         cid = int(message["channel_id"])
         record, payload = self._base_interaction(MESSAGE_COMPONENT, user, cid)
-        payload["message"] = message
+        # Discord sends the message as it is when the member clicks: its latest edit, which
+        # may no longer hold the control clicked on an older render (``message``), and a copy,
+        # so that an edit before the event goes out does not change what the bot is told
+        mid = int(message["id"])
+        live = self.world.message_index.get(mid) or self.world.ephemeral.get(mid) or message
+        payload["message"] = copy.deepcopy(live)
         payload["data"] = {"custom_id": custom_id, **data}
-        record.target = message
-        record.original = message
+        record.target = live
+        record.original = live
         self._send_interaction(record)
         if wait:
             await self.answered(record, timeout=timeout)

@@ -1,0 +1,58 @@
+"""End to end: a click on a control that the message no longer shows is answered.
+
+Discord sends a component interaction with the message as it is when the member clicks. A
+member who clicks a turn panel drawn a moment before its latest edit clicks a control the
+message no longer holds; discord.py hands such a click to no dynamic item and would drop it
+unanswered. The bot answers it as any other click: its custom id says what it is, and the
+handler refuses it when the game has moved on (R-TURN-02), privately, changing nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from tests.e2e.conftest import MakeBot
+from tests.e2e.gameplay import (
+    QueuedDice,
+    control,
+    custom_ids,
+    panel,
+    staffed_campaign,
+    start_bot,
+)
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import message_text
+
+
+async def test_a_click_on_a_render_edited_since_is_answered_and_changes_nothing(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    shown = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    seen = copy.deepcopy(shown)  # what Alice's screen still shows
+    ended = await fake.slash(alice, "done", channel=table.thread("DAW"))
+    assert ended.text.startswith("Step 1 Trade is over."), ended.text
+    now = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
+    stale = control(seen, "done")
+    assert stale not in custom_ids(now)
+
+    clicked = await fake.click(alice, seen, stale)
+    assert clicked.ephemeral, clicked.text
+    assert "That button was for step 1 Trade, which is over" in clicked.text, clicked.text
+    assert len(clicked.callbacks) == 1
+    after = await panel(fake, table, "DAW", 1)
+    assert "**Step 5 Buy**" in message_text(after)  # the turn did not move on
+
+
+async def test_a_click_whose_control_is_still_shown_is_answered_once(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    shown = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    clicked = await fake.click(alice, shown, control(shown, "done"))
+    assert clicked.text.startswith("Step 1 Trade is over."), clicked.text
+    assert len(clicked.callbacks) == 1 and not clicked.followups
