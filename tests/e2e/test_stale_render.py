@@ -10,27 +10,26 @@ handler refuses it when the game has moved on (R-TURN-02), privately, changing n
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from tests.e2e.conftest import MakeBot
 from tests.e2e.gameplay import (
     QueuedDice,
+    Table,
     control,
     custom_ids,
     panel,
     staffed_campaign,
     start_bot,
 )
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, FakeUser
 from tests.fakediscord.server import message_text
 
 
 async def test_a_click_on_a_render_edited_since_is_answered_and_changes_nothing(
     fake: FakeDiscord, make_bot: MakeBot
 ) -> None:
-    await start_bot(make_bot, QueuedDice())
-    alice, bob, carol, _umpire = fake.players
-    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
-    shown = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    alice, table, shown = await _at_trade(fake, make_bot)
     seen = copy.deepcopy(shown)  # what Alice's screen still shows
     ended = await fake.slash(alice, "done", channel=table.thread("DAW"))
     assert ended.text.startswith("Step 1 Trade is over."), ended.text
@@ -49,10 +48,16 @@ async def test_a_click_on_a_render_edited_since_is_answered_and_changes_nothing(
 async def test_a_click_whose_control_is_still_shown_is_answered_once(
     fake: FakeDiscord, make_bot: MakeBot
 ) -> None:
-    await start_bot(make_bot, QueuedDice())
-    alice, bob, carol, _umpire = fake.players
-    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
-    shown = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    alice, _table, shown = await _at_trade(fake, make_bot)
     clicked = await fake.click(alice, shown, control(shown, "done"))
     assert clicked.text.startswith("Step 1 Trade is over."), clicked.text
     assert len(clicked.callbacks) == 1 and not clicked.followups
+
+
+async def _at_trade(fake: FakeDiscord, make_bot: MakeBot) -> tuple[FakeUser, Table, dict[str, Any]]:
+    """A started campaign of three players: Alice (the Dawnians, first to play), the table,
+    and her turn panel at step 1 Trade."""
+    await start_bot(make_bot, QueuedDice())
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    return alice, table, await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
