@@ -339,11 +339,11 @@ class CaedesComponent(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY
         """Read the click against the grammar of custom ids and hand it to the handler of its
         kind (:func:`handle_click`)."""
         item = self.item
-        values: tuple[str, ...] = ()
-        select = isinstance(item, discord.ui.Select)
         if isinstance(item, discord.ui.Select):
             values = tuple(str(v) for v in item.values)
-        await handle_click(interaction, self.raw, values, select=select)
+            await handle_click(interaction, self.raw, values, select=True)
+        else:
+            await handle_click(interaction, self.raw, (), select=False)
 
 
 async def handle_click(
@@ -383,13 +383,15 @@ async def handle_click(
 BUTTON_TYPE, STRING_SELECT_TYPE = 2, 3
 
 
-def _shows(components: Iterable[Any], custom_id: str) -> bool:
+def _shows(components: Iterable[Any], custom_id: str, kind: object) -> bool:
     """Whether ``components`` (discord.py's components of a message, rows and their children,
-    however deep) hold one whose custom id is ``custom_id``."""
+    however deep) hold one of Discord's component type ``kind`` whose custom id is
+    ``custom_id``: the item discord.py looks for before it calls a dynamic item."""
     for component in components:
-        if getattr(component, "custom_id", None) == custom_id:
+        found = getattr(component, "custom_id", None) == custom_id
+        if found and getattr(getattr(component, "type", None), "value", None) == kind:
             return True
-        if _shows(getattr(component, "children", None) or (), custom_id):
+        if _shows(getattr(component, "children", None) or (), custom_id, kind):
             return True
     return False
 
@@ -410,7 +412,7 @@ async def answer_unmatched(interaction: discord.Interaction[Any]) -> None:
     if not isinstance(raw, str):
         return
     message = interaction.message
-    if message is not None and _shows(message.components, raw):
+    if message is not None and _shows(message.components, raw, kind):
         return  # CaedesComponent has it
     log.info(
         "interaction %s clicked %r, which its message no longer shows; handled as sent",

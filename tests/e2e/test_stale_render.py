@@ -61,3 +61,24 @@ async def _at_trade(fake: FakeDiscord, make_bot: MakeBot) -> tuple[FakeUser, Tab
     alice, bob, carol, _umpire = fake.players
     table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
     return alice, table, await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+
+
+async def test_a_forged_click_naming_the_wrong_component_type_is_refused(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """A button's custom id sent as a select's choice (a forged click): discord.py finds no
+    select with that id on the message and calls no dynamic item; the bot refuses it
+    privately, and the step does not end."""
+    alice, table, shown = await _at_trade(fake, make_bot)
+    forged = await fake._component_interaction(
+        alice,
+        shown,
+        control(shown, "done"),
+        {"component_type": 3, "values": ["1"]},
+        wait=True,
+        timeout=30.0,
+    )
+    assert forged.ephemeral and len(forged.callbacks) == 1, forged.callbacks
+    assert "Step 1 Trade is over." not in forged.text
+    still = await panel(fake, table, "DAW", 1)
+    assert "**Step 1 Trade**" in message_text(still)
