@@ -383,17 +383,23 @@ async def handle_click(
 BUTTON_TYPE, STRING_SELECT_TYPE = 2, 3
 
 
-def _shows(components: Iterable[Any], custom_id: str, kind: object) -> bool:
-    """Whether ``components`` (discord.py's components of a message, rows and their children,
-    however deep) hold one of Discord's component type ``kind`` whose custom id is
-    ``custom_id``: the item discord.py looks for before it calls a dynamic item."""
-    for component in components:
-        found = getattr(component, "custom_id", None) == custom_id
-        if found and getattr(getattr(component, "type", None), "value", None) == kind:
-            return True
-        if _shows(getattr(component, "children", None) or (), custom_id, kind):
-            return True
-    return False
+def _dispatched(message: discord.Message | None, custom_id: str, kind: object) -> bool:
+    """Whether discord.py calls :class:`CaedesComponent` for a click on ``custom_id`` of
+    Discord's component type ``kind`` carried with ``message``, worked out as discord.py works
+    it out: an id the template matches (any but the empty one), and an item of that id and
+    type among those of the view it makes of the message (a message it cannot make a view of
+    is dispatched to nobody)."""
+    if message is None or not custom_id:
+        return False
+    made = discord.ui.LayoutView if message.flags.components_v2 else discord.ui.View
+    try:
+        view = made.from_message(message, timeout=None)
+    except Exception:  # a layout discord.py refuses: it calls no dynamic item either
+        return False
+    return any(
+        getattr(item, "custom_id", None) == custom_id and item.type.value == kind
+        for item in view.walk_children()
+    )
 
 
 async def answer_unmatched(interaction: discord.Interaction[Any]) -> None:
@@ -411,8 +417,7 @@ async def answer_unmatched(interaction: discord.Interaction[Any]) -> None:
     kind = data.get("component_type")
     if not isinstance(raw, str):
         return
-    message = interaction.message
-    if message is not None and _shows(message.components, raw, kind):
+    if _dispatched(interaction.message, raw, kind):
         return  # CaedesComponent has it
     log.info(
         "interaction %s clicked %r, which its message no longer shows; handled as sent",

@@ -82,3 +82,35 @@ async def test_a_forged_click_naming_the_wrong_component_type_is_refused(
     assert "Step 1 Trade is over." not in forged.text
     still = await panel(fake, table, "DAW", 1)
     assert "**Step 1 Trade**" in message_text(still)
+
+
+async def test_a_forged_message_no_dynamic_item_takes_is_still_answered(
+    fake: FakeDiscord, make_bot: MakeBot
+) -> None:
+    """A forged message (not one Discord sends: a button with an empty custom id, or a row
+    of six buttons) makes discord.py call no dynamic item; the bot still answers the click,
+    privately, once."""
+    alice, table, shown = await _at_trade(fake, make_bot)
+    status = control(shown, "status")
+
+    def button(custom_id: str) -> dict[str, Any]:
+        return {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+
+    rows = {
+        "": [{"type": 1, "components": [button("")]}],
+        status: [
+            {
+                "type": 1,
+                "components": [*(button(f"caedes:1:zz.{n}:x") for n in range(5)), button(status)],
+            }
+        ],
+    }
+    for number, (custom_id, components) in enumerate(rows.items(), start=1):
+        forged = {**copy.deepcopy(shown), "id": str(int(shown["id"]) + number)}
+        forged["components"] = components
+        clicked = await fake._component_interaction(
+            alice, forged, custom_id, {"component_type": 2}, wait=True, timeout=30.0
+        )
+        assert clicked.ephemeral and len(clicked.callbacks) == 1, (custom_id, clicked.callbacks)
+    still = await panel(fake, table, "DAW", 1)
+    assert "**Step 1 Trade**" in message_text(still)
