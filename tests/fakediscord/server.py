@@ -1358,8 +1358,10 @@ class FakeDiscord:
         # Discord sends the message as it is when the member clicks: its latest edit, which
         # may no longer hold the control clicked on an older render (``message``), and a copy,
         # so that an edit before the event goes out does not change what the bot is told
-        mid = int(message["id"])
-        live = self.world.message_index.get(mid) or self.world.ephemeral.get(mid) or message
+        try:
+            live = self.world.message(int(message["id"]))
+        except ApiError:  # a message the test made up: sent as given
+            live = message
         payload["message"] = copy.deepcopy(live)
         payload["data"] = {"custom_id": custom_id, **data}
         record.target = live
