@@ -25,7 +25,9 @@ from discord.ext import commands
 
 from tests.fakediscord import FakeDiscord
 
-WATCHED_LOGGERS = ("discord", "caedes_bot")
+#: the bot's loggers, discord.py's, and asyncio's (a task of the bot's that failed with no one
+#: awaiting it is reported there, "Task exception was never retrieved")
+WATCHED_LOGGERS = ("discord", "caedes_bot", "asyncio")
 
 
 @contextlib.contextmanager
