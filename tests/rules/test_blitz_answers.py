@@ -101,6 +101,4 @@ def test_r_attr_blitz_02_no_offer_is_looked_for_while_a_battle_is_under_way() ->
     assert offer_after_battles(under_way, RS, list(out.events)) == []
     assert under_way.pending == []
     under_way.battle = None
-    assert [type(e) for e in offer_after_battles(under_way, RS, list(out.events))] == [
-        BlitzOffered
-    ]
+    assert [type(e) for e in offer_after_battles(under_way, RS, list(out.events))] == [BlitzOffered]
