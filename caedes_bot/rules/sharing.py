@@ -5,10 +5,10 @@ state for every order makes an order cost grow with the campaign (docs/decisions
 clone shares what it can:
 
 * :class:`CowTable` holds the units. A clone starts with the same unit objects as its source,
-  and a unit is copied the first time it is looked up by key, by ``get``, ``values``, ``items``
-  or ``pop`` (anything that hands the object to a caller who might change it). Lookups that
-  promise not to change what they see (:meth:`CowTable.peek`, :meth:`CowTable.peek_values`)
-  never copy. So an order copies the units it handles, not the board.
+  and a unit is copied the first time it is looked up by key, by ``get``, ``values``, ``items``,
+  ``pop``, ``popitem`` or ``setdefault`` (anything that hands the object to a caller who might
+  change it). Lookups that promise not to change what they see (:meth:`CowTable.peek`,
+  :meth:`CowTable.peek_values`) never copy. So an order copies the units it handles, not the board.
 * :func:`copy_plain` copies one plain dataclass one level deep (its lists and dicts of plain
   values), for the small parts of the state whose size does not grow with units or events.
 
@@ -17,7 +17,7 @@ Both sides of a clone treat every unit as shared afterwards, so neither can chan
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import fields as dataclass_fields
 from types import UnionType
 from typing import (
@@ -320,6 +320,67 @@ class CowTable(dict[str, T]):
     def copy(self) -> dict[str, T]:
         """A plain ``dict`` of own copies (for callers that change what they take)."""
         return dict(self.items())
+
+    # ``dict``'s own versions of these would set, hand out or drop objects without the table
+    # knowing: a shared object handed out to be changed (``setdefault``, ``popitem``, ``|``),
+    # or writes not counted (``update``, ``clear``), which readers that keep what they worked
+    # out from the table rely on (decision 0013)
+
+    def update(  # type: ignore[override]
+        self, other: Mapping[str, T] | Iterable[tuple[str, T]] = (), /, **more: T
+    ) -> None:
+        """Set every ``(key, object)`` of ``other`` and then of ``more``, as ``table[key] = ...``
+        does: each becomes this table's own."""
+        pairs = other.items() if isinstance(other, Mapping) else other
+        for key, value in pairs:
+            self[key] = value
+        for key, value in more.items():
+            self[key] = value
+
+    def setdefault(self, key: str, default: T, /) -> T:
+        """The object at ``key``, this table's own (copied if it was shared); if there is none,
+        ``default``, set at ``key`` first."""
+        if key in self:
+            return self._mine(key)
+        self[key] = default
+        return default
+
+    def popitem(self) -> tuple[str, T]:
+        """Remove the last ``(key, object)`` set and return it, the object this table's own.
+
+        Raises:
+            KeyError: the table is empty.
+        """
+        if not self:
+            raise KeyError("popitem(): the table is empty")
+        key = next(reversed(dict.keys(self)))
+        return key, self.pop(key)
+
+    def clear(self) -> None:
+        """Remove every object (a write)."""
+        dict.clear(self)
+        self._own.clear()
+        self.writes += 1
+
+    def __ior__(self, other: Mapping[str, T] | Iterable[tuple[str, T]]) -> CowTable[T]:  # type: ignore[override]
+        self.update(other)
+        return self
+
+    def __or__(self, other: Mapping[str, T]) -> dict[str, T]:  # type: ignore[override]
+        """A plain ``dict``: own copies of this table's objects, then ``other``'s."""
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        merged = self.copy()
+        merged.update(other)
+        return merged
+
+    def __ror__(self, other: Mapping[str, T]) -> dict[str, T]:  # type: ignore[override]
+        """A plain ``dict``: ``other``'s objects, then own copies of this table's."""
+        if not isinstance(other, Mapping):
+            return NotImplemented
+        merged = dict(other)
+        merged.update(self.items())
+        return merged
 
     # -------------------------------------------------------------- lookups that promise not to
 
