@@ -394,14 +394,16 @@ def handle_answer_pact(state: GameState, order: Order, ruleset: Ruleset, dice: D
 
 def apply_agreed(state: GameState) -> list[Event]:
     """Make every agreed change take effect, oldest first (R-ALLY-02, R-FEAL-01), at the start
-    of the active faction's turn; drop proposals of eliminated factions. Mutates ``state``."""
+    of the active faction's turn; close every proposal with an eliminated member, agreed or
+    still waiting, with a :class:`PactLapsed` (reason ``"eliminated"``; ``waiting``, the
+    members that had not confirmed it, whose buttons go). Mutates ``state``."""
     events: list[Event] = []
     keep: list[PactProposal] = []
     public = _public(state)
     for p in state.pact_proposals:
         if not all(_live(state, m) for m in p.members):
-            if p.agreed:
-                events.append(PactLapsed(p.id, p.kind, p.members, public, "eliminated"))
+            waiting = () if p.agreed else tuple(m for m in p.members if m not in p.confirmed)
+            events.append(PactLapsed(p.id, p.kind, p.members, public, "eliminated", waiting))
             continue
         if not p.agreed:
             keep.append(p)

@@ -330,6 +330,29 @@ def test_r_ally_02_proposals_still_waiting_are_closed_when_the_campaign_ends() -
     assert st.alliances == []
 
 
+def test_r_ally_02_a_proposal_with_an_eliminated_member_lapses_at_the_next_turn() -> None:
+    """R-ALLY-02, R-VIC-05: DAW proposes an alliance with ORC and WEL, which ORC confirms;
+    ORC and LIZ agree to another. WEL is then eliminated. At the start of the next turn
+    neither can take effect: each is closed with the reason, naming who had not answered
+    (WEL, whose buttons go), the agreed one naming nobody; neither is listed any more and no
+    alliance is made."""
+    st = _st()
+    st, _ = _give(st, ProposeAlliance("DAW", ("ORC", "WEL")))
+    waiting = st.pact_proposals[0].id
+    st, _ = _give(st, AnswerPact("ORC", waiting, True))
+    st, _ = _give(st, ProposeAlliance("LIZ", ("WEL",)))
+    agreed = st.pact_proposals[1].id
+    st, _ = _give(st, AnswerPact("WEL", agreed, True))
+    st.factions["WEL"].eliminated = True
+    events = _next_turn(st, "ORC")
+    lapsed = [e for e in events if isinstance(e, PactLapsed)]
+    assert lapsed == [
+        PactLapsed(waiting, "alliance", ("DAW", "ORC", "WEL"), False, "eliminated", ("WEL",)),
+        PactLapsed(agreed, "alliance", ("WEL", "LIZ"), False, "eliminated", ()),
+    ]
+    assert st.pact_proposals == [] and st.alliances == []
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_r_combat_01_the_hostile_units_are_those_of_every_non_partner_one_by_one(
     seed: int,
