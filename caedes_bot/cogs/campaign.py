@@ -51,7 +51,15 @@ from caedes_bot.rules.errors import AmbiguousName, UnknownName
 from caedes_bot.service import NAME_MAX, RulesService
 from caedes_bot.ui.replies import Redelivered, first_delivery
 from caedes_bot.ui.scenario_text import upcoming_field
-from caedes_bot.ui.text import CHOICES_LIMIT, choice_label, choices, fit_embed, truncate
+from caedes_bot.ui.text import (
+    CHOICES_LIMIT,
+    EMBED_FIELD_VALUE_LIMIT,
+    bullet_list,
+    choice_label,
+    choices,
+    fit_embed,
+    truncate,
+)
 from caedes_bot.ui.wording import STATUS_TEXT, describe_problem
 
 if TYPE_CHECKING:
@@ -433,7 +441,11 @@ class CampaignCog(commands.Cog):
             if problems:
                 embed.add_field(
                     name="Not delivered to Discord",
-                    value=truncate("\n".join(f"- {describe_problem(p)}" for p in problems), 1024),
+                    value=bullet_list(
+                        [f"- {describe_problem(p)}" for p in problems],
+                        limit=EMBED_FIELD_VALUE_LIMIT,
+                        more="- and {n} more",
+                    ),
                     inline=False,
                 )
         await interaction.response.send_message(embed=fit_embed(embed), ephemeral=True)
