@@ -243,8 +243,8 @@ def test_r_move_17_landing_among_enemies_is_an_amphibious_assault() -> None:
     assert out.events == (UnitsLanded("DAW", (2,), 1, "s1", "b", True, None),)
     st = _go(out.state, rs, MoveUnits("DAW", (3,), "b"))
     assert st.unit(2).attacking and st.unit(3).attacking
-    assert can_withdraw(rs, st.unit(2), "b") is False
-    assert can_withdraw(rs, st.unit(3), "b") is True
+    assert can_withdraw(st, rs, st.unit(2), "b") is False
+    assert can_withdraw(st, rs, st.unit(3), "b") is True
 
 
 def test_r_move_17_a_province_held_only_by_a_river_ship_is_assaulted() -> None:

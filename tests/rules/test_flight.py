@@ -85,9 +85,34 @@ def test_r_attr_fly_02_withdrawal_after_a_flight() -> None:
     st = apply(st, FlyUnits("DAW", (2,), "b"), rs, ScriptedDice([])).state
     st = apply(st, FlyUnits("DAW", (3,), "isle"), rs, ScriptedDice([])).state
     assert st.unit(1).entered_from == "m" and st.unit(1).flew
-    assert can_withdraw(rs, st.unit(1), "b") is False
-    assert can_withdraw(rs, st.unit(2), "b") is True
-    assert can_withdraw(rs, st.unit(3), "isle") is False
+    assert can_withdraw(st, rs, st.unit(1), "b") is False
+    assert can_withdraw(st, rs, st.unit(2), "b") is True
+    assert can_withdraw(st, rs, st.unit(3), "isle") is False
+
+
+def test_r_attr_fly_02_no_withdrawal_into_the_enemies_flown_over() -> None:
+    """R-ATTR-FLY-02, R-MOVE-02: a flyer at a flies over the Orcs in b to attack the Orcs in
+    c, so it entered the battle from b; a normal move from c into b would end as an attack, so
+    it may not withdraw there and stays. One that flew over the empty d into c may withdraw
+    to d; once the Orcs are gone from b, so may the first (it is asked of the board as it
+    stands)."""
+    rs = _board()
+    st = state(
+        rs,
+        units=[
+            ("FLY", "DAW", "a"),
+            ("ORCI", "ORC", "b"),
+            ("ORCI", "ORC", "c"),
+            ("FLY", "DAW", "e"),
+        ],
+    )
+    st = apply(st, FlyUnits("DAW", (1,), "c", via=("b",)), rs, ScriptedDice([])).state
+    st = apply(st, FlyUnits("DAW", (4,), "c", via=("d",)), rs, ScriptedDice([])).state
+    assert st.unit(1).entered_from == "b" and st.unit(4).entered_from == "d"
+    assert can_withdraw(st, rs, st.unit(1), "c") is False
+    assert can_withdraw(st, rs, st.unit(4), "c") is True
+    del st.units["2"]
+    assert can_withdraw(st, rs, st.unit(1), "c") is True
 
 
 def test_r_attr_amph_01_crossing_only_where_no_land_route() -> None:

@@ -52,26 +52,28 @@ def combat_terrain(state: GameState, ruleset: Ruleset, unit: Unit) -> Terrain | 
     return best_combat_terrain(ruleset.kind(unit.kind), province.terrains)
 
 
-def can_withdraw(ruleset: Ruleset, unit: Unit, space: str) -> bool:
+def can_withdraw(state: GameState, ruleset: Ruleset, unit: Unit, space: str) -> bool:
     """Whether ``unit`` may withdraw from the battle in ``space`` (R-COMBAT-08, R-COMBAT-09):
     it entered this turn from a province with a land border to ``space``. Units that came by a
     boarding move, an Amphibian crossing or teleportation entered from elsewhere and must stay;
     Towers never withdraw (R-ATTR-FORT-01). A unit that flew in withdraws only to where it
-    entered from and only where a normal move could take it: cavalry without Mountainlore never
-    withdraws into mountains it flew over (R-ATTR-FLY-02)."""
+    entered from and only where a normal move could take it (R-ATTR-FLY-02): cavalry without
+    Mountainlore never withdraws into mountains it flew over, and no flyer withdraws into a
+    province it flew over that holds units of a faction not its pact partner (a normal move
+    there ends as an attack, R-MOVE-02)."""
     kind = ruleset.kind(unit.kind)
     if kind.base_type is BaseType.TOWER:
         return False
     origin = unit.entered_from
-    if (
-        unit.flew
-        and origin is not None
-        and origin in ruleset.map.provinces
-        and kind.base_type is BaseType.CAVALRY
-        and not kind.has(Attribute.MOUNTAINLORE)
-        and all(t is Terrain.MOUNTAINS for t in ruleset.map.provinces[origin].terrains)
-    ):
-        return False
+    if unit.flew and origin is not None and origin in ruleset.map.provinces:
+        if (
+            kind.base_type is BaseType.CAVALRY
+            and not kind.has(Attribute.MOUNTAINLORE)
+            and all(t is Terrain.MOUNTAINS for t in ruleset.map.provinces[origin].terrains)
+        ):
+            return False
+        if peek_hostile_units(state, ruleset, origin, unit.owner):
+            return False
     return (
         origin is not None
         and unit.aboard is None
@@ -102,7 +104,7 @@ def fighter_of(
     if is_naval(ruleset, space):
         withdraws = may_withdraw_at_sea(state, ruleset, unit, space)
     else:
-        withdraws = can_withdraw(ruleset, unit, space)
+        withdraws = can_withdraw(state, ruleset, unit, space)
     return Fighter(
         id=unit.id,
         kind=kind,
