@@ -117,7 +117,8 @@ def marks_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
 def disband_now_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
     """The private "Disband…" select of step 4 while it waits (R-UPK-02, R-UPK-03): the
     faction's units in the bot's default disbanding order (cheapest first), up to 25; several
-    may be chosen. When RP cannot cover the bill, the bot's default is preselected and a "Use
+    may be chosen (to pay a shortfall, as many as the bill needs and, unless the option
+    ``upkeep_waits`` allows more, no more). When RP cannot cover the bill, the bot's default is preselected and a "Use
     default" button disbands exactly it (custom id
     ``caedes:<campaign>:db.<faction>.<round>.<decision>:default``).
     """
@@ -138,19 +139,32 @@ def disband_now_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
         if decision is not None and isinstance(decision.detail, UpkeepDisbandDetail)
         else 1
     )
+    # as ruled, a shortfall disbands no more units than the bill needs, unless the option
+    # upkeep_waits allows disbanding in step 4 besides (R-UPK-03, R-UPK-02)
+    only_needed = decision is not None and not state.options.upkeep_waits
+    # a ship takes its cargo, the last Summoner its Summoned units: fewer may then be enough
+    takes_others = any(
+        len(upkeep.units_leaving(state, ruleset, seat.faction, [u.id])) > 1 for u in units
+    )
     obj: list[object] = ["db", seat.faction, state.round]
     items = [
         views.select(
             views.custom_id(seat.campaign_id, obj, "pick"),
             found,
             placeholder="Units to disband…",
-            min_values=max(1, least),
-            max_values=len(found),
+            min_values=1 if takes_others else max(1, least),
+            max_values=min(len(found), max(1, least)) if only_needed else len(found),
         )
     ]
     text = "Disband which units? They leave the board for good (R-UPK-02)."
     if decision is not None:
-        text += f" Your RP cannot cover the bill: at least {least} must go (R-UPK-03)."
+        if only_needed:
+            text += (
+                f" Your RP cannot cover the bill: {least} of the units that count must go, and"
+                " no more than that (a ship takes its cargo with it) (R-UPK-03)."
+            )
+        else:
+            text += f" Your RP cannot cover the bill: at least {least} must go (R-UPK-03)."
         if default:
             kinds = [state.unit(u).kind for u in default if str(u) in state.units]
             items.append(

@@ -19,7 +19,9 @@ Step 4 runs by itself (R-TURN-02 and R-UPK-02 as ruled; ``docs/decisions/0007``)
 4. If RP cannot cover the bill, step 4 waits with a pending ``upkeep_disband`` decision
    (R-UPK-03): ``DisbandUnits`` must then name units that make the bill payable (at least
    ``must_disband`` of the units that count, or a ship with its cargo, or the last Summoner
-   with its Summoned units); that answer pays and ends the step at once.
+   with its Summoned units), and, as ruled, no more than that: each unit named must be
+   needed, unless ``upkeep_waits`` allows disbanding in step 4 besides (R-UPK-02); that
+   answer pays and ends the step at once.
 5. If the faction does not choose (``UmpireAdvance``, a missed turn deadline, a passive turn:
    R-PBP-DEAD-03), the bot disbands by :func:`default_disbanding`, cheapest list cost first,
    ties most recently mustered, Heroes last, and pays. RP never go below 0 (R-BUY-02). A
@@ -518,14 +520,16 @@ def answer_upkeep_disband(
     decision: PendingDecision,
     unit_ids: tuple[int, ...],
 ) -> list[Event]:
-    """Answer ``decision`` (``upkeep_disband``) by disbanding ``unit_ids`` (R-UPK-03). More
-    units than needed may be named (the rest is voluntary, R-UPK-02). The caller then pays.
+    """Answer ``decision`` (``upkeep_disband``) by disbanding ``unit_ids`` (R-UPK-03). As
+    ruled, only as many units go as make the bill payable: every unit named must be needed
+    (without it the bill would not be payable). With the option ``upkeep_waits`` more may be
+    named, the rest being voluntary disbanding in step 4 (R-UPK-02). The caller then pays.
     Mutates ``state``.
 
     Raises:
         RuleViolation: see :func:`check_disbanding`; or, with those units gone, the bill would
             still be larger than the faction's RP (names how many counted units must go and
-            the default choice).
+            the default choice); or, without ``upkeep_waits``, a unit named is not needed.
     """
     faction = decision.faction
     ids = check_disbanding(state, ruleset, faction, unit_ids)
@@ -544,8 +548,39 @@ def answer_upkeep_disband(
             rule="R-UPK-03",
             allowed=f"disband at least {before.must_disband} counted units, e.g. the default: {names}",
         )
+    if not state.options.upkeep_waits:
+        _refuse_spare(state, ruleset, faction, ids)
     _drop_upkeep_decisions(state, faction)
     return _remove(state, ruleset, faction, ids, "R-UPK-03", "disbanded to pay upkeep")
+
+
+def _refuse_spare(state: GameState, ruleset: Ruleset, faction: str, ids: list[int]) -> None:
+    """Refuse an answer to a shortfall that names a unit the bill does not need: one without
+    which the bill would still be payable (R-UPK-03 as ruled: the minimum number of units goes;
+    voluntary disbanding in step 4 only with ``upkeep_waits``, R-UPK-02).
+
+    Raises:
+        RuleViolation: naming the units not needed and the default choice.
+    """
+    rp = state.factions[faction].rp
+    spare = [
+        i for i in ids if _bill_after(state, ruleset, faction, [j for j in ids if j != i])[1] <= rp
+    ]
+    if not spare:
+        return
+    before = upkeep_bill(state, ruleset, faction)
+    default = default_disbanding(state, ruleset, faction)
+    names = ", ".join(
+        f"{u.id} {ruleset.kind(u.kind).display_name}" for u in _with_cargo(state, default)
+    )
+    listed = ", ".join(f"{i} {ruleset.kind(state.peek_unit(i).kind).display_name}" for i in spare)
+    raise RuleViolation(
+        f"The bill is payable without disbanding one of {listed}: only as many units go as make "
+        f"it payable ({before.must_disband} of the {before.units_counted} that count), and "
+        "disbanding more in step 4 needs the campaign option upkeep_waits.",
+        rule="R-UPK-03",
+        allowed=f"disband just enough counted units, e.g. the default: {names}",
+    )
 
 
 def answer_upkeep_by_default(

@@ -322,9 +322,9 @@ async def test_upkeep_shortfall_settled_by_the_player_then_by_the_deadline_elsew
     assert pay.ephemeral and "R-UPK-03" in pay.text and "at least 7" in pay.text, pay.text
 
     menu = await fake.click(alice, upkeep, control(upkeep, "disband"))
-    assert menu.ephemeral and "at least 7 must go (R-UPK-03)" in menu.text, menu.text
+    assert menu.ephemeral and "7 of the units that count must go, and no more" in menu.text
     pick = select_of(menu.reply)
-    assert (pick["min_values"], pick["max_values"]) == (7, 13)
+    assert (pick["min_values"], pick["max_values"]) == (7, 7)
     assert {int(o["value"]) for o in pick["options"]} == DAW_UNITS
 
     tampered = copy.deepcopy(menu.reply)  # a client that ignores the select's minimum
@@ -336,6 +336,13 @@ async def test_upkeep_shortfall_settled_by_the_player_then_by_the_deadline_elsew
     state = await service.get_state(1)
     assert unit_ids(state, "DAW") == DAW_UNITS and state.factions["DAW"].rp == 1
     assert state.step is Step.UPKEEP and state.pending
+
+    select_of(tampered)["max_values"] = 13  # and its maximum: one more than the bill needs
+    too_many = await fake.select(alice, tampered, pick["custom_id"], [*six, "11", "12"])
+    assert too_many.ephemeral and "R-UPK-03" in too_many.text, too_many.text
+    assert "needs the campaign option upkeep_waits" in too_many.text, too_many.text
+    state = await service.get_state(1)
+    assert unit_ids(state, "DAW") == DAW_UNITS and state.step is Step.UPKEEP
 
     gone = await fake.select(alice, menu.reply, pick["custom_id"], [*six, "11"])
     assert "disbanded to pay upkeep (R-UPK-03)" in gone.text, gone.text

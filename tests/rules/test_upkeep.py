@@ -364,10 +364,26 @@ def test_r_upk_03_too_few_units_are_refused_enough_are_disbanded_and_the_bill_pa
     )
 
 
-def test_r_upk_03_answer_may_disband_more_than_needed() -> None:
-    """R-UPK-03 with R-UPK-02: 7 infantry, 1 RP: one must go; naming two is allowed (the
-    second is voluntary). 5 left: ceil(5/6) = 1, 1 - 1 = 0 RP."""
+def test_r_upk_03_an_answer_disbands_no_more_than_needed() -> None:
+    """R-UPK-03 as ruled (the minimum number goes), option upkeep_waits false: 7 infantry,
+    1 RP: ceil(7/6) = 2 > 1, so one must go (ceil(6/6) = 1). Naming two is refused (either
+    alone makes the bill payable; voluntary disbanding in step 4 needs upkeep_waits, R-UPK-02)
+    and nothing changes; naming one pays: 6 left, 1 - 1 = 0 RP."""
     rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=1)
+    with pytest.raises(RuleViolation) as err:
+        _give(st, DisbandUnits("DAW", (1, 2)), rs)
+    assert err.value.rule == "R-UPK-03"
+    assert "upkeep_waits" in str(err.value) and "the default: 7 " in (err.value.allowed or "")
+    assert len(st.units) == 7 and st.pending
+    out = _give(st, DisbandUnits("DAW", (1,)), rs)
+    assert _of(out.events, UpkeepPaid) == [UpkeepPaid("DAW", 1, 6, 1, 0, 1, 1, 0)]
+
+
+def test_r_upk_02_with_upkeep_waits_the_answer_may_disband_more_than_needed() -> None:
+    """R-UPK-03 with R-UPK-02, option upkeep_waits true: 7 infantry, 1 RP: one must go;
+    naming two is allowed (the second is voluntary disbanding in step 4). 5 left:
+    ceil(5/6) = 1, 1 - 1 = 0 RP."""
+    rs, st, _ = _to_upkeep([("DI", "a")] * 7, rp=1, upkeep_waits=True)
     out = _give(st, DisbandUnits("DAW", (1, 2)), rs)
     assert _of(out.events, UpkeepPaid) == [UpkeepPaid("DAW", 1, 5, 1, 0, 1, 1, 0)]
 
