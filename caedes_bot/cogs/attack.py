@@ -48,8 +48,8 @@ from caedes_bot.rules.state import (
 )
 from caedes_bot.service import Expect, StaleOrder, SubmitResult
 from caedes_bot.ui import battle_magic, views
+from caedes_bot.ui.battle_embeds import RESULT_TEXT, casualty_assignment
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
-from caedes_bot.ui.embeds import RESULT_TEXT, casualty_assignment
 
 #: The rule each battle control answers, for refusals of a stale click.
 RULE_OF_ACTION = {

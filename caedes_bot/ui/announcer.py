@@ -68,17 +68,15 @@ from caedes_bot.rules.state import (
     Side,
 )
 from caedes_bot.ui import views, wording
-from caedes_bot.ui.describe import faction_name, turn_summary
-from caedes_bot.ui.embeds import (
+from caedes_bot.ui.battle_embeds import (
     AFTER_BATTLE_ANSWERED,
     BattleHistory,
     after_battle_components,
     after_battle_of,
     battle_message,
-    decision_text,
-    timestamp,
-    turn_panel,
 )
+from caedes_bot.ui.describe import faction_name, turn_summary
+from caedes_bot.ui.embeds import decision_text, timestamp, turn_panel
 from caedes_bot.ui.ending import summary_posts, vote_messages
 from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption

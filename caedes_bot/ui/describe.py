@@ -3,10 +3,10 @@ answer").
 
 Everything here is a pure function of the static :class:`~caedes_bot.gamedata.model.Ruleset`,
 a :class:`~caedes_bot.rules.state.GameState` and events: no discord, no I/O. The announcer
-(:mod:`caedes_bot.ui.announcer`), the embeds (:mod:`caedes_bot.ui.embeds`) and the cogs' replies
-all take their names from here, so a unit or a province reads the same everywhere. The line of
-each event is in :mod:`caedes_bot.ui.lines`, the wording of each step in
-:mod:`caedes_bot.ui.steps`.
+(:mod:`caedes_bot.ui.announcer`), the embeds (:mod:`caedes_bot.ui.embeds`,
+:mod:`caedes_bot.ui.battle_embeds`) and the cogs' replies all take their names from here, so a
+unit or a province reads the same everywhere. The line of each event is in
+:mod:`caedes_bot.ui.lines`, the wording of each step in :mod:`caedes_bot.ui.steps`.
 """
 
 from __future__ import annotations

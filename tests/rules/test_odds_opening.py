@@ -16,7 +16,7 @@ from caedes_bot.rules.dice import ScriptedDice
 from caedes_bot.rules.odds import battle_odds, odds_for
 from caedes_bot.rules.odds.opening import opening_figures, opening_setup
 from caedes_bot.rules.odds.planned import battle_now
-from caedes_bot.ui.embeds import BattleHistory, battle_message
+from caedes_bot.ui.battle_embeds import BattleHistory, battle_message
 from tests.rules.combat.test_battle import battle_setup
 
 

@@ -13,7 +13,8 @@ from caedes_bot.rules.state import (
     Step,
 )
 from caedes_bot.ui import views
-from caedes_bot.ui.embeds import decision_components, panel_components
+from caedes_bot.ui.battle_embeds import decision_components
+from caedes_bot.ui.embeds import panel_components
 from tests.rules.builders import kind, ruleset, state
 
 RS = ruleset(

@@ -27,7 +27,7 @@ from caedes_bot.rules.state import (
     Side,
     StandingOrder,
 )
-from caedes_bot.ui.embeds import BattleHistory, battle_message
+from caedes_bot.ui.battle_embeds import BattleHistory, battle_message
 from tests.fakediscord.limits import check_message_body
 from tests.ui.skirmish import started
 

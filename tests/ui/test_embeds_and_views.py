@@ -1,4 +1,5 @@
-"""Embeds (caedes_bot/ui/embeds.py) and component JSON (caedes_bot/ui/views.py)."""
+"""Embeds (caedes_bot/ui/embeds.py, caedes_bot/ui/battle_embeds.py) and component JSON
+(caedes_bot/ui/views.py)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,13 @@ import pytest
 from caedes_bot.rules.state import BattleDie, BattleStepRecord, CombatStep, Side, Step
 from caedes_bot.rules.upkeep_marks import SetDisbandMarks
 from caedes_bot.ui import views
-from caedes_bot.ui.embeds import (
+from caedes_bot.ui.battle_embeds import (
     BattleHistory,
     battle_detail,
     casualty_assignment,
     casualty_options,
-    panel_components,
-    status_embed,
-    turn_panel,
-    unit_embed,
 )
+from caedes_bot.ui.embeds import panel_components, status_embed, turn_panel, unit_embed
 from caedes_bot.ui.steps import step_line
 from tests.rules.decision_samples import casualties
 from tests.ui.skirmish import apply, at_step, ruleset
