@@ -1,9 +1,9 @@
 """Meta tests: what every new order, event and control must come with (design.md section 3).
 
 * every order class of the rules has a route in the engine (who may give it, and its handler);
-* every event class of the rules has its own line in ``caedes_bot/ui/lines.py`` (or is listed
-  there as shown elsewhere, with where), and an event without one is an error, never a
-  generic line made of its field names;
+* every event class of the rules has its own line in ``caedes_bot/ui/lines_*.py`` (or is
+  listed in ``caedes_bot/ui/lines_registry.py`` as shown elsewhere, with where), and an event
+  without one is an error, never a generic line made of its field names;
 * every kind of button and select is handled by exactly one cog: a second handler for a kind
   is an error.
 
@@ -26,7 +26,7 @@ from caedes_bot.rules.events import Event
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import Step
 from caedes_bot.settings import Settings
-from caedes_bot.ui import lines, views
+from caedes_bot.ui import lines, lines_registry, views
 from caedes_bot.ui.components import SHAPES
 from tests.ui.skirmish import at_step, ruleset
 
@@ -62,16 +62,20 @@ def test_every_order_class_has_a_route(order: type[Order]) -> None:
 
 @pytest.mark.parametrize("event", EVENTS, ids=list(_names(EVENTS)))
 def test_every_event_class_has_its_own_line(event: type[Event]) -> None:
-    assert event in lines.LINES, f"{event.__name__} has no line in caedes_bot/ui/lines.py"
-    if lines.LINES[event] is lines._silent:
-        assert lines.SILENT[event], f"{event.__name__} is silent without saying where it shows"
+    assert event in lines_registry.LINES, (
+        f"{event.__name__} has no line in caedes_bot/ui/lines_*.py"
+    )
+    if lines_registry.LINES[event] is lines_registry._silent:
+        assert lines_registry.SILENT[event], (
+            f"{event.__name__} is silent without saying where it shows"
+        )
 
 
 def test_every_line_is_for_an_event_of_the_rules() -> None:
     """No line is left for a class that is gone, or written for a family instead of its
     members."""
-    assert set(lines.LINES) == set(EVENTS)
-    assert set(lines.SILENT) <= set(EVENTS)
+    assert set(lines_registry.LINES) == set(EVENTS)
+    assert set(lines_registry.SILENT) <= set(EVENTS)
 
 
 @dataclass(frozen=True)
@@ -83,7 +87,7 @@ class StandInHappened(Event):
 
 def test_an_event_without_a_line_is_an_error_not_a_generic_line() -> None:
     state = at_step(Step.TRADE)
-    with pytest.raises(lines.NoWording, match="StandInHappened has no line"):
+    with pytest.raises(lines_registry.NoWording, match="StandInHappened has no line"):
         lines.event_line(StandInHappened("DAW"), state, ruleset())
 
 

@@ -78,7 +78,8 @@ from caedes_bot.ui.battle_embeds import (
 from caedes_bot.ui.describe import faction_name, turn_summary
 from caedes_bot.ui.embeds import decision_text, timestamp, turn_panel
 from caedes_bot.ui.ending import summary_posts, vote_messages
-from caedes_bot.ui.lines import BATTLE_DETAIL, event_line
+from caedes_bot.ui.lines import event_line
+from caedes_bot.ui.lines_registry import BATTLE_DETAIL
 from caedes_bot.ui.mapscene import map_scene, turn_map_caption
 from caedes_bot.ui.odds import opening_text, with_opening
 from caedes_bot.ui.talks import thread_locks

@@ -1,5 +1,6 @@
 """Words for the umpire's overrides of the board and the game's settings (R-PBP-UMP-01,
-R-PBP-UMP-03, R-SETUP-04): the lines of :mod:`caedes_bot.ui.lines` for their events. Pure."""
+R-PBP-UMP-03, R-SETUP-04): the lines of :mod:`caedes_bot.ui.lines_umpire` for their events.
+Pure."""
 
 from __future__ import annotations
 
