@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from caedes_bot.cogs._transformers import MAX_CHOICES, Choice, province_choices
+from caedes_bot.cogs._place_names import province_choices
+from caedes_bot.cogs._transformers import MAX_CHOICES, Choice
 from caedes_bot.gamedata.loader import suggest
 from caedes_bot.gamedata.model import Attribute, Ruleset
 from caedes_bot.gamedata.names import contains, find

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import service_of
+from caedes_bot.cogs._place_names import battle_choices, resolve_province
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -30,7 +31,6 @@ from caedes_bot.cogs._play import (
     seat_for_command,
     seat_for_faction,
 )
-from caedes_bot.cogs._transformers import battle_choices, resolve_province
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.events import BattleEnded, BattleRoundEnded

@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs._kind_names import buy_choices, kind_to_buy
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -23,7 +24,6 @@ from caedes_bot.cogs._play import (
     seat_for_faction,
     turn_expect,
 )
-from caedes_bot.cogs._transformers import buy_choices, kind_to_buy
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.cogs.summon import summon, summon_order
 from caedes_bot.rules import summons

@@ -14,6 +14,8 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import campaign_context, find_campaign
 from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._kind_names import kind_choices, resolve_kind
+from caedes_bot.cogs._place_names import province_choices, resolve_province
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -25,15 +27,7 @@ from caedes_bot.cogs._play import (
     seat_for_command,
     table_for_autocomplete,
 )
-from caedes_bot.cogs._transformers import (
-    Choice,
-    faction_choices,
-    kind_choices,
-    province_choices,
-    resolve_faction,
-    resolve_kind,
-    resolve_province,
-)
+from caedes_bot.cogs._transformers import Choice, faction_choices, resolve_faction
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.ui.describe import faction_name
 from caedes_bot.ui.embeds import help_embed, province_embed, status_embed, unit_embed

@@ -17,13 +17,9 @@ from discord.ext import commands
 
 from caedes_bot.cogs._checks import campaign_context
 from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._place_names import resolve_space, space_choices
 from caedes_bot.cogs._play import PlayCog, add_play_cog, choices_for
-from caedes_bot.cogs._transformers import (
-    faction_choices,
-    resolve_faction,
-    resolve_space,
-    space_choices,
-)
+from caedes_bot.cogs._transformers import faction_choices, resolve_faction
 from caedes_bot.ui.mapdraw import map_filename
 from caedes_bot.ui.mapscene import map_caption, map_scene
 

@@ -18,6 +18,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs._place_names import (
+    find_province,
+    province_choices,
+    resolve_province,
+    resolve_space,
+)
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -37,19 +43,15 @@ from caedes_bot.cogs._routes import (
     route_choices,
     via_choices,
 )
-from caedes_bot.cogs._transformers import (
-    Choice,
+from caedes_bot.cogs._transformers import Choice
+from caedes_bot.cogs._unit_names import (
     UnitRequest,
     destination_choices,
-    find_province,
     movable_stacks,
     origin_choices,
     parse_units,
     pick_units,
-    province_choices,
     resolve_own_unit,
-    resolve_province,
-    resolve_space,
     stack_label,
     unit_choices,
 )
@@ -58,12 +60,7 @@ from caedes_bot.gamedata.model import Attribute, Commodity, Ruleset, Terrain
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.movement import Divine, FlyUnits, MoveUnits, Teleport
 from caedes_bot.rules.movement.amphibian import sea_attacks
-from caedes_bot.rules.movement.blitz import (
-    BlitzOn,
-    BlitzStop,
-    blitz_destinations,
-    pending_blitz,
-)
+from caedes_bot.rules.movement.blitz import BlitzOn, BlitzStop, blitz_destinations, pending_blitz
 from caedes_bot.rules.state import BlitzDetail, GameState, Step
 from caedes_bot.rules.undo import UndoLastOrder
 from caedes_bot.ui import views

@@ -11,6 +11,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs._kind_names import find_kind, kind_to_muster, muster_kind_choices
+from caedes_bot.cogs._place_names import muster_province_choices, resolve_province
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -23,14 +25,7 @@ from caedes_bot.cogs._play import (
     seat_for_faction,
     turn_expect,
 )
-from caedes_bot.cogs._transformers import (
-    Choice,
-    find_kind,
-    kind_to_muster,
-    muster_kind_choices,
-    muster_province_choices,
-    resolve_province,
-)
+from caedes_bot.cogs._transformers import Choice
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import BaseType
 from caedes_bot.rules.muster import MusterUnits

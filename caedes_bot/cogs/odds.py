@@ -25,6 +25,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._kind_names import resolve_kind, resolve_kind_in
+from caedes_bot.cogs._place_names import province_choices, resolve_province, resolve_space
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -33,16 +35,7 @@ from caedes_bot.cogs._play import (
     own_choices_for,
     seat_for_command,
 )
-from caedes_bot.cogs._transformers import (
-    Choice,
-    _counted,
-    parse_count,
-    province_choices,
-    resolve_kind,
-    resolve_kind_in,
-    resolve_province,
-    resolve_space,
-)
+from caedes_bot.cogs._transformers import Choice, counted, parse_count
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset, Terrain, UnitKind
 from caedes_bot.rules.errors import RuleViolation, UnknownName
@@ -98,7 +91,7 @@ def listed_kinds(
         part = part.strip()
         if not part:
             continue
-        digits, name = _counted(part)
+        digits, name = counted(part)
         if not name:
             raise refuse("count_alone", part)
         count = parse_count(digits, part, rule="R-COMBAT-01") if digits else 1

@@ -27,6 +27,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from caedes_bot.cogs._place_names import resolve_province
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -39,7 +40,8 @@ from caedes_bot.cogs._play import (
     seat_for_faction,
     turn_expect,
 )
-from caedes_bot.cogs._transformers import Choice, resolve_own_unit, resolve_province
+from caedes_bot.cogs._transformers import Choice
+from caedes_bot.cogs._unit_names import resolve_own_unit
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.cogs.move import TERRAINS
 from caedes_bot.gamedata.model import Ruleset
@@ -65,7 +67,7 @@ def _unit_ids(
 
     Raises:
         RuleViolation: more units than a command takes; see also
-            :func:`~caedes_bot.cogs._transformers.resolve_own_unit`.
+            :func:`~caedes_bot.cogs._unit_names.resolve_own_unit`.
     """
     out: list[int] = []
     for part in (p.strip() for p in text.split(",")):

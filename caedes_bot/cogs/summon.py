@@ -15,6 +15,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from caedes_bot.cogs._checks import service_of
+from caedes_bot.cogs._kind_names import resolve_kind_in
+from caedes_bot.cogs._place_names import province_choices, resolve_province
 from caedes_bot.cogs._play import (
     PlayCog,
     Seat,
@@ -25,12 +27,7 @@ from caedes_bot.cogs._play import (
     seat_for_command,
     seat_for_faction,
 )
-from caedes_bot.cogs._transformers import (
-    Choice,
-    province_choices,
-    resolve_kind_in,
-    resolve_province,
-)
+from caedes_bot.cogs._transformers import Choice
 from caedes_bot.cogs.attack import news_of
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete
 from caedes_bot.gamedata.model import Ruleset, UnitKind

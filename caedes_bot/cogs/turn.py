@@ -35,7 +35,7 @@ from caedes_bot.cogs._play import (
     seat_for_faction,
     turn_expect,
 )
-from caedes_bot.cogs._transformers import mark_choices, resolve_own_unit
+from caedes_bot.cogs._unit_names import mark_choices, resolve_own_unit
 from caedes_bot.cogs.attack import fight
 from caedes_bot.cogs.buy import buy_menu
 from caedes_bot.cogs.info import FACTION_HELP, faction_autocomplete, send_status

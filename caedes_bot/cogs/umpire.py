@@ -38,6 +38,13 @@ from discord.ext import commands
 from caedes_bot.cogs import _exports
 from caedes_bot.cogs._checks import Need, campaign_context
 from caedes_bot.cogs._errors import UserError
+from caedes_bot.cogs._kind_names import kind_choices, resolve_kind_in
+from caedes_bot.cogs._place_names import (
+    province_choices,
+    resolve_province,
+    resolve_space,
+    space_choices,
+)
 from caedes_bot.cogs._play import (
     PlayCog,
     add_play_cog,
@@ -46,16 +53,7 @@ from caedes_bot.cogs._play import (
     visible_lines,
     where_now,
 )
-from caedes_bot.cogs._transformers import (
-    faction_choices,
-    kind_choices,
-    province_choices,
-    resolve_faction,
-    resolve_kind_in,
-    resolve_province,
-    resolve_space,
-    space_choices,
-)
+from caedes_bot.cogs._transformers import faction_choices, resolve_faction
 from caedes_bot.cogs._umpire_routes import (
     option_name_choices,
     option_value_choices,

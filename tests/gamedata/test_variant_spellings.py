@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from caedes_bot.cogs._transformers import resolve_faction, resolve_kind
+from caedes_bot.cogs._kind_names import resolve_kind
+from caedes_bot.cogs._transformers import resolve_faction
 from caedes_bot.gamedata.loader import GameDataError, default_config_dir, load_ruleset
 from caedes_bot.gamedata.model import Attribute, Race, Ruleset, Terrain
 from caedes_bot.gamedata.names import canonical, contains, find

@@ -18,15 +18,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
-from caedes_bot.cogs._transformers import (
-    kind_to_buy,
-    kind_to_muster,
-    parse_bundle,
-    parse_units,
-    pick_units,
-    resolve_faction,
-    resolve_province,
-)
+from caedes_bot.cogs._kind_names import kind_to_buy, kind_to_muster
+from caedes_bot.cogs._place_names import resolve_province
+from caedes_bot.cogs._transformers import parse_bundle, resolve_faction
+from caedes_bot.cogs._unit_names import parse_units, pick_units
 from caedes_bot.cogs.redeem import parse_sets
 from caedes_bot.cogs.trade import MAX_COUNT, _offer_id
 from caedes_bot.rules.buy import BuyUnits

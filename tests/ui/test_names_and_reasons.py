@@ -1,7 +1,7 @@
 """Names typed by players and the reasons given when a named unit cannot be used
-(caedes_bot/cogs/_transformers.py, caedes_bot/cogs/_play.py): a misspelt unit gets "Did you
-mean", and a unit that exists but cannot move or be mustered is refused with why and what is
-allowed, never "No unit".
+(caedes_bot/cogs/_kind_names.py, caedes_bot/cogs/_unit_names.py, caedes_bot/cogs/_play.py): a
+misspelt unit gets "Did you mean", and a unit that exists but cannot move or be mustered is
+refused with why and what is allowed, never "No unit".
 
 Skirmish ids (tests/ui/skirmish.py): Dawnians 1 Tower, 2 Infantry, 3 Knights at Brightholm;
 4, 5 Infantry and 6 Yeomen at Harrowgate; 7 Infantry at Corndale.
@@ -11,16 +11,10 @@ from __future__ import annotations
 
 import pytest
 
+from caedes_bot.cogs._kind_names import kind_to_buy, kind_to_muster, resolve_kind
+from caedes_bot.cogs._place_names import resolve_province
 from caedes_bot.cogs._play import actable_factions
-from caedes_bot.cogs._transformers import (
-    kind_to_buy,
-    kind_to_muster,
-    parse_units,
-    pick_units,
-    resolve_kind,
-    resolve_province,
-    unit_choices,
-)
+from caedes_bot.cogs._unit_names import parse_units, pick_units, unit_choices
 from caedes_bot.rules.buy import BuyUnits
 from caedes_bot.rules.errors import IllegalMove, IllegalMuster, RuleViolation, UnknownName
 from caedes_bot.rules.movement import MoveUnits

@@ -1,4 +1,5 @@
-"""Names typed by players and the autocomplete choices (caedes_bot/cogs/_transformers.py).
+"""Names typed by players and the autocomplete choices (caedes_bot/cogs/_transformers.py and
+_place_names.py, _kind_names.py, _unit_names.py beside it).
 
 ux.md "Autocomplete that knows the game": only what is legal now, best first (own places
 first), labels enough to choose by, at most 25, under 100 characters; misspelt names get a near
@@ -9,20 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from caedes_bot.cogs._transformers import (
+from caedes_bot.cogs._kind_names import buy_choices, kind_choices, muster_kind_choices, resolve_kind
+from caedes_bot.cogs._place_names import battle_choices, province_choices, resolve_province
+from caedes_bot.cogs._transformers import resolve_faction
+from caedes_bot.cogs._unit_names import (
     UnitRequest,
-    battle_choices,
-    buy_choices,
     destination_choices,
-    kind_choices,
-    muster_kind_choices,
     origin_choices,
     parse_units,
     pick_units,
-    province_choices,
-    resolve_faction,
-    resolve_kind,
-    resolve_province,
     unit_choices,
 )
 from caedes_bot.rules.diplomacy import neighbours_of
@@ -232,7 +228,7 @@ def test_r_upk_02_disband_suggests_own_units_marked_first_and_reads_ids_and_name
     """R-UPK-02: in step 1 ``/disband`` offers the Dawnians' 7 units; once #7 is marked it comes
     first and says so. Typed: ``7``, ``#7`` or words found in one unit's label; words found in
     several are refused with them as suggestions. In step 5 nothing is offered."""
-    from caedes_bot.cogs._transformers import mark_choices, resolve_own_unit
+    from caedes_bot.cogs._unit_names import mark_choices, resolve_own_unit
     from caedes_bot.rules.errors import AmbiguousName
     from caedes_bot.rules.upkeep_marks import ToggleDisbandMark
 

@@ -1,6 +1,7 @@
-"""Counts typed as free text (caedes_bot/cogs/_transformers.py, caedes_bot/cogs/redeem.py,
-caedes_bot/cogs/trade.py): every count is capped and measured BEFORE it becomes a number, so
-a huge count is refused at once with a clear message and is never made into that many things.
+"""Counts typed as free text (caedes_bot/cogs/_transformers.py, caedes_bot/cogs/_unit_names.py,
+caedes_bot/cogs/redeem.py, caedes_bot/cogs/trade.py): every count is capped and measured BEFORE
+it becomes a number, so a huge count is refused at once with a clear message and is never made
+into that many things.
 """
 
 from __future__ import annotations
@@ -8,13 +9,8 @@ from __future__ import annotations
 import pytest
 
 from caedes_bot.cogs._errors import UserError
-from caedes_bot.cogs._transformers import (
-    MAX_TEXT_COUNT,
-    UnitRequest,
-    parse_bundle,
-    parse_count,
-    parse_units,
-)
+from caedes_bot.cogs._transformers import MAX_TEXT_COUNT, parse_bundle, parse_count
+from caedes_bot.cogs._unit_names import UnitRequest, parse_units
 from caedes_bot.cogs.redeem import parse_sets
 from caedes_bot.cogs.trade import _offer_id
 from caedes_bot.rules.errors import RuleViolation

@@ -8,18 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from caedes_bot.cogs._transformers import (
-    find_kind,
-    find_province,
-    kind_to_buy,
-    parse_bundle,
-    parse_units,
-    pick_units,
-    province_choices,
-    resolve_faction,
-    resolve_kind,
-    resolve_province,
-)
+from caedes_bot.cogs._kind_names import find_kind, kind_to_buy, resolve_kind
+from caedes_bot.cogs._place_names import find_province, province_choices, resolve_province
+from caedes_bot.cogs._transformers import parse_bundle, resolve_faction
+from caedes_bot.cogs._unit_names import parse_units, pick_units
 from caedes_bot.gamedata.model import Terrain
 from caedes_bot.rules.errors import AmbiguousName, RuleViolation, UnknownName
 from caedes_bot.rules.movement import parse_terrain
