@@ -255,16 +255,27 @@ class Roster:
         unit rolls in the missile step when it can use Missile where it fights, else in
         melee, and a unit without a target never rolls (R-COMBAT-04, R-COMBAT-05,
         R-ATTR-MISS-01, R-ATTR-MIGHTY-01, R-COMBAT-15). ``tests/rules/combat/test_kept.py``
-        compares them with ``step_dice``."""
+        compares them with ``step_dice``.
+
+        :func:`die_target` reads of a fighter only its side, kind, values, faction and attack
+        penalty (R-GEN-02, R-GEN-03, R-ATTR-FEAR-01, R-ATTR-INSP-01, R-MOVE-20), so it is asked
+        once per side and such class of fighters (a few kinds a side), not once per fighter."""
         dice: list[tuple[list[DieSpec], list[DieSpec]]] = []
         for side in _SIDES:
             missile: list[DieSpec] = []
             melee: list[DieSpec] = []
+            #: die_target by (kind, values, faction, attack penalty), the objects by identity
+            targets: dict[tuple[int, int, str, int], int | None] = {}
             for f in sorted(self.side(side), key=_BY_ID):
-                target = die_target(f, ctx)
+                values = f.values
+                kind = f.kind
+                cls = (id(kind), id(values), f.faction, f.attack_penalty)
+                if cls in targets:
+                    target = targets[cls]
+                else:
+                    target = targets[cls] = die_target(f, ctx)
                 if target is not None:
-                    values = f.values
-                    spec = _new_tuple(DieSpec, (f.id, f.kind.id, side, target, _NORMAL))
+                    spec = _new_tuple(DieSpec, (f.id, kind.id, side, target, _NORMAL))
                     (missile if values.missile else melee).extend([spec] * values.dice)
             dice.append((missile, melee))
         (attacker_missile, attacker_melee), (defender_missile, defender_melee) = dice
