@@ -787,8 +787,9 @@ def _remove_plain(
 
 def _holds_no_bond(roster: Roster) -> bool:
     """Nobody in ``roster`` holds a bond up (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03): stays true as
-    units leave."""
-    return not any(holds_a_bond(f.kind) for f in roster.fighters)
+    units leave. Each kind is asked once (a battle holds a few kinds)."""
+    kinds = {id(f.kind): f.kind for f in roster.fighters}
+    return not any(holds_a_bond(kind) for kind in kinds.values())
 
 
 _NO_MASTER = "no bond master"
