@@ -133,14 +133,21 @@ def _offer(
 ) -> list[Event]:
     if not ruleset.map.is_province(space):
         return []  # a battle at sea: land units aboard do not blitz (R-ATTR-BLITZ-02)
-    units = tuple(
-        uid
-        for uid in candidates
-        if str(uid) in state.units
-        and state.peek_unit(uid).location == space
-        and state.peek_unit(uid).aboard is None
-        and blitz_movement_left(state, ruleset, state.peek_unit(uid)) > 0
-    )
+    # each survivor read once, without copying; whether its kind has Blitz asked once per
+    # kind (most winners have none, and then no unit of theirs has movement to blitz with)
+    blitzing: dict[str, bool] = {}
+    cavalry_blitz = state.options.cavalry_blitz
+    found: list[int] = []
+    for uid in candidates:
+        unit: Unit | None = dict.get(state.units, str(uid))
+        if unit is None or unit.location != space or unit.aboard is not None:
+            continue
+        kind_blitzes = blitzing.get(unit.kind)
+        if kind_blitzes is None:
+            kind_blitzes = blitzing[unit.kind] = has_blitz(ruleset.kind(unit.kind), cavalry_blitz)
+        if kind_blitzes and blitz_movement_left(state, ruleset, unit) > 0:
+            found.append(uid)
+    units = tuple(found)
     if not units:
         return []
     decision = PendingDecision(
