@@ -64,7 +64,7 @@ def record(before: GameState, after: GameState, events: Sequence[Event], ruleset
     stats = after.stats
     sums: dict[str, list[int]] = {}
     for event in events:
-        branch = _BRANCHES.get(type(event), _UNLISTED)
+        branch = _BRANCH_OF.get(type(event), _UNLISTED)
         if branch == _UNLISTED:
             branch = _branch_of(event)
         if branch is None:
@@ -207,6 +207,9 @@ def _branches() -> dict[type[Event], int | None]:
 
 #: event class -> branch of :func:`record` (``None``: passed over); read-only after import
 _BRANCHES: Mapping[type[Event], int | None] = MappingProxyType(_branches())
+#: the same table as a plain ``dict``, which :func:`record` reads (a ``mappingproxy``'s ``get``
+#: is a method call of its own, once per event of every order); never changed
+_BRANCH_OF: dict[type[Event], int | None] = dict(_BRANCHES)
 
 
 def _dice_luck(
