@@ -600,7 +600,6 @@ def _owe(
         shares = share_hits(roster.side(side), hits, order)
     events: list[Event] = []
     for faction, share_count in shares:
-        mine = roster.of(side, faction)
         if state.options.casualty_chooser == "opponent":
             chooser = battle.defenders[0] if side is _ATTACKER else battle.attacker
         else:
@@ -609,22 +608,22 @@ def _owe(
         if roster.magic is None:  # no shields: the roster's kept casualty order
             default = roster.default_casualties(side, faction, share_count, ctx)
         else:
-            default = default_casualties(mine, share_count, ctx)
+            default = default_casualties(roster.of(side, faction), share_count, ctx)
         if roster.real_choice(side, faction, share_count):
-            decision = PendingDecision(
-                id=state.new_id(),
-                faction=chooser,
-                kind=_CASUALTIES_DECISION,
-                reaction=chooser != state.active,
-                detail=CasualtiesDetail(
-                    battle=battle.id,
-                    space=battle.space,
-                    round=battle.round,
-                    step=battle.records[-1].step,
-                    faction=faction,
-                    hits=share_count,
-                    units=_candidates(state, ruleset, battle, roster, side, faction),
-                    default=tuple(default),
+            decision = PendingDecision(  # id, faction, kind, reaction, detail
+                state.new_id(),
+                chooser,
+                _CASUALTIES_DECISION,
+                chooser != state.active,
+                CasualtiesDetail(  # battle, space, round, step, faction, hits, units, default
+                    battle.id,
+                    battle.space,
+                    battle.round,
+                    battle.records[-1].step,
+                    faction,
+                    share_count,
+                    _candidates(state, ruleset, battle, roster, side, faction),
+                    tuple(default),
                 ),
             )
             state.pending.append(decision)
