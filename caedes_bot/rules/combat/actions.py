@@ -143,7 +143,7 @@ def _use_orders(battle: Battle, who: Declarer) -> None:
     for kind, members in who.kinds.items():
         order = _order_of(battle, who.faction, kind)
         count = min(order.count, len(members)) if order is not None else 0
-        battle.declared += [f.id for f in members[:count]]
+        battle.declared = [*battle.declared, *(f.id for f in members[:count])]  # replaced
 
 
 def _needs_asking(battle: Battle, who: Declarer) -> bool:

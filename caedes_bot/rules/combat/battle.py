@@ -867,7 +867,7 @@ def withdraw_units(
         destinations.append(origin)
     gone = set(unit_ids)
     battle.attacker_units = [u for u in battle.attacker_units if u not in gone]
-    battle.withdrawn += list(unit_ids)
+    battle.withdrawn = [*battle.withdrawn, *unit_ids]  # replaced, never changed in place
     return AttackerWithdrew(
         battle.id, battle.space, battle.attacker, tuple(unit_ids), tuple(destinations)
     )

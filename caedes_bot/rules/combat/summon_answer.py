@@ -111,7 +111,7 @@ def handle_answer_summons(
     events: list[Event] = []
     _close(state, decision)
     if order.whole_battle and order.faction not in battle.no_summons:
-        battle.no_summons.append(order.faction)
+        battle.no_summons = [*battle.no_summons, order.faction]  # replaced, not appended to
     picks = [(k, n) for k, n in order.picks if n != 0]
     if not picks:
         events.append(
