@@ -69,6 +69,9 @@ class CopyPlan(Generic[T]):
     pass).
 
     ``skip``: fields the caller replaces at once after the copy (they are shared here).
+    ``shared``: fields whose containers are never changed in place, only replaced by new
+    ones (every writer assigns a new list or dict): the copy shares them, which is then no
+    different from copying them.
     ``extras``: attributes that are not fields which instances may carry (the battle's memo),
     looked at by name before any other attribute that is not a field is looked for.
     An instance must hold every field in its ``__dict__``, as a dataclass's ``__init__``
@@ -78,11 +81,16 @@ class CopyPlan(Generic[T]):
     __slots__ = ("_extras", "_fields", "_names", "_size", "copy")
 
     def __init__(
-        self, cls: type[T], *, skip: Iterable[str] = (), extras: Iterable[str] = ()
+        self,
+        cls: type[T],
+        *,
+        skip: Iterable[str] = (),
+        shared: Iterable[str] = (),
+        extras: Iterable[str] = (),
     ) -> None:
         hints = get_type_hints(cls)
         names = [f.name for f in dataclass_fields(cast("type[Any]", cls))]
-        left_out = set(skip)
+        left_out = {*skip, *shared}
         self._extras = tuple(extras)
         self._fields = frozenset((*names, *self._extras))
         self._size = len(names)

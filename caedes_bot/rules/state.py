@@ -364,6 +364,10 @@ class Battle:
         enchanted: units fighting for the other side (R-MAGIC-ENCH-01, -03); each stands in
             the unit list of the side it fights for.
         notes: changes of declarations and of sides, for the battle message (R-COMBAT-16).
+
+    The containers of :data:`BATTLE_REPLACED` (``withdrawn`` and ``no_summons`` to ``notes``)
+    are never changed in place: every writer assigns a new list or dict, so a clone of the
+    state shares them with its source (:meth:`GameState.clone`, decision 0013).
     """
 
     id: int
@@ -408,6 +412,23 @@ class Battle:
         state = dict(self.__dict__)
         state.pop("_memo", None)
         return state
+
+
+#: the fields of :class:`Battle` whose containers are only ever replaced, never changed in
+#: place (the battle magic's and the withdrawals' bookkeeping): a clone shares them
+#: (``tests/rules/test_copy_plan.py`` checks the rules write them only by assignment)
+BATTLE_REPLACED = (
+    "withdrawn",
+    "no_summons",
+    "standing",
+    "illusion_rules",
+    "declared",
+    "abjured",
+    "illusion_used",
+    "enchant_successes",
+    "enchanted",
+    "notes",
+)
 
 
 @dataclass
@@ -1126,7 +1147,7 @@ _STATE_COPY = CopyPlan(
     GameState, skip=("units", "factions", "pending", "alliances", "trades", "battle")
 )
 _DECISION_COPY = CopyPlan(PendingDecision)
-_BATTLE_COPY = CopyPlan(Battle, skip=("owed",), extras=("_memo",))
+_BATTLE_COPY = CopyPlan(Battle, skip=("owed",), shared=BATTLE_REPLACED, extras=("_memo",))
 _SHARE_COPY = CopyPlan(CasualtyShare)
 _RECORD_COPY = CopyPlan(BattleStepRecord)
 
