@@ -345,7 +345,9 @@ class Battle:
             (the province owner, then turn order: R-COMBAT-06).
         attacker_units / defender_units: ids of the units still fighting on each side.
         round: battle round, from 1. phase: where the round stands.
-        owed: this step's hits, per faction, while casualties are being chosen.
+        owed: this step's hits, per faction, while casualties are being chosen; a share in
+            the list is never changed (:func:`~caedes_bot.rules.combat.battle.settle` puts a
+            settled copy in its place), so the clones of the state share them.
         hitless_rounds: rounds in a row with no unit removed or wounded (R-COMBAT-13).
         round_losses: a unit has been removed or wounded in the current round.
         records: every missile and melee step so far, with every die.
@@ -1131,24 +1133,25 @@ def _unit_id(unit: Unit) -> int:
 
 
 def _copy_battle(battle: Battle) -> Battle:
-    """A copy of ``battle`` for a clone: its lists are new, each casualty share is copied, and
-    of the step records only the last (the one whose casualties are still filled in) is copied;
-    earlier records and every die are shared."""
+    """A copy of ``battle`` for a clone: its lists are new (but those of
+    :data:`BATTLE_REPLACED`, which are only ever replaced), the casualty shares are shared
+    (a listed share is never changed: settling one replaces it), and of the step records only
+    the last (the one whose casualties are still filled in) is copied; earlier records and
+    every die are shared."""
     new = _BATTLE_COPY.copy(battle)
-    new.owed = list(map(_SHARE_COPY.copy, battle.owed))
+    new.owed = list(battle.owed)
     if battle.records:
         new.records[-1] = _RECORD_COPY.copy(battle.records[-1])
     return new
 
 
 #: what :meth:`GameState.clone` copies of the state (the fields it replaces next left out),
-#: of a decision, of the battle, of a casualty share and of a step record
+#: of a decision, of the battle and of a step record
 _STATE_COPY = CopyPlan(
     GameState, skip=("units", "factions", "pending", "alliances", "trades", "battle")
 )
 _DECISION_COPY = CopyPlan(PendingDecision)
 _BATTLE_COPY = CopyPlan(Battle, skip=("owed",), shared=BATTLE_REPLACED, extras=("_memo",))
-_SHARE_COPY = CopyPlan(CasualtyShare)
 _RECORD_COPY = CopyPlan(BattleStepRecord)
 
 #: the frozen values made many times a battle get each field set through its slot

@@ -4,6 +4,7 @@ those, and nothing in the bot changes one of them in place."""
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import fields
 from pathlib import Path
@@ -11,10 +12,11 @@ from pathlib import Path
 import caedes_bot
 from caedes_bot.gamedata.loader import load_ruleset
 from caedes_bot.rules import engine
-from caedes_bot.rules.combat.orders import FightBattle
+from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.sharing import copy_plain
-from caedes_bot.rules.state import _BATTLE_COPY, BATTLE_REPLACED, Battle
+from caedes_bot.rules.state import _BATTLE_COPY, BATTLE_REPLACED, Battle, CasualtiesDetail
+from caedes_bot.rules.turn import UmpireAdvance
 from tests.rules.combat.test_battle_replay import SPACE, _hills_battle
 
 
@@ -56,3 +58,26 @@ def test_the_rules_replace_the_shared_battle_containers_and_never_change_them() 
         if _IN_PLACE.search(line) and "history." not in line  # the announcer's own copies
     ]
     assert found == []
+
+
+def test_settling_casualties_replaces_the_share_and_leaves_the_state_given_alone() -> None:
+    """The casualty shares are shared by a clone: answering a ``casualties`` decision (by
+    default, or with ``AssignCasualties``) puts a settled copy in the new state's list and
+    leaves the share of the state the order was given unchanged."""
+    rs = load_ruleset()
+    dice = SeededDice("shares", 0)
+    st = engine.apply(_hills_battle(rs, "shares"), FightBattle("DAW", SPACE), rs, dice).state
+    while st.battle is not None and not st.pending:
+        st = engine.apply(st, UmpireAdvance("DAW"), rs, dice).state
+    assert st.battle is not None and st.battle.owed
+    decision = st.pending[0]
+    assert isinstance(decision.detail, CasualtiesDetail)
+    share = next(s for s in st.battle.owed if s.decision == decision.id)
+    before = copy.deepcopy(st.battle.owed)
+    for order in (
+        UmpireAdvance("DAW"),
+        AssignCasualties(decision.faction, decision.detail.default),
+    ):
+        after = engine.apply(st, order, rs, SeededDice("shares", st.dice_rolls)).state
+        assert st.battle.owed == before and share.assignment is None
+        assert share not in (after.battle.owed if after.battle is not None else [])

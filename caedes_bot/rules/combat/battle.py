@@ -326,7 +326,15 @@ def drop_decisions(state: GameState, battle_id: int, kind: DecisionKind) -> None
 
 
 def settle(state: GameState, share: CasualtyShare, unit_ids: list[int]) -> None:
-    share.assignment = unit_ids
+    """``unit_ids`` take the hits of ``share`` (R-COMBAT-06); its decision, if any, is closed.
+    A share listed in the battle's ``owed`` is never changed (the clones of the state share
+    it, :meth:`GameState.clone`): a settled copy takes its place in the list."""
+    battle = state.battle
+    if battle is not None:
+        settled = CasualtyShare(
+            share.faction, share.side, share.hits, share.chooser, share.decision, unit_ids
+        )
+        battle.owed = [settled if s is share else s for s in battle.owed]
     if share.decision is not None:
         state.pending = [d for d in state.pending if d.id != share.decision]
 
