@@ -817,6 +817,9 @@ class PendingDecision:
         reaction: ``True`` if asked of a non-active faction (reaction deadline, R-PBP-DEAD-01).
         detail: what the Discord edge needs to show the choice, of the class of ``kind``.
 
+    Never changed once made (an answered decision leaves ``GameState.pending``; nothing sets
+    its fields), so the clones of the state share it (:meth:`GameState.clone`).
+
     Raises:
         ValueError: ``detail`` is not of the class of ``kind`` (on loading, pydantic reports it
             as a ``ValidationError``).
@@ -1028,7 +1031,9 @@ class GameState:
         until one is handed out (:class:`~caedes_bot.rules.sharing.CowTable`); the rest, whose
         size is bounded by the factions, the provinces and one battle, is copied one level
         deep. Frozen parts (options,
-        decision details, battle dice) are shared. After a clone, ``self`` also treats its units
+        decision details, battle dice) are shared, and so are the parts the rules never change
+        once made, only replace: the pending decisions, the battle's casualty shares and the
+        containers of :data:`BATTLE_REPLACED`. After a clone, ``self`` also treats its units
         and factions as shared, so changing either state never changes the other.
         """
         units = self.units if isinstance(self.units, CowTable) else CowTable(self.units)
@@ -1038,7 +1043,7 @@ class GameState:
         factions = self.factions if isinstance(self.factions, CowTable) else CowTable(self.factions)
         new.factions = factions.share()
         self.factions = factions
-        new.pending = list(map(_DECISION_COPY.copy, self.pending))
+        new.pending = list(self.pending)  # a decision is never changed once made: shared
         new.alliances = list(map(list, self.alliances))
         new.trades = list(map(copy_plain, self.trades))
         if self.battle is not None:
@@ -1146,11 +1151,10 @@ def _copy_battle(battle: Battle) -> Battle:
 
 
 #: what :meth:`GameState.clone` copies of the state (the fields it replaces next left out),
-#: of a decision, of the battle and of a step record
+#: of the battle and of a step record
 _STATE_COPY = CopyPlan(
     GameState, skip=("units", "factions", "pending", "alliances", "trades", "battle")
 )
-_DECISION_COPY = CopyPlan(PendingDecision)
 _BATTLE_COPY = CopyPlan(Battle, skip=("owed",), shared=BATTLE_REPLACED, extras=("_memo",))
 _RECORD_COPY = CopyPlan(BattleStepRecord)
 
