@@ -23,6 +23,7 @@ from caedes_bot.rules import catalogue, statistics, undo
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.frozen import quick_init
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.steps import Giver, Handler, StepSpec
@@ -56,6 +57,7 @@ class Route:
 _ACTIVE = Giver.ACTIVE  # read once: an enum member read costs several globals
 
 
+@quick_init  # one per order: each field set through its slot (frozen.py), the same value
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What :func:`apply` returns: the new state and the events, in the order they happened."""
