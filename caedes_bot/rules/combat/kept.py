@@ -221,9 +221,7 @@ class Roster:
         attacker, defender = self.side_specs(step, round_no)
         return attacker + defender
 
-    def side_specs(
-        self, step: CombatStep, round_no: int
-    ) -> tuple[list[DieSpec], list[DieSpec]]:
+    def side_specs(self, step: CombatStep, round_no: int) -> tuple[list[DieSpec], list[DieSpec]]:
         """The attacker's and the defender's dice of :meth:`specs`, each in unit id order.
 
         The round counts only as the first or a later one (Fear and Inspiring act in round 1
@@ -328,9 +326,7 @@ class Roster:
         found = self._lists.get(key)
         if found is None:
             summoner = Attribute.SUMMONER  # once, not per fighter (an enum read is slow)
-            found = self._lists[key] = [
-                f for f in self.side(side) if summoner in f.kind.attributes
-            ]
+            found = self._lists[key] = [f for f in self.side(side) if summoner in f.kind.attributes]
         return found
 
     def mercenaries(self, side: Side) -> list[Fighter]:
