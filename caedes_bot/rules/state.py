@@ -806,7 +806,7 @@ DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class PendingDecision:
     """A decision the game waits for (design.md section 3).
 
@@ -817,8 +817,8 @@ class PendingDecision:
         reaction: ``True`` if asked of a non-active faction (reaction deadline, R-PBP-DEAD-01).
         detail: what the Discord edge needs to show the choice, of the class of ``kind``.
 
-    Never changed once made (an answered decision leaves ``GameState.pending``; nothing sets
-    its fields), so the clones of the state share it (:meth:`GameState.clone`).
+    Frozen: never changed once made (an answered decision leaves ``GameState.pending``), so the
+    clones of the state and the undo records share it (:meth:`GameState.clone`).
 
     Raises:
         ValueError: ``detail`` is not of the class of ``kind`` (on loading, pydantic reports it

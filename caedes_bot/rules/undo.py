@@ -145,7 +145,8 @@ def after_order(old: GameState, new: GameState, order: Order, rolled: int) -> No
         muster_counts=(None if old.muster_counts == new.muster_counts else dict(old.muster_counts)),
         stats=None if old.stats == new.stats else dict(old.stats),
         step=None if old.step == new.step else old.step,
-        pending=None if old.pending == new.pending else [copy_plain(d) for d in old.pending],
+        # a decision is frozen once made (PendingDecision), so the record shares them
+        pending=None if old.pending == new.pending else list(old.pending),
     )
     new.undo_log = [*log, record]
 
@@ -215,7 +216,7 @@ def handle_undo(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) ->
     if record.step is not None:
         state.step = record.step
     if record.pending is not None:
-        state.pending = [copy_plain(d) for d in record.pending]
+        state.pending = list(record.pending)  # frozen decisions, shared
     state.next_id = record.next_id
     return [
         OrderTakenBack(
