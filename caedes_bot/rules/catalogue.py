@@ -29,6 +29,7 @@ from caedes_bot.rules import (
     events,
     frozen,
     mercenary,
+    mercenary_answer,
     muster,
     orders,
     override_log,
@@ -108,6 +109,7 @@ MODULES = (
     events,
     frozen,
     mercenary,
+    mercenary_answer,
     muster,
     odds_exact,
     odds_methods,
@@ -187,7 +189,7 @@ STEP_SPECS: tuple[StepSpec, ...] = (
 #: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
 #: the marks to disband at upkeep (R-UPK-02), the ship and cargo orders of step 6
 #: (R-MOVE-14..18), taking back orders (/undo), summons (R-MAGIC-SUMM-01), the answer to a
-#: summons offer in a battle, and the umpire's rollback and continuing an imported campaign.
+#: summons offer in a battle, the choice of deserting Mercenaries (R-ATTR-MERC-01), and the umpire's rollback and continuing an imported campaign.
 ANYTIME_SPECS: tuple[StepSpec, ...] = (
     umpire.SPEC,
     umpire_game.SPEC,
@@ -198,6 +200,7 @@ ANYTIME_SPECS: tuple[StepSpec, ...] = (
     undo.SPEC,
     summons.SPEC,
     summon_answer.SPEC,
+    mercenary_answer.SPEC,
     early_end.SPEC,
     pacts.SPEC,
     victory.SPEC,

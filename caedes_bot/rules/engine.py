@@ -89,7 +89,7 @@ def build_routes(specs: Iterable[StepSpec]) -> Mapping[type[Order], Route]:
 
 
 #: The step sequencer, built from the specs of the steps.
-TURN = Turn(catalogue.STEP_SPECS)
+TURN = Turn(catalogue.STEP_SPECS, catalogue.ANYTIME_SPECS)
 #: Every spec: the steps', the turn's own, and those of orders of no single step.
 SPECS: tuple[StepSpec, ...] = (*catalogue.STEP_SPECS, TURN.spec, *catalogue.ANYTIME_SPECS)
 #: The dispatch table: order class -> route, read-only.
@@ -122,6 +122,18 @@ def _wrong_step(
         over = "is over" if len(steps) == 1 else "are over"
         allowed = f"nothing this turn: {gone} {over}, and steps never come back"
     return WrongStep(f"{order.label} is {named}; the turn is at step {now.label}.", allowed=allowed)
+
+
+def _turn_not_begun(state: GameState, order: Order) -> RuleViolation:
+    """The refusal of an active faction's order while its turn's start waits for Mercenary
+    choices (R-TURN-04, R-ATTR-MERC-01)."""
+    owing = sorted({d.faction for d in state.pending if d.battle_id is None})
+    return RuleViolation(
+        f"{order.faction}'s turn has not begun: it waits for {', '.join(owing) or 'nobody'} to "
+        "choose which Mercenaries desert.",
+        rule="R-ATTR-MERC-01",
+        allowed="answer the Mercenary choice in your orders thread, or wait for it",
+    )
 
 
 def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outcome:
@@ -163,6 +175,8 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
             rule="R-PBP-DEAD-03",
             allowed="wait for your next turn; answer any decision asked of you",
         )
+    if active_only and state.turn_start_waits:
+        raise _turn_not_begun(state, order)
     if route.steps and state.step not in route.steps:
         raise _wrong_step(order, route.steps, state.step, steps_in_order(ruleset.step_order))
     new = state.clone()

@@ -502,6 +502,11 @@ class DecisionKind(enum.StrEnum):
     """Where Amphibian units that won a battle at sea go ashore (R-ATTR-AMPH-02); detail
     :class:`ComeAshoreDetail`."""
 
+    MERCENARIES = "mercenaries"
+    """Which of a faction's excess Mercenaries are destroyed, at the start of a turn in one
+    space or at the start of a battle round on one side (R-ATTR-MERC-01); detail
+    :class:`MercenariesDetail`."""
+
 
 @dataclass(frozen=True, slots=True)
 class CasualtyCandidate:
@@ -750,6 +755,53 @@ class EnchantVictimDetail:
     default: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class MercenaryCandidate:
+    """One Mercenary that may be destroyed, as a ``mercenaries`` decision shows it
+    (R-ATTR-MERC-01).
+
+    Attributes:
+        id: unit id. kind: unit kind id. wounded: it has taken a hit (R-ATTR-FORTI-01).
+        cost: the kind's price in RP, ``None`` for a kind that is never bought.
+        aboard: the ship carrying it, if any (R-MOVE-14).
+    """
+
+    id: int
+    kind: str
+    wounded: bool = False
+    cost: int | None = None
+    aboard: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MercenariesDetail:
+    """What a ``mercenaries`` decision asks (R-ATTR-MERC-01, R-PBP-DEAD-04): a faction's
+    Mercenaries outnumber its other units in ``space`` (at the start of a turn) or on its side
+    of a battle (at the start of a round), and the excess can be chosen in more than one way
+    that matters.
+
+    Attributes:
+        space: where. faction: whose Mercenaries. deserting: how many must go.
+        mercenaries, others: the counts compared (enchanted units count for neither).
+        candidates: the faction's Mercenaries there, in id order.
+        default: the ids destroyed on a missed deadline: cheapest, ties most recently mustered.
+        battle: the battle's id at a round start; ``None`` at the start of a turn (then the
+            turn waits for the answer before its first step, R-TURN-04).
+        round: the battle round beginning (0 at the start of a turn).
+    """
+
+    kind: ClassVar[DecisionKind] = DecisionKind.MERCENARIES
+    space: str
+    faction: str
+    deserting: int
+    mercenaries: int
+    others: int
+    candidates: tuple[MercenaryCandidate, ...]
+    default: tuple[int, ...]
+    battle: int | None = None
+    round: int = 0
+
+
 #: The detail of a pending decision: one frozen dataclass per :class:`DecisionKind`, each
 #: naming its kind in ``kind``. Stored as a JSON object of its fields; the decision's stored
 #: ``kind`` says which one it is.
@@ -787,6 +839,7 @@ DecisionDetail = (
     | DeclarationsDetail
     | RerollDetail
     | EnchantVictimDetail
+    | MercenariesDetail
 )
 
 #: The detail class of each decision kind.
@@ -802,6 +855,7 @@ DETAIL_TYPES: dict[DecisionKind, type[DecisionDetail]] = {
         DeclarationsDetail,
         RerollDetail,
         EnchantVictimDetail,
+        MercenariesDetail,
     )
 }
 
@@ -814,7 +868,9 @@ class PendingDecision:
         id: unique within the campaign.
         faction: who must decide.
         kind: what is asked; always ``detail.kind``.
-        reaction: ``True`` if asked of a non-active faction (reaction deadline, R-PBP-DEAD-01).
+        reaction: ``True`` if asked of a non-active faction, or before the active faction's
+            turn has begun (the turn-start Mercenary choice, R-ATTR-MERC-01): a reaction
+            deadline (R-PBP-DEAD-01).
         detail: what the Discord edge needs to show the choice, of the class of ``kind``.
 
     Frozen: never changed once made (an answered decision leaves ``GameState.pending``), so the
@@ -967,6 +1023,9 @@ class GameState:
             :mod:`caedes_bot.rules.trade`).
         passive: the active faction missed its turn deadline; the bot plays the rest of its
             turn passively (R-PBP-DEAD-03; rules in :mod:`caedes_bot.rules.turn`).
+        turn_start_waits: the start of the active faction's turn waits for ``mercenaries``
+            decisions (R-TURN-04, R-ATTR-MERC-01): the rest of the turn-start checks and its
+            first step run once they are answered (:mod:`caedes_bot.rules.turn`).
         undo_log: what the active faction's last orders changed, oldest first, while they may
             still be taken back (:mod:`caedes_bot.rules.undo`).
         pact_proposals: alliances, breaks and fealty awaiting every member's confirmation, and
@@ -1013,6 +1072,7 @@ class GameState:
     muster_counts: dict[str, int] = field(default_factory=dict)
     trades: list[TradeOffer] = field(default_factory=list)
     passive: bool = False
+    turn_start_waits: bool = False
     undo_log: list[UndoRecord] = field(default_factory=list)
     pact_proposals: list[PactProposal] = field(default_factory=list)
     parting: list[tuple[str, str]] = field(default_factory=list)

@@ -9,7 +9,10 @@ How a campaign runs (R-TURN-01..06):
   turn limit the campaign ends with the score of R-VIC-03.
 * At the very start of each turn, before its first step, the Mercenary check runs for every
   faction in every space (R-ATTR-MERC-01) and then the elimination check (R-VIC-05); then the
-  active faction's units get fresh movement bookkeeping.
+  active faction's units get fresh movement bookkeeping. When a faction must choose which
+  Mercenaries desert, the turn's start waits (``GameState.turn_start_waits``): the active
+  faction's own orders are refused, and the rest of the checks and the first step run once
+  every answer is in or defaulted (:meth:`Turn.resume_turn_start`).
 * The steps follow strictly in the order of the game data (``Ruleset.step_order``, from
   ``config/caedes/turn.toml``). What each step does is its
   :class:`~caedes_bot.rules.steps.StepSpec`, declared in the step's own module: on entering a
@@ -60,7 +63,7 @@ from caedes_bot.rules import (
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import RuleViolation
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.mercenary import mercenary_check
+from caedes_bot.rules.mercenary import mercenary_check, turn_start_waiting
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import DecisionKind, GameState, PendingDecision, Step
 from caedes_bot.rules.steps import (
@@ -209,12 +212,16 @@ class Turn:
     orders (``StartCampaign``, ``EndStep``, ``UmpireAdvance``, ``ForfeitTurn``), whose
     handlers are its methods.
 
+    ``anytime``: the specs of orders of no single step, whose default answers (R-PBP-DEAD-04)
+    are known to the turn as well (the Mercenary choice, asked at a turn start or a battle
+    round start).
+
     Raises:
         ValueError: two specs for one step, a spec without a step, a step without a spec, or
             two default answers for one kind of decision.
     """
 
-    def __init__(self, steps: Iterable[StepSpec]) -> None:
+    def __init__(self, steps: Iterable[StepSpec], anytime: Iterable[StepSpec] = ()) -> None:
         by_step: dict[Step, StepSpec] = {}
         defaults: dict[DecisionKind, DefaultAnswer] = {}
         for spec in steps:
@@ -223,6 +230,11 @@ class Turn:
             if spec.step in by_step:
                 raise ValueError(f"two specs for step {spec.step.label}")
             by_step[spec.step] = spec
+            for kind, answer in spec.defaults.items():
+                if kind in defaults:
+                    raise ValueError(f"two default answers for decisions of kind '{kind}'")
+                defaults[kind] = answer
+        for spec in anytime:
             for kind, answer in spec.defaults.items():
                 if kind in defaults:
                     raise ValueError(f"two default answers for decisions of kind '{kind}'")
@@ -440,13 +452,35 @@ class Turn:
                 allowed=f"{decision.faction} answers it, or the umpire overrides the state; "
                 f"defaults exist for: {known}",
             )
-        return self.settle(state, ruleset, dice, answer(state, ruleset, dice, decision))
+        events = self.settle(state, ruleset, dice, answer(state, ruleset, dice, decision))
+        return events + self.resume_turn_start(state, ruleset, dice)
+
+    def resume_turn_start(self, state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
+        """Once the last turn-start ``mercenaries`` decision is answered (R-TURN-04,
+        R-ATTR-MERC-01): the rest of the turn-start checks, then the turn begins and runs to
+        its first step that waits (or, if its faction was eliminated meanwhile, the next
+        faction's turn begins). Does nothing while the turn's start does not wait or an answer
+        is still owed. Mutates ``state``; returns the events."""
+        if not state.turn_start_waits or turn_start_waiting(state):
+            return []
+        state.turn_start_waits = False
+        events = turn_start_rest(state, ruleset)
+        if state.finished:
+            return events
+        faction = active_faction(state)
+        if not self._enter_turn(state, faction, events):
+            self._begin_next_turn(state, ruleset, events)
+        self._run(state, ruleset, dice, events)
+        return events
 
     def after_every_order(self, state: GameState, ruleset: Ruleset, dice: Dice) -> list[Event]:
-        """What must hold across every order: a passive turn plays on once another faction has
-        answered (R-PBP-DEAD-03); then each step's ``after_every_order`` (the income record of
-        R-COLL-04). Mutates ``state``; returns the events."""
-        events = self.continue_passive_turn(state, ruleset, dice) if state.passive else []
+        """What must hold across every order: a turn whose start waited for Mercenary choices
+        begins once they are answered (R-ATTR-MERC-01); a passive turn plays on once another
+        faction has answered (R-PBP-DEAD-03); then each step's ``after_every_order`` (the
+        income record of R-COLL-04). Mutates ``state``; returns the events."""
+        events = self.resume_turn_start(state, ruleset, dice) if state.turn_start_waits else []
+        if state.passive:
+            events += self.continue_passive_turn(state, ruleset, dice)
         events += dependants.after_every_order(state, ruleset)  # R-ATTR-UNDEAD-03, R-FEAL-03
         for hook in self._after_hooks:
             hook(state)
@@ -484,8 +518,9 @@ class Turn:
         return spec.waits(state)
 
     def _run(self, state: GameState, ruleset: Ruleset, dice: Dice, events: list[Event]) -> None:
-        """From a step that has just begun, run steps until one waits or the campaign ends."""
-        while not state.finished and state.active is not None:
+        """From a step that has just begun, run steps until one waits or the campaign ends (or
+        a turn's start waits for Mercenary choices, R-ATTR-MERC-01)."""
+        while not state.finished and state.active is not None and not state.turn_start_waits:
             spec = self._steps[state.step]
             if spec.on_enter is not None:
                 events += spec.on_enter(state, ruleset, dice)
@@ -544,18 +579,25 @@ class Turn:
             state.active = faction
             state.step = first
             events += turn_start_checks(state, ruleset)
-            if state.finished:
+            if state.finished or state.turn_start_waits:
                 return
-            if state.factions[faction].eliminated:
+            if not self._enter_turn(state, faction, events):
                 after = faction
                 continue
-            fs = state.factions[faction]
-            fs.turns_taken += 1
-            reset_movement(state, faction)
-            collect.begin_turn_holdings(state, faction)
-            events.append(TurnBegan(faction, state.round, fs.turns_taken))
-            events.append(StepBegan(faction, state.round, first))
             return
+
+    def _enter_turn(self, state: GameState, faction: str, events: list[Event]) -> bool:
+        """Begin ``faction``'s turn once its start checks are done: ``False`` (nothing done)
+        if it was eliminated by them (R-VIC-05)."""
+        if state.factions[faction].eliminated:
+            return False
+        fs = state.factions[faction]
+        fs.turns_taken += 1
+        reset_movement(state, faction)
+        collect.begin_turn_holdings(state, faction)
+        events.append(TurnBegan(faction, state.round, fs.turns_taken))
+        events.append(StepBegan(faction, state.round, state.step))
+        return True
 
 
 # --------------------------------------------------------------------------- helpers
@@ -592,11 +634,23 @@ def turn_start_checks(state: GameState, ruleset: Ruleset) -> list[Event]:
     deserted go with it before the elimination check (R-ATTR-UNDEAD-03, R-MAGIC-SUMM-03).
     Option changes the umpire made take effect first (R-SETUP-04), then the scenario's events
     due now happen (R-SETUP-01).
-    Mutates ``state``; returns the events."""
+    When a faction is asked which Mercenaries desert (R-ATTR-MERC-01), the checks stop there
+    with ``state.turn_start_waits`` set; :func:`turn_start_rest` runs the others once the
+    answers are in. Mutates ``state``; returns the events."""
     events = umpire_game.apply_pending(state)
     events += scenario_events.fire_due(state, ruleset)
     events += mercenary_check(state, ruleset)
-    events += dependants.lose_bound_units(state, ruleset)[0]
+    if turn_start_waiting(state):
+        state.turn_start_waits = True
+        return events
+    return events + turn_start_rest(state, ruleset)
+
+
+def turn_start_rest(state: GameState, ruleset: Ruleset) -> list[Event]:
+    """The turn-start checks after the Mercenary check (R-TURN-04): Undead and Summoned units
+    whose master deserted go, elimination (R-VIC-05), agreed pact changes, neighbours, and the
+    victories (see :func:`turn_start_checks`). Mutates ``state``; returns the events."""
+    events = dependants.lose_bound_units(state, ruleset)[0]
     events += victory.elimination_check(state, ruleset)
     events += pacts.apply_agreed(state)
     events += diplomacy.judge_neighbours(state, ruleset)

@@ -47,6 +47,7 @@ ADDED_SINCE: dict[str, object] = {
     "stats": {},  # issue 15: each faction's statistics (decision 0021)
     "stats_battles": {},
     "scenario_events_done": [],  # R-SETUP-01 (scenario events that happened, decision 0026)
+    "turn_start_waits": False,  # R-ATTR-MERC-01 (a turn start waiting for Mercenary choices)
     # R-COMBAT-12 and the battle magics (decision 0015)
     "battle.standing": [],
     "battle.illusion_rules": {},

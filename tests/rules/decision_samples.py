@@ -1,6 +1,7 @@
 """Pending decisions for tests: small builders and hypothesis strategies, one per kind
 (casualties R-COMBAT-06, press_or_withdraw R-COMBAT-08 and R-COMBAT-09, upkeep_disband
-R-UPK-03, summons R-MAGIC-SUMM-01, blitz R-ATTR-BLITZ-02, come_ashore R-ATTR-AMPH-02)."""
+R-UPK-03, summons R-MAGIC-SUMM-01, blitz R-ATTR-BLITZ-02, come_ashore R-ATTR-AMPH-02,
+mercenaries R-ATTR-MERC-01)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from caedes_bot.rules.state import (
     DiePurpose,
     DisbandCandidate,
     EnchantVictimDetail,
+    MercenariesDetail,
+    MercenaryCandidate,
     PendingDecision,
     PressOrWithdrawDetail,
     RerollCandidate,
@@ -228,6 +231,29 @@ enchant_details = st.builds(
     default=_id_tuples,
 )
 
+mercenary_details = st.builds(
+    MercenariesDetail,
+    space=_codes,
+    faction=_codes,
+    deserting=st.integers(min_value=1, max_value=5),
+    mercenaries=st.integers(min_value=1, max_value=9),
+    others=st.integers(min_value=0, max_value=9),
+    candidates=st.lists(
+        st.builds(
+            MercenaryCandidate,
+            id=_ids,
+            kind=_codes,
+            wounded=st.booleans(),
+            cost=st.none() | st.integers(min_value=0, max_value=20),
+            aboard=st.none() | _ids,
+        ),
+        max_size=6,
+    ).map(tuple),
+    default=_id_tuples,
+    battle=st.none() | _ids,
+    round=_rounds,
+)
+
 #: The strategy of each kind's detail; a test checks that every kind is here.
 STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.CASUALTIES: casualties_details,
@@ -239,6 +265,7 @@ STRATEGIES: dict[DecisionKind, st.SearchStrategy[DecisionDetail]] = {
     DecisionKind.DECLARE_ACTIONS: declaration_details,
     DecisionKind.ILLUSION_REROLL: reroll_details,
     DecisionKind.ENCHANT_VICTIM: enchant_details,
+    DecisionKind.MERCENARIES: mercenary_details,
 }
 
 #: A detail of any kind.

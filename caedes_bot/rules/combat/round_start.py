@@ -3,7 +3,8 @@ run for the attacking side and then for the defending side, before the missile s
 
 The actions today are, in catalogue order:
 
-1. ``mercenary``: excess Mercenaries of each faction on the side go (R-ATTR-MERC-01).
+1. ``mercenary``: excess Mercenaries of each faction on the side go, or its player is asked
+   which (R-ATTR-MERC-01, :mod:`caedes_bot.rules.mercenary_answer`).
 2. ``summons``: a faction of the side with a Summoner fighting is asked whether it summons
    (R-MAGIC-SUMM-01, :func:`caedes_bot.rules.summons.offer_summons`).
 3. ``declarations``: special actions for the round, from the standing orders or by asking
@@ -35,20 +36,26 @@ How to add an action (summons, for instance):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from caedes_bot.gamedata.model import Ruleset
 from caedes_bot.rules.combat.actions import declare_actions
-from caedes_bot.rules.combat.arithmetic import mercenary_losses
+from caedes_bot.rules.combat.arithmetic import Fighter, mercenary_losses
 from caedes_bot.rules.combat.kept import Roster
 from caedes_bot.rules.combat.roster import remove_units
 from caedes_bot.rules.combat.sides import battle_context, battle_roster
 from caedes_bot.rules.dependants import lose_bound_units
 from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.events import Event
-from caedes_bot.rules.mercenary import MercenariesDeserted
-from caedes_bot.rules.state import Battle, GameState, Side
+from caedes_bot.rules.mercenary import MercenariesDeserted, ask, real_choice
+from caedes_bot.rules.state import (
+    Battle,
+    GameState,
+    MercenariesDetail,
+    MercenaryCandidate,
+    Side,
+)
 from caedes_bot.rules.summons import offer_summons
 
 #: ``(state, ruleset, dice, battle, side) -> events``: one round-start action for one side.
@@ -85,8 +92,10 @@ class RoundStartAction:
 def mercenary_check(
     state: GameState, ruleset: Ruleset, dice: Dice, battle: Battle, side: Side
 ) -> list[Event]:
-    """Excess Mercenaries of each faction on ``side`` go, cheapest first (R-ATTR-MERC-01,
-    R-ATTR-MERC-02); the choice is the default one."""
+    """Excess Mercenaries of each faction on ``side`` go (R-ATTR-MERC-01, R-ATTR-MERC-02):
+    at once, cheapest first, when every choice comes to the same; otherwise the faction is
+    asked (a ``mercenaries`` decision, :func:`caedes_bot.rules.mercenary.ask`) and the round
+    waits for the answer (:mod:`caedes_bot.rules.mercenary_answer`)."""
     roster = battle_roster(state, ruleset, battle)
     if not roster.mercenaries(side):
         return []
@@ -99,22 +108,60 @@ def mercenary_check(
     groups: dict[str, list[int]] = {}
     for n, f in enumerate(mine):
         groups.setdefault(f.faction, []).append(n)
+    now: list[int] = []
     for faction, members in groups.items():
         out = [mine[n] for n in members if mine[n].id in gone]
-        if out:
-            mercs = sum(1 for n in members if mine[n].mercenary)
-            events.append(
-                MercenariesDeserted(
-                    faction,
-                    battle.space,
-                    tuple((f.id, f.kind.id) for f in out),
-                    mercenaries=mercs,
-                    others=len(members) - mercs,
-                )
+        if not out:
+            continue
+        counted = [mine[n] for n in members if not mine[n].enchanted]  # count for neither
+        mercs = [f for f in counted if f.mercenary]
+        detail = MercenariesDetail(
+            space=battle.space,
+            faction=faction,
+            deserting=len(out),
+            mercenaries=len(mercs),
+            others=len(counted) - len(mercs),
+            candidates=tuple(
+                MercenaryCandidate(f.id, f.kind.id, f.wounded, f.kind.cost)
+                for f in sorted(mercs, key=lambda f: f.id)
+            ),
+            default=tuple(f.id for f in out),
+            battle=battle.id,
+            round=battle.round,
+        )
+        if real_choice(fighter_likeness(state, mercs), len(out)):
+            events.append(ask(state, detail, reaction=faction != state.active))
+            continue
+        now += detail.default
+        events.append(
+            MercenariesDeserted(
+                faction,
+                battle.space,
+                tuple((f.id, f.kind.id) for f in out),
+                mercenaries=detail.mercenaries,
+                others=detail.others,
             )
-    remove_units(state, battle, lost)
+        )
+    if not now:
+        return events
+    remove_units(state, battle, now)
     battle.round_losses = True
     return events + lose_bound_units(state, ruleset, battle=battle.id)[0]  # R-ATTR-UNDEAD-03
+
+
+def fighter_likeness(state: GameState, mercs: list[Fighter]) -> list[Hashable]:
+    """What about each of ``mercs`` matters when it deserts a battle (R-ATTR-MERC-01): its
+    kind, wound and terrain, whether it may withdraw and where from, its attack penalty and
+    shield, and the ship it is aboard."""
+    units = {u.id: u for u in state.peek_units()}
+    out: list[Hashable] = []
+    for f in mercs:
+        unit = units.get(f.id)
+        origin = (unit.entered_from, unit.aboard) if unit is not None else (None, None)
+        out.append(
+            (f.kind.id, f.wounded, f.terrain, f.can_withdraw, f.attack_penalty, f.shield, origin)
+        )
+    return out
 
 
 def summons_offer(

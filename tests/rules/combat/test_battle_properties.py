@@ -18,10 +18,11 @@ from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressO
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.engine import apply
 from caedes_bot.rules.errors import RuleViolation
+from caedes_bot.rules.mercenary_answer import ChooseMercenaries
 from caedes_bot.rules.movement.blitz import BlitzStop
 from caedes_bot.rules.odds import odds_for
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import CasualtiesDetail, GameState, Side
+from caedes_bot.rules.state import CasualtiesDetail, GameState, MercenariesDetail, Side
 from tests.rules.combat.test_battle import KINDS, battle_setup
 
 ATTACKER_KINDS = [
@@ -138,6 +139,14 @@ def test_battles_keep_their_invariants(
                 room[choice] -= 1
                 picks.append(choice)
             order: Order = AssignCasualties(decision.faction, tuple(picks))
+        elif isinstance(decision.detail, MercenariesDetail):  # R-ATTR-MERC-01: any of them
+            merc = decision.detail
+            ids = [c.id for c in merc.candidates]
+            _refused_changes_nothing(
+                current, rs, ChooseMercenaries(decision.faction, decision.id, ())
+            )
+            chosen = data.draw(st.permutations(ids))[: merc.deserting]
+            order = ChooseMercenaries(decision.faction, decision.id, tuple(chosen))
         else:
             _refused_changes_nothing(current, rs, AssignCasualties("DAW", (1,)))
             _refused_changes_nothing(current, rs, FightBattle("DAW", "x"))

@@ -36,12 +36,14 @@ from caedes_bot.rules.combat.events import BattleEnded, BattleStepResolved
 from caedes_bot.rules.combat.orders import AssignCasualties, FightBattle, PressOn, Withdraw
 from caedes_bot.rules.dice import SeededDice
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary_answer import ChooseMercenaries
 from caedes_bot.rules.orders import Order
 from caedes_bot.rules.state import (
     CasualtiesDetail,
     DecisionKind,
     FactionState,
     GameState,
+    MercenariesDetail,
     Step,
     Unit,
 )
@@ -187,7 +189,11 @@ def _random_battle(n: int) -> Fingerprint:
         now = out.state
         decision = now.pending[0]
         order: Order
-        if pick.random() < 0.4:
+        if isinstance(decision.detail, MercenariesDetail):
+            # R-ATTR-MERC-01: the default, drawing nothing, so that the battle goes as when
+            # the default went at once
+            order = ChooseMercenaries(decision.faction, decision.id, decision.detail.default)
+        elif pick.random() < 0.4:
             order = UmpireAdvance("DAW")
         elif decision.kind is DecisionKind.CASUALTIES:
             detail = decision.detail
@@ -260,8 +266,11 @@ BENCH: dict[str, Fingerprint] = {
 }
 # Issue 12 changed every digest (battle dice and removals gained fields) and battle 30 of the
 # forty: its default casualties now take the wounded Orc Fortitude unit before an unwounded
-# infantry of the same cost, as R-COMBAT-06 now says explicitly.
-RANDOM_DIGEST = "1ff4cde68147040c"
+# infantry of the same cost, as R-COMBAT-06 now says explicitly. The Mercenary choice
+# (R-ATTR-MERC-01) changed the digest again: battle 16 of the forty now asks which of two
+# unlike Mercenaries desert (answered with the default, one order more); its dice, result and
+# survivors are as before, and no other battle changed.
+RANDOM_DIGEST = "779270ccdc30ede0"
 RANDOM_SAMPLES: dict[int, Fingerprint] = {
     0: Fingerprint(
         orders=8,
