@@ -6,7 +6,8 @@ The attacker picks the order of its battles (R-COMBAT-02). Each battle has one m
 carries the attacker's **Press on** / **Withdraw** buttons (R-COMBAT-08), for each side hit
 a casualty select with a **Use default** button (R-COMBAT-06), and the controls of the special
 actions' decisions (declarations, Illusionist rerolls, enchanted units:
-:mod:`caedes_bot.ui.battle_magic`). The controls name the pending
+:mod:`caedes_bot.ui.battle_magic`), and the Mercenary choice (R-ATTR-MERC-01,
+:mod:`caedes_bot.ui.mercenaries`), which a turn start also posts in the orders thread. The controls name the pending
 decision (``caedes:<campaign>:dec.<id>:<action>``), so a click that comes after the decision
 was made changes nothing.
 """
@@ -47,7 +48,7 @@ from caedes_bot.rules.state import (
     PendingDecision,
 )
 from caedes_bot.service import Expect, StaleOrder, SubmitResult
-from caedes_bot.ui import battle_magic, views
+from caedes_bot.ui import battle_magic, mercenaries, views
 from caedes_bot.ui.battle_embeds import RESULT_TEXT, casualty_assignment
 from caedes_bot.ui.describe import faction_name, kind_counts, space_name
 
@@ -66,6 +67,7 @@ RULE_OF_ACTION = {
     "reroll": "R-MAGIC-ILL-01",
     "keep": "R-MAGIC-ILL-01",
     "enchant": "R-MAGIC-ENCH-01",
+    "merc": "R-ATTR-MERC-01",
 }
 
 
@@ -122,6 +124,11 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     if after is not None:
         order_after, head_after = after
         await seat.give(order_after, expect=expect, headline=head_after, news=news_of(ruleset))
+        return
+    merc = mercenaries.order_for(decision, ref.action, ref.values, ruleset)
+    if merc is not None:  # R-ATTR-MERC-01, at a round start or a turn start
+        merc_order, head_merc = merc
+        await seat.give(merc_order, expect=expect, headline=head_merc, news=news_of(ruleset))
         return
     magic = battle_magic.order_for(decision, ref.action, ref.parts, ref.values)
     if magic is not None:

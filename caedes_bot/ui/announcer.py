@@ -57,6 +57,7 @@ from caedes_bot.rules import dependants, pacts, summons, trade, turn
 from caedes_bot.rules.combat import events as combat_events
 from caedes_bot.rules.combat import magic_events
 from caedes_bot.rules.events import Event
+from caedes_bot.rules.mercenary import MercenariesOwed
 from caedes_bot.rules.replay import CampaignContinued
 from caedes_bot.rules.state import (
     Battle,
@@ -67,7 +68,7 @@ from caedes_bot.rules.state import (
     NoteKind,
     Side,
 )
-from caedes_bot.ui import views, wording
+from caedes_bot.ui import mercenaries, views, wording
 from caedes_bot.ui.battle_embeds import (
     AFTER_BATTLE_ANSWERED,
     BattleHistory,
@@ -268,6 +269,16 @@ class RichAnnouncer:
         for faction, lines in private.items():
             out += _posts(ChannelKey.orders(faction), lines)
         out += self._decision_pings(campaign, events, state, ruleset)
+        out += mercenaries.turn_start_posts(
+            campaign.info.id,
+            events,
+            state,
+            before,
+            ruleset,
+            deadlines_of(campaign),
+            lambda faction: who_answers(campaign, faction),
+            timestamp,
+        )
         out += self._trade_offers(campaign, events, state, ruleset)
         out += _pact_offers(campaign, events, state, ruleset)
         out += vote_messages(campaign, events, state, ruleset, before)
@@ -343,8 +354,8 @@ class RichAnnouncer:
             OutboxKind.POST,
             {"content": wording.status_change_text(campaign, state, ruleset)},
         )
-        if state.active is None or state.finished:
-            return [post]
+        if state.active is None or state.finished or state.turn_start_waits:
+            return [post]  # no panel yet while the turn's start waits (R-ATTR-MERC-01)
         payload = self._open_panel(campaign, state, ruleset)
         payload["message_key"] = panel_key(state.round, state.active)
         return [post, OutboxMessage(ChannelKey.orders(state.active), OutboxKind.EDIT, payload)]
@@ -356,8 +367,8 @@ class RichAnnouncer:
         posted in ``#announcements``, and the turn panel under way edited to show it (its
         deadline from ``campaign.deadlines``)."""
         post = OutboxMessage(ChannelKey.ANNOUNCEMENTS, OutboxKind.POST, {"content": content})
-        if state.active is None or state.finished:
-            return [post]
+        if state.active is None or state.finished or state.turn_start_waits:
+            return [post]  # no panel yet while the turn's start waits (R-ATTR-MERC-01)
         payload = self._open_panel(campaign, state, ruleset)
         payload["message_key"] = panel_key(state.round, state.active)
         return [post, OutboxMessage(ChannelKey.orders(state.active), OutboxKind.EDIT, payload)]
@@ -370,7 +381,7 @@ class RichAnnouncer:
         later edits go to the new message. The old panel is edited first to say it was posted
         again and is no longer updated, without controls (otherwise a panel posted again while
         paused would offer nothing and say only "paused" for good, R-PBP-UMP-05). Empty when it is not ``faction``'s turn."""
-        if state.active != faction or state.finished:
+        if state.active != faction or state.finished or state.turn_start_waits:
             return []
         payload = self._open_panel(campaign, state, ruleset)
         key = panel_key(state.round, faction)
@@ -393,8 +404,9 @@ class RichAnnouncer:
         self, campaign: CampaignView, events: Sequence[Event], state: GameState, ruleset: Ruleset
     ) -> list[OutboxMessage]:
         """The panel of a turn that began (posted, with a ping), or of the turn under way
-        (edited)."""
-        if state.active is None or state.finished:
+        (edited). None while the turn's start waits for Mercenary choices (R-ATTR-MERC-01):
+        its panel is posted when it begins."""
+        if state.active is None or state.finished or state.turn_start_waits:
             return []
         faction, round_no = state.active, state.round
         began = any(
@@ -560,6 +572,9 @@ class RichAnnouncer:
                 | magic_events.RerollOwed
                 | magic_events.EnchantVictimsOwed,
             )
+        }
+        asked |= {  # R-ATTR-MERC-01 at a round start; a turn start's is a post of its own
+            e.decision for e in events if isinstance(e, MercenariesOwed) and e.battle is not None
         }
         for decision in state.pending:
             if decision.id not in asked or not decision.reaction:

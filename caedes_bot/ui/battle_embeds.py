@@ -40,13 +40,14 @@ from caedes_bot.rules.state import (
     DiePurpose,
     Enchantment,
     GameState,
+    MercenariesDetail,
     PendingDecision,
     PressOrWithdrawDetail,
     Side,
     StandingOrder,
     SummonsDetail,
 )
-from caedes_bot.ui import battle_magic, views
+from caedes_bot.ui import battle_magic, mercenaries, views
 from caedes_bot.ui.describe import faction_name, kind_counts, kind_name, space_name
 from caedes_bot.ui.embeds import (
     BLITZ_PLACEHOLDER,
@@ -492,6 +493,8 @@ def decision_components(
         ]
     if isinstance(detail, SummonsDetail):
         return summons_components(campaign_id, ruleset, decision)
+    if isinstance(detail, MercenariesDetail):
+        return mercenaries.components(campaign_id, ruleset, decision)  # R-ATTR-MERC-01
     return battle_magic.components(campaign_id, ruleset, decision)
 
 

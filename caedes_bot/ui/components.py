@@ -181,6 +181,9 @@ SHAPES: Mapping[str, Shape] = {
             "reroll": Action(Value.NUMBER),
             "keep": BUTTON,
             "enchant": Action(Value.UNIT),
+            # the Mercenaries who desert (R-ATTR-MERC-01): ui/mercenaries.py; also on a
+            # turn start's post in the orders thread
+            "merc": Action(Value.UNIT),
         },
     ),
     # Changing standing declarations from the battle message: chg.<battle>.<faction>

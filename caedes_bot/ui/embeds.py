@@ -23,6 +23,7 @@ from caedes_bot.rules.state import (
     CasualtiesDetail,
     ComeAshoreDetail,
     GameState,
+    MercenariesDetail,
     PendingDecision,
     PressOrWithdrawDetail,
     Step,
@@ -31,7 +32,7 @@ from caedes_bot.rules.state import (
     UpkeepDisbandDetail,
 )
 from caedes_bot.rules.undo import can_undo
-from caedes_bot.ui import battle_magic, views, wording
+from caedes_bot.ui import battle_magic, mercenaries, views, wording
 from caedes_bot.ui.describe import (
     ATTRIBUTE_TEXT,
     commodities_text,
@@ -183,6 +184,8 @@ def decision_text(ruleset: Ruleset, decision: PendingDecision) -> str:
     if isinstance(detail, ComeAshoreDetail):
         where = space_name(ruleset, detail.space)
         return f"choose where the Amphibian units in {where} go ashore (R-ATTR-AMPH-02)"
+    if isinstance(detail, MercenariesDetail):
+        return mercenaries.decision_text(ruleset, detail)
     magic = battle_magic.decision_text(ruleset, detail)
     if magic is not None:
         return magic

@@ -360,6 +360,17 @@ def _mercenaries_deserted(
     )
 
 
+@line_of(mercenary.MercenariesOwed)
+def _mercenaries_owed(event: mercenary.MercenariesOwed, state: GameState, ruleset: Ruleset) -> str:
+    n = event.deserting
+    what = "which Mercenary deserts" if n == 1 else f"which {n} Mercenaries desert"
+    wait = "the battle round" if event.battle is not None else "the turn"
+    return (
+        f"{faction_name(ruleset, event.faction)} must choose {what} at "
+        f"{space_name(ruleset, event.space)}; {wait} waits for the answer (R-ATTR-MERC-01)."
+    )
+
+
 @line_of(combat_events.BattlesDue)
 def _battles_due(event: combat_events.BattlesDue, state: GameState, ruleset: Ruleset) -> str:
     places = ", ".join(space_name(ruleset, s) for s in event.spaces)
