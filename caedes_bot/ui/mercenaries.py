@@ -53,9 +53,10 @@ def decision_text(ruleset: Ruleset, detail: MercenariesDetail) -> str:
     where = space_name(ruleset, detail.space)
     n = detail.deserting
     what = f"{n} of {len(detail.candidates)} Mercenaries" if n > 1 else "1 Mercenary"
+    others = f"{detail.others} other unit{'' if detail.others == 1 else 's'}"
     return (
         f"choose {what} to desert at {where}: {detail.mercenaries} Mercenaries outnumber "
-        f"{detail.others} other units (R-ATTR-MERC-01)"
+        f"{others} (R-ATTR-MERC-01)"
     )
 
 
