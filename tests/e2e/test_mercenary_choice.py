@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from caedes_bot.app import CaedesBot
-from caedes_bot.gamedata.model import Ruleset, Scenario, ScenarioFaction, ScenarioUnit
+from caedes_bot.gamedata.model import Attribute, Ruleset, Scenario, ScenarioFaction, ScenarioUnit
 from tests.e2e.conftest import MakeBot
-from tests.e2e.gameplay import QueuedDice, control, panel, panels, staffed_campaign
+from tests.e2e.gameplay import QueuedDice, battle, control, panel, panels, staffed_campaign
 from tests.fakediscord import FakeDiscord, message_text
 
 JSON = dict[str, Any]
@@ -141,3 +141,96 @@ async def test_a_missed_deadline_lets_the_default_rabble_go(
     after = await service.get_state(1)
     assert not after.turn_start_waits and after.pending == []
     assert sorted(u.id for u in after.units_at("melvek-tor")) == [2, 5]
+
+
+SELLSWORDS, FREELANCES = "U-DAW-91", "U-DAW-92"
+
+
+def _hired(shipped: Ruleset) -> Ruleset:
+    """The skirmish with two Dawnian Mercenary kinds (test kinds: infantry, Sellswords 2 RP and
+    Freelances 4 RP), one of each in Harrowgate beside its 2 Infantry and Yeomen."""
+    base = shipped.units["U-DAW-01"]
+    kinds = {
+        SELLSWORDS: replace(
+            base,
+            id=SELLSWORDS,
+            name="Sellswords",
+            display_name="Dawnian Sellswords",
+            cost=2,
+            attributes=frozenset({Attribute.MERCENARY}),
+        ),
+        FREELANCES: replace(
+            base,
+            id=FREELANCES,
+            name="Freelances",
+            display_name="Dawnian Freelances",
+            cost=4,
+            attributes=frozenset({Attribute.MERCENARY}),
+        ),
+    }
+    skirmish = shipped.scenarios["skirmish"]
+    extra = (ScenarioUnit(SELLSWORDS, "harrowgate"), ScenarioUnit(FREELANCES, "harrowgate"))
+    scenario = replace(skirmish, units=(*skirmish.units, *extra))
+    return replace(
+        shipped,
+        units={**shipped.units, **kinds},
+        scenarios={**shipped.scenarios, "skirmish": scenario},
+    )
+
+
+async def test_at_a_round_start_the_attacker_keeps_the_cheaper_mercenary(
+    fake: FakeDiscord, make_bot: MakeBot, ruleset: Ruleset
+) -> None:
+    """R-ATTR-MERC-01, R-COMBAT-03: the Dawnians attack Wolfsgate with the Sellswords, the
+    Freelances and 1 Infantry: 2 Mercenaries > 1 other, so 1 goes, by default the Sellswords
+    (2 RP). The battle message asks before any die is rolled; alice lets the Freelances go
+    instead, and round 1 is fought (the Sellswords and the Infantry roll 9, 9; the Trooper and
+    the Wolfriders 9, 9: no hit)."""
+    dice = QueuedDice()
+    runner = await make_bot(
+        service_options={"dice_factory": dice.factory()}, ruleset=_hired(ruleset)
+    )
+    assert isinstance(runner.bot, CaedesBot)
+    service = runner.bot.service
+    alice, bob, carol, _umpire = fake.players
+    table = await staffed_campaign(fake, seats={"DAW": alice, "ORC": bob, "ACH": carol})
+    daw = table.thread("DAW")
+    first = await panel(fake, table, "DAW", 1, showing="**Step 1 Trade**")
+    await fake.click(alice, first, control(first, "done"))
+    buy = await panel(fake, table, "DAW", 1, showing="**Step 5 Buy**")
+    await fake.click(alice, buy, control(buy, "done"))
+    moved = await fake.slash(
+        alice,
+        "move",
+        units="1 Sellswords, 1 Freelances, 1 Infantry",
+        **{"from": "Harrowgate"},
+        to="Wolfsgate",
+        channel=daw,
+    )
+    assert "from Harrowgate to Wolfsgate" in moved.text, moved.text
+    done = await fake.slash(alice, "done", channel=daw)
+    assert "must fight at Wolfsgate" in done.text, done.text
+    state = await service.get_state(1)
+    (sell,) = [u.id for u in state.units_at("wolfsgate") if u.kind == SELLSWORDS]
+    (free,) = [u.id for u in state.units_at("wolfsgate") if u.kind == FREELANCES]
+
+    fought = await fake.slash(alice, "attack", province="Wolfsgate", channel=daw)
+    assert "The battle at Wolfsgate has begun" in fought.text
+    message = await battle(fake, table, "Wolfsgate", showing="Mercenary to desert")
+    assert dice.rolled == 0
+    values = [
+        (o["value"], o.get("default", False))
+        for row in message["components"]
+        for c in row["components"]
+        if c.get("custom_id", "").endswith(":merc")
+        for o in c["options"]
+    ]
+    assert values == [(str(sell), True), (str(free), False)]
+    dice.push(9, 9, 9, 9)
+    picked = await fake.select(alice, message, control(message, "merc"), [str(free)])
+    assert "Deserting: 1 Dawnian Freelances (R-ATTR-MERC-01)." in picked.text, picked.text
+    message = await battle(fake, table, "Wolfsgate", showing="press on or withdraw")
+    state = await service.get_state(1)
+    assert state.battle is not None and free not in state.battle.attacker_units
+    assert sell in state.battle.attacker_units and str(free) not in state.units
+    dice.assert_used_up()
