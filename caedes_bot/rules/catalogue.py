@@ -189,7 +189,8 @@ STEP_SPECS: tuple[StepSpec, ...] = (
 #: Specs of orders that belong to no single step: the umpire's overrides (R-PBP-UMP-01),
 #: the marks to disband at upkeep (R-UPK-02), the ship and cargo orders of step 6
 #: (R-MOVE-14..18), taking back orders (/undo), summons (R-MAGIC-SUMM-01), the answer to a
-#: summons offer in a battle, the choice of deserting Mercenaries (R-ATTR-MERC-01), and the umpire's rollback and continuing an imported campaign.
+#: summons offer in a battle, the choice of deserting Mercenaries (R-ATTR-MERC-01), and the
+#: umpire's rollback and continuing an imported campaign.
 ANYTIME_SPECS: tuple[StepSpec, ...] = (
     umpire.SPEC,
     umpire_game.SPEC,

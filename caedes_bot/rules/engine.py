@@ -153,8 +153,9 @@ def apply(state: GameState, order: Order, ruleset: Ruleset, dice: Dice) -> Outco
         GameOver: the campaign has ended (R-VIC).
         NotYourTurn: an active-only order from another faction (R-TURN-03).
         WrongStep: the order belongs to another step (R-TURN-02).
-        RuleViolation: the active faction's own order in a passive turn (R-PBP-DEAD-03); any
-            other rule that refuses the order.
+        RuleViolation: the active faction's own order in a passive turn (R-PBP-DEAD-03), or
+            while its turn's start waits for Mercenary choices (R-ATTR-MERC-01); any other rule
+            that refuses the order.
     """
     if state.finished:
         raise GameOver("The campaign is over; no more orders are taken.")
