@@ -7,9 +7,9 @@ carries the attacker's **Press on** / **Withdraw** buttons (R-COMBAT-08), for ea
 a casualty select with a **Use default** button (R-COMBAT-06), and the controls of the special
 actions' decisions (declarations, Illusionist rerolls, enchanted units:
 :mod:`caedes_bot.ui.battle_magic`), and the Mercenary choice (R-ATTR-MERC-01,
-:mod:`caedes_bot.ui.mercenaries`), which a turn start also posts in the orders thread. The controls name the pending
-decision (``caedes:<campaign>:dec.<id>:<action>``), so a click that comes after the decision
-was made changes nothing.
+:mod:`caedes_bot.ui.mercenaries`), which a turn start also posts in the orders thread. The
+controls name the pending decision (``caedes:<campaign>:dec.<id>:<action>``), so a click that
+comes after the decision was made changes nothing.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from caedes_bot.rules.mercenary import MercenariesOwed
 from caedes_bot.rules.mercenary_answer import ChooseMercenaries
 from caedes_bot.rules.setup import new_game
 from caedes_bot.rules.state import MercenariesDetail, MercenaryCandidate, PendingDecision
-from caedes_bot.ui import embeds, mercenaries
+from caedes_bot.ui import battle_embeds, embeds, mercenaries
 from caedes_bot.ui.components import read_control
 
 RS = load_ruleset()
@@ -57,7 +57,7 @@ def test_r_attr_merc_01_the_select_offers_each_mercenary_with_the_default_presel
     ref = read_control(select["custom_id"], ["3", "5"], select=True, ruleset=RS)
     assert (ref.parts, ref.action, ref.values) == (("dec", "12"), "merc", ("3", "5"))
     # the battle message and the turn panel use the same controls for a battle's decision
-    assert embeds.decision_components(7, RS, DECISION) == [select, button]
+    assert battle_embeds.decision_components(7, RS, DECISION) == [select, button]
 
 
 def test_r_attr_merc_01_a_pick_or_the_default_button_orders_those_units() -> None:
