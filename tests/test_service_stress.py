@@ -33,6 +33,7 @@ from caedes_bot.domain.records import CampaignStatus, OutboxKind, OutboxStatus
 from caedes_bot.outbox import OutboxDispatcher
 from caedes_bot.persistence import repository as repo
 from caedes_bot.persistence.db import Database
+from caedes_bot.persistence.locks import LOCK_NAMESPACE
 from caedes_bot.persistence.tables import campaign_events, campaign_orders, outbox
 from caedes_bot.service import Actor, Delivery, RulesService
 from tests.persistence.fake_sender import FakeDiscord
@@ -148,6 +149,18 @@ async def test_sigkill_at_random_points_leaves_only_whole_orders(
         assert proc.returncode in (0, -9), "\n".join([*runs, proc.stderr.decode()[-2000:]])
         finished_runs += proc.returncode == 0
     assert finished_runs < 10, runs  # most runs really were killed
+
+    def _released(conn: Connection) -> None:
+        """Wait, on the server, until the campaign's lock is free: PostgreSQL ends a killed
+        client's session (and lets its advisory locks go) a moment after the client dies."""
+        if conn.dialect.name == "sqlite":
+            return
+        conn.execute(sa.text("SET LOCAL lock_timeout = '30s'"))
+        key = {"ns": LOCK_NAMESPACE, "id": cid}
+        conn.execute(sa.text("SELECT pg_advisory_lock(:ns, :id)"), key)
+        conn.execute(sa.text("SELECT pg_advisory_unlock(:ns, :id)"), key)
+
+    await db.read(_released)
 
     def _q(conn: Connection) -> Any:
         if conn.dialect.name == "sqlite":
