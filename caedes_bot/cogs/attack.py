@@ -68,6 +68,7 @@ RULE_OF_ACTION = {
     "keep": "R-MAGIC-ILL-01",
     "enchant": "R-MAGIC-ENCH-01",
     "merc": "R-ATTR-MERC-01",
+    "mercdefault": "R-ATTR-MERC-01",
 }
 
 
@@ -113,7 +114,8 @@ async def on_decision(interaction: discord.Interaction, ref: views.ComponentRef)
     expect = Expect(
         decision_id=decision_id,
         via="button"
-        if ref.action in ("press", "withdraw", "default", "keep", "confirm", "stop", "home")
+        if ref.action
+        in ("press", "withdraw", "default", "mercdefault", "keep", "confirm", "stop", "home")
         else "choice",
         rule=RULE_OF_ACTION.get(ref.action, "R-COMBAT-06"),
     )

@@ -25,7 +25,7 @@ from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongS
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.frozen import quick_init
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import GameState, Step
+from caedes_bot.rules.state import DecisionKind, GameState, Step
 from caedes_bot.rules.steps import Giver, Handler, StepSpec
 from caedes_bot.rules.turn import Turn, steps_in_order
 
@@ -127,12 +127,23 @@ def _wrong_step(
 def _turn_not_begun(state: GameState, order: Order) -> RuleViolation:
     """The refusal of an active faction's order while its turn's start waits for Mercenary
     choices (R-TURN-04, R-ATTR-MERC-01)."""
-    owing = sorted({d.faction for d in state.pending if d.battle_id is None})
+    owing = sorted(
+        {
+            d.faction
+            for d in state.pending
+            if d.kind is DecisionKind.MERCENARIES and d.battle_id is None
+        }
+    )
+    allowed = (
+        "answer the Mercenary choice in your orders thread"
+        if order.faction in owing
+        else "wait until it is made; your turn then begins by itself"
+    )
     return RuleViolation(
         f"{order.faction}'s turn has not begun: it waits for {', '.join(owing) or 'nobody'} to "
         "choose which Mercenaries desert.",
         rule="R-ATTR-MERC-01",
-        allowed="answer the Mercenary choice in your orders thread, or wait for it",
+        allowed=allowed,
     )
 
 

@@ -184,6 +184,7 @@ SHAPES: Mapping[str, Shape] = {
             # the Mercenaries who desert (R-ATTR-MERC-01): ui/mercenaries.py; also on a
             # turn start's post in the orders thread
             "merc": Action(Value.UNIT),
+            "mercdefault": BUTTON,  # its Use default (its own, so a late click names its rule)
         },
     ),
     # Changing standing declarations from the battle message: chg.<battle>.<faction>

@@ -35,6 +35,8 @@ JSON = dict[str, Any]
 
 #: The custom-id action of the select.
 PICK = "merc"
+#: the action of its Use default button
+DEFAULT = "mercdefault"
 
 
 def post_key(decision_id: int) -> str:
@@ -101,7 +103,7 @@ def components(campaign_id: int, ruleset: Ruleset, decision: PendingDecision) ->
             max_values=n,
         ),
         views.button(
-            views.custom_id(campaign_id, obj, "default"),
+            views.custom_id(campaign_id, obj, DEFAULT),
             f"Use default: {default_text(ruleset, detail)}",
         ),
     ]
@@ -116,7 +118,7 @@ def order_for(
     detail = decision.detail
     if not isinstance(detail, MercenariesDetail):
         return None
-    ids = detail.default if action == "default" else tuple(int(v) for v in values if v.isdigit())
+    ids = detail.default if action == DEFAULT else tuple(int(v) for v in values if v.isdigit())
     kinds = {c.id: c.kind for c in detail.candidates}
     names = kind_counts(ruleset, [kinds.get(u, "?") for u in ids])
     return (

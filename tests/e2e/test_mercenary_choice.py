@@ -88,9 +88,17 @@ async def test_the_orcs_pick_a_rabble_and_the_bugbears_instead_of_the_default(
     assert state.turn_start_waits and state.active == "DAW"
     assert panels(fake, table, "DAW") == []
 
+    early = await fake.slash(alice, "done", channel=table.thread("DAW"))
+    assert early.ephemeral and "waits for ORC" in early.text, early.text
+    assert "wait until it is made" in early.text, early.text  # not Alice's choice to make
+
     picked = await fake.select(bob, post, control(post, "merc"), ["3", "5"])
     assert picked.ephemeral
     assert "Deserting: 1 Orc Rabble, 1 Bugbear Irregulars (R-ATTR-MERC-01)." in picked.text
+
+    late = await fake.click(bob, post, control(post, "mercdefault"))  # the post as first shown
+    assert late.ephemeral and "already been made" in late.text, late.text
+    assert "R-ATTR-MERC-01" in late.text and "battle message" not in late.text, late.text
 
     state = await service.get_state(1)
     assert not state.turn_start_waits and state.pending == []

@@ -52,7 +52,7 @@ def test_r_attr_merc_01_the_select_offers_each_mercenary_with_the_default_presel
         ("4", "Orc Rabble #4", "2 RP · default", True),
         ("5", "Bugbear Irregulars #5", "3 RP", False),
     ]
-    assert button["custom_id"] == "caedes:7:dec.12:default"
+    assert button["custom_id"] == "caedes:7:dec.12:mercdefault"
     assert button["label"] == "Use default: 2 Orc Rabble"
     ref = read_control(select["custom_id"], ["3", "5"], select=True, ruleset=RS)
     assert (ref.parts, ref.action, ref.values) == (("dec", "12"), "merc", ("3", "5"))
@@ -66,7 +66,7 @@ def test_r_attr_merc_01_a_pick_or_the_default_button_orders_those_units() -> Non
     order, head = mercenaries.order_for(DECISION, "merc", ["3", "5"], RS) or (None, "")
     assert order == ChooseMercenaries("ORC", 12, (3, 5))
     assert head == "Deserting: 1 Orc Rabble, 1 Bugbear Irregulars (R-ATTR-MERC-01)."
-    order, head = mercenaries.order_for(DECISION, "default", [], RS) or (None, "")
+    order, head = mercenaries.order_for(DECISION, "mercdefault", [], RS) or (None, "")
     assert order == ChooseMercenaries("ORC", 12, (4, 3))
     assert head == "Deserting: 2 Orc Rabble (R-ATTR-MERC-01)."
     assert embeds.decision_text(RS, DECISION) == (
