@@ -132,18 +132,34 @@ def check_choice(detail: MercenariesDetail, unit_ids: Sequence[int]) -> None:
         )
 
 
-def desert(state: GameState, detail: MercenariesDetail, unit_ids: Sequence[int]) -> Event:
-    """The turn-start answer (R-ATTR-MERC-01): ``unit_ids`` are destroyed (those still on the
-    board). Mutates ``state``; returns the :class:`MercenariesDeserted`."""
-    gone = [state.units[str(uid)] for uid in unit_ids if str(uid) in state.units]
+def desert(
+    state: GameState, ruleset: Ruleset, detail: MercenariesDetail, unit_ids: Sequence[int]
+) -> Event:
+    """The turn-start answer (R-ATTR-MERC-01): the units chosen, ``unit_ids``, are destroyed.
+
+    The board may have changed since the question was asked (the umpire may correct it while
+    the turn's start waits, R-PBP-UMP-01), so the faction's excess in the space is counted
+    again on the board as it stands: the units chosen that are still its Mercenaries there go
+    first, then the default order (cheapest, ties the newest) fills what is still owed, and no
+    more go than the excess now is (none, if there is none). Mutates ``state``; returns the
+    :class:`MercenariesDeserted`."""
+    here = sorted(
+        (u for u in state.peek_units() if u.location == detail.space and u.owner == detail.faction),
+        key=lambda u: u.id,
+    )
+    excess = mercenary_excess(here, ruleset, state.options)
+    mercs = {u.id for u in here if is_mercenary(ruleset.kind(u.kind), state.options)}
+    chosen = list(dict.fromkeys(uid for uid in unit_ids if uid in mercs))[: len(excess)]
+    chosen += [u.id for u in excess if u.id not in chosen][: len(excess) - len(chosen)]
+    gone = [state.units[str(uid)] for uid in chosen]
     for unit in gone:
         del state.units[str(unit.id)]
     return MercenariesDeserted(
         detail.faction,
         detail.space,
         tuple((u.id, u.kind) for u in gone),
-        mercenaries=detail.mercenaries,
-        others=detail.others,
+        mercenaries=len(mercs),
+        others=len(here) - len(mercs),
     )
 
 
@@ -197,5 +213,5 @@ def mercenary_check(state: GameState, ruleset: Ruleset) -> list[Event]:
         if real_choice([unit_likeness(state, u) for u in mercs], len(gone)):
             events.append(ask(state, detail))
         else:
-            events.append(desert(state, detail, detail.default))
+            events.append(desert(state, ruleset, detail, detail.default))
     return events

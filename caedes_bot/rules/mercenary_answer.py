@@ -89,7 +89,7 @@ def settle_mercenaries(
     assert isinstance(detail, MercenariesDetail)
     state.pending = [d for d in state.pending if d.id != decision.id]
     if detail.battle is None:
-        return [desert(state, detail, unit_ids)]
+        return [desert(state, ruleset, detail, unit_ids)]
     battle = state.battle
     if battle is None or battle.id != detail.battle:
         raise RuleViolation(

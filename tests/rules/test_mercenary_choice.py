@@ -42,6 +42,7 @@ from caedes_bot.rules.turn import (
     TurnForfeited,
     UmpireAdvance,
 )
+from caedes_bot.rules.umpire_units import SetUnits
 from caedes_bot.service.policy import DeadlinePolicy
 from tests.rules.builders import kind, ruleset, with_scenario
 from tests.rules.combat import test_battle
@@ -306,3 +307,34 @@ def test_r_attr_merc_01_round_start_equivalent_candidates_go_at_once() -> None:
     assert not of_type(out.events, MercenariesOwed) and out.state.pending[0].kind is not (
         DecisionKind.MERCENARIES
     )
+
+
+def test_r_attr_merc_01_an_answer_after_the_umpire_changed_the_space_counts_it_again() -> None:
+    """R-ATTR-MERC-01, R-PBP-UMP-01: while the turn's start waits for the Orcs' choice (2 of
+    Rabble #4, #5 and Captains #6 beside Trooper #3 in c), the umpire corrects the board.
+
+    - Captains #6 moved to b: in c, 2 Mercenaries against 1 other unit, so 1 goes. The Orcs
+      answer (4, 6): #6 is no longer there, so only #4 goes; #6 stays in b, #5 in c.
+    - Two Troopers added in c instead: 3 Mercenaries against 3 others, no excess: the answer
+      destroys nothing.
+    - Trooper #3 removed instead: 3 Mercenaries against none, all 3 go: the chosen #6 and #4,
+      then the default's #5."""
+    rs, st, decision = _orc_choice()
+    moved = apply(st, SetUnits("umpire", "move", place="b", unit_ids=(6,)), rs, NO_DICE).state
+    out = apply(moved, ChooseMercenaries("ORC", decision.id, (4, 6)), rs, NO_DICE)
+    (deserted,) = of_type(out.events, MercenariesDeserted)
+    assert deserted.units == ((4, "OR"),)
+    assert (deserted.mercenaries, deserted.others) == (2, 1)
+    assert out.state.unit(6).location == "b" and out.state.unit(5).location == "c"
+
+    added = apply(
+        st, SetUnits("umpire", "add", owner="ORC", kind="OT", count=2, place="c"), rs, NO_DICE
+    ).state
+    out = apply(added, ChooseMercenaries("ORC", decision.id, (4, 6)), rs, NO_DICE)
+    (deserted,) = of_type(out.events, MercenariesDeserted)
+    assert deserted.units == () and {"4", "5", "6"} <= set(out.state.units)
+
+    removed = apply(st, SetUnits("umpire", "remove", unit_ids=(3,)), rs, NO_DICE).state
+    out = apply(removed, ChooseMercenaries("ORC", decision.id, (6, 4)), rs, NO_DICE)
+    (deserted,) = of_type(out.events, MercenariesDeserted)
+    assert deserted.units == ((6, "OM"), (4, "OR"), (5, "OR"))
