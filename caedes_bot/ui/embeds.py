@@ -22,6 +22,7 @@ from caedes_bot.rules.state import (
     BlitzDetail,
     CasualtiesDetail,
     ComeAshoreDetail,
+    DecisionKind,
     GameState,
     MercenariesDetail,
     PendingDecision,
@@ -412,6 +413,15 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
         now += f", {faction_name(ruleset, state.active)} at step {state.step.label}"
     if state.finished:
         now = "the campaign is over"
+    elif state.turn_start_waits:  # R-ATTR-MERC-01: the turn has not begun yet
+        owing = sorted(
+            {
+                faction_name(ruleset, d.faction)
+                for d in state.pending
+                if d.kind is DecisionKind.MERCENARIES and d.battle_id is None
+            }
+        )
+        now += f"; the turn begins once {', '.join(owing)} choose which Mercenaries desert"
     embed.description = f"Now: {now}."
     embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
     counted = len(upkeep.upkeep_units(state, ruleset, faction))

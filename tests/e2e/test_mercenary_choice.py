@@ -91,6 +91,8 @@ async def test_the_orcs_pick_a_rabble_and_the_bugbears_instead_of_the_default(
     early = await fake.slash(alice, "done", channel=table.thread("DAW"))
     assert early.ephemeral and "waits for ORC" in early.text, early.text
     assert "wait until it is made" in early.text, early.text  # not Alice's choice to make
+    status = await fake.slash(alice, "status", channel=table.thread("DAW"))
+    assert "the turn begins once 👹 Orcs (ORC) choose which Mercenaries" in status.text, status.text
 
     picked = await fake.select(bob, post, control(post, "merc"), ["3", "5"])
     assert picked.ephemeral
