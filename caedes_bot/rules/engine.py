@@ -24,8 +24,9 @@ from caedes_bot.rules.dice import Dice
 from caedes_bot.rules.errors import GameOver, NotYourTurn, RuleViolation, WrongStep
 from caedes_bot.rules.events import Event
 from caedes_bot.rules.frozen import quick_init
+from caedes_bot.rules.mercenary import turn_start_owing
 from caedes_bot.rules.orders import Order
-from caedes_bot.rules.state import DecisionKind, GameState, Step
+from caedes_bot.rules.state import GameState, Step
 from caedes_bot.rules.steps import Giver, Handler, StepSpec
 from caedes_bot.rules.turn import Turn, steps_in_order
 
@@ -127,13 +128,7 @@ def _wrong_step(
 def _turn_not_begun(state: GameState, order: Order) -> RuleViolation:
     """The refusal of an active faction's order while its turn's start waits for Mercenary
     choices (R-TURN-04, R-ATTR-MERC-01)."""
-    owing = sorted(
-        {
-            d.faction
-            for d in state.pending
-            if d.kind is DecisionKind.MERCENARIES and d.battle_id is None
-        }
-    )
+    owing = turn_start_owing(state)
     allowed = (
         "answer the Mercenary choice in your orders thread"
         if order.faction in owing

@@ -179,9 +179,21 @@ def ask(state: GameState, detail: MercenariesDetail, *, reaction: bool = True) -
     )
 
 
+def turn_start_owing(state: GameState) -> list[str]:
+    """The factions that owe a turn-start ``mercenaries`` answer, sorted (R-TURN-04,
+    R-ATTR-MERC-01): the turn's start waits for them."""
+    return sorted(
+        {
+            d.faction
+            for d in state.pending
+            if d.kind is DecisionKind.MERCENARIES and d.battle_id is None
+        }
+    )
+
+
 def turn_start_waiting(state: GameState) -> bool:
     """Whether a turn-start ``mercenaries`` decision is open (R-TURN-04, R-ATTR-MERC-01)."""
-    return any(d.kind is DecisionKind.MERCENARIES and d.battle_id is None for d in state.pending)
+    return bool(turn_start_owing(state))
 
 
 def mercenary_check(state: GameState, ruleset: Ruleset) -> list[Event]:

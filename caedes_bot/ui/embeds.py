@@ -17,12 +17,12 @@ import discord
 
 from caedes_bot.gamedata.model import BaseType, Ruleset, UnitKind, movement_allowance
 from caedes_bot.rules import movement, upkeep, upkeep_marks
+from caedes_bot.rules.mercenary import turn_start_owing
 from caedes_bot.rules.movement import amphibian, blitz
 from caedes_bot.rules.state import (
     BlitzDetail,
     CasualtiesDetail,
     ComeAshoreDetail,
-    DecisionKind,
     GameState,
     MercenariesDetail,
     PendingDecision,
@@ -414,13 +414,7 @@ def status_embed(state: GameState, ruleset: Ruleset, faction: str) -> discord.Em
     if state.finished:
         now = "the campaign is over"
     elif state.turn_start_waits:  # R-ATTR-MERC-01: the turn has not begun yet
-        owing = sorted(
-            {
-                faction_name(ruleset, d.faction)
-                for d in state.pending
-                if d.kind is DecisionKind.MERCENARIES and d.battle_id is None
-            }
-        )
+        owing = [faction_name(ruleset, f) for f in turn_start_owing(state)]
         now += f"; the turn begins once {', '.join(owing)} choose which Mercenaries desert"
     embed.description = f"Now: {now}."
     embed.add_field(name="Treasury", value=treasury_text(state, faction), inline=False)
