@@ -139,12 +139,9 @@ def disband_now_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
         if decision is not None and isinstance(decision.detail, UpkeepDisbandDetail)
         else 1
     )
-    # as ruled, a shortfall disbands no more units than the bill needs, unless the option
-    # upkeep_waits allows disbanding in step 4 besides (R-UPK-03, R-UPK-02)
     only_needed = decision is not None and not state.options.upkeep_waits
-    # a ship takes its cargo, the last Summoner its Summoned units: fewer may then be enough
-    takes_others = any(
-        len(upkeep.units_leaving(state, ruleset, seat.faction, [u.id])) > 1 for u in units
+    fewest, most = upkeep.disband_answer_limits(
+        state, ruleset, seat.faction, [u.id for u in units], least, only_needed=only_needed
     )
     obj: list[object] = ["db", seat.faction, state.round]
     items = [
@@ -152,8 +149,8 @@ def disband_now_menu(seat: Seat) -> tuple[str, list[views.JSON]]:
             views.custom_id(seat.campaign_id, obj, "pick"),
             found,
             placeholder="Units to disband…",
-            min_values=1 if takes_others else max(1, least),
-            max_values=min(len(found), max(1, least)) if only_needed else len(found),
+            min_values=fewest,
+            max_values=most,
         )
     ]
     text = "Disband which units? They leave the board for good (R-UPK-02)."

@@ -554,6 +554,27 @@ def answer_upkeep_disband(
     return _remove(state, ruleset, faction, ids, "R-UPK-03", "disbanded to pay upkeep")
 
 
+def disband_answer_limits(
+    state: GameState,
+    ruleset: Ruleset,
+    faction: str,
+    offered: list[int],
+    least: int,
+    *,
+    only_needed: bool,
+) -> tuple[int, int]:
+    """How few and how many of the units ``offered`` (ids of ``faction``'s units) a disbanding
+    answer may name, for a menu: at least ``least`` (at least 1), or 1 when one of them takes
+    others with it (a ship its cargo, the last Summoner its Summoned units); with
+    ``only_needed`` (a shortfall without ``upkeep_waits``: no more than the bill needs, R-UPK-03
+    as ruled, R-UPK-02) at most ``least``, else all of them. The answer is checked again when
+    it is given (:func:`answer_upkeep_disband`)."""
+    takes_others = any(len(units_leaving(state, ruleset, faction, [i])) > 1 for i in offered)
+    fewest = 1 if takes_others else max(1, least)
+    most = min(len(offered), max(1, least)) if only_needed else len(offered)
+    return fewest, most
+
+
 def _refuse_spare(state: GameState, ruleset: Ruleset, faction: str, ids: list[int]) -> None:
     """Refuse an answer to a shortfall that names a unit the bill does not need: one without
     which the bill would still be payable (R-UPK-03 as ruled: the minimum number of units goes;
